@@ -1,0 +1,387 @@
+"""The dependency map D_t = (M, AF, Cm, Dep) of Definition 2.1, with its indexes.
+
+The map keeps, for every record, its Dep links and the reverse index
+``rdep`` (who depends on it), and for every attack both directions, so that
+Verify walks Dep forward and Affected* walks ``rdep`` backward, each in time
+proportional to what it visits (Proposition 2.5).
+
+All mutation goes through a handful of primitives, and only inside
+:meth:`DependencyMap.transaction`: each primitive journals the
+:data:`Change` it made, and a failed transaction undoes the journal in reverse,
+so a turn applies all of its operations or none.  The same journal is the
+turn's change report.
+
+The epistemic component M_t is represented here by its vocabulary only:
+Prop_t and the awareness sets A_i.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from reference.records import GOOD_STANDING, AgentId, Record, RecordId, Standing
+
+__all__ = [
+    "AttackAdded",
+    "AwarenessGained",
+    "Change",
+    "Committed",
+    "DependencyAdded",
+    "DependencyMap",
+    "DissentRecorded",
+    "RecordAdded",
+    "Retracted",
+    "StandingChanged",
+    "StateView",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordAdded:
+    """A record joined Args_t, labelled active."""
+
+    record: Record
+
+
+@dataclass(frozen=True, slots=True)
+class StandingChanged:
+    """st_t(record) went from ``before`` to ``after``."""
+
+    record: RecordId
+    before: Standing
+    after: Standing
+
+
+@dataclass(frozen=True, slots=True)
+class DependencyAdded:
+    """``support`` joined Dep(``record``)."""
+
+    record: RecordId
+    support: RecordId
+
+
+@dataclass(frozen=True, slots=True)
+class AttackAdded:
+    """(``attacker``, ``target``) joined Att_t."""
+
+    attacker: RecordId
+    target: RecordId
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """``record`` joined Cm(``agent``)."""
+
+    agent: AgentId
+    record: RecordId
+
+
+@dataclass(frozen=True, slots=True)
+class Retracted:
+    """``record`` left Cm(``agent``)."""
+
+    agent: AgentId
+    record: RecordId
+
+
+@dataclass(frozen=True, slots=True)
+class DissentRecorded:
+    """``agent``'s dissent from the decision ``record`` was recorded."""
+
+    record: RecordId
+    agent: AgentId
+
+
+@dataclass(frozen=True, slots=True)
+class AtomAdded:
+    """``atom`` joined Prop_t."""
+
+    atom: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwarenessGained:
+    """``atom`` joined A_``agent``."""
+
+    agent: AgentId
+    atom: str
+
+
+Change = (
+    RecordAdded
+    | StandingChanged
+    | DependencyAdded
+    | AttackAdded
+    | Committed
+    | Retracted
+    | DissentRecorded
+    | AtomAdded
+    | AwarenessGained
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StateView:
+    """A read-only view of the parts of D_t that preconditions read, over plain mappings."""
+
+    agents: Collection[AgentId]
+    standing: Mapping[RecordId, Standing]
+    attackers: Mapping[RecordId, Collection[RecordId]]
+    awareness: Mapping[AgentId, Collection[str]]
+
+
+def _ordered_set() -> dict[str, None]:
+    # dicts keep insertion order, so every iteration below is deterministic
+    # (independent of PYTHONHASHSEED); the values are unused.
+    return {}
+
+
+class DependencyMap:
+    """D_t: records with standing, Dep and its reverse index, Att and its reverse, Cm, Prop, A_i.
+
+    Parameters
+    ----------
+    agents:
+        Ags, the agents of the conversation.
+    atoms:
+        Prop_0; every agent starts aware of every atom.
+
+    Examples
+    --------
+    >>> dmap = DependencyMap(["a", "b"], ["p"])
+    >>> dmap.turn, len(dmap.records), sorted(dmap.atoms)
+    (0, 0, ['p'])
+    """
+
+    def __init__(self, agents: Sequence[AgentId], atoms: Sequence[str] = ()) -> None:
+        self.agents: tuple[AgentId, ...] = tuple(agents)
+        self.turn = 0
+        self._records: dict[RecordId, Record] = {}
+        self._standing: dict[RecordId, Standing] = {}
+        # Invariant: support in _dep[record] iff record in _rdep[support].
+        self._dep: dict[RecordId, dict[RecordId, None]] = {}
+        self._rdep: dict[RecordId, dict[RecordId, None]] = {}
+        # Invariant: target in _att[attacker] iff attacker in _ratt[target].
+        self._att: dict[RecordId, dict[RecordId, None]] = {}
+        self._ratt: dict[RecordId, dict[RecordId, None]] = {}
+        self._commitments: dict[AgentId, dict[RecordId, None]] = {a: {} for a in self.agents}
+        self._dissent: dict[RecordId, dict[AgentId, None]] = {}
+        self._atoms = dict.fromkeys(atoms)
+        self._awareness: dict[AgentId, dict[str, None]] = {
+            a: dict.fromkeys(atoms) for a in self.agents
+        }
+        self._journal: list[Change] | None = None
+
+    # -- reads ---------------------------------------------------------------
+
+    @property
+    def records(self) -> Mapping[RecordId, Record]:
+        """Args_t with each record's fixed facts."""
+        return MappingProxyType(self._records)
+
+    @property
+    def standing(self) -> Mapping[RecordId, Standing]:
+        """st_t, the standing label of every record."""
+        return MappingProxyType(self._standing)
+
+    @property
+    def dep(self) -> Mapping[RecordId, Collection[RecordId]]:
+        """Dep_t: record -> the records it rests on (absent key: none)."""
+        return MappingProxyType(self._dep)
+
+    @property
+    def rdep(self) -> Mapping[RecordId, Collection[RecordId]]:
+        """The reverse index of Dep_t: record -> the records resting on it."""
+        return MappingProxyType(self._rdep)
+
+    @property
+    def att(self) -> Mapping[RecordId, Collection[RecordId]]:
+        """Att_t by attacker: record -> the records it attacks."""
+        return MappingProxyType(self._att)
+
+    @property
+    def ratt(self) -> Mapping[RecordId, Collection[RecordId]]:
+        """Att_t by target: record -> its recorded attackers."""
+        return MappingProxyType(self._ratt)
+
+    @property
+    def atoms(self) -> Collection[str]:
+        """Prop_t."""
+        return self._atoms.keys()
+
+    def awareness(self, agent: AgentId) -> Collection[str]:
+        """A_agent, the atoms the agent is aware of."""
+        return self._awareness[agent].keys()
+
+    def commitments(self, agent: AgentId) -> tuple[RecordId, ...]:
+        """Cm_t(agent), the agent's public commitments, sorted."""
+        return tuple(sorted(self._commitments[agent]))
+
+    def dissenters(self, record: RecordId) -> tuple[AgentId, ...]:
+        """The agents whose dissent from the decision ``record`` is recorded, sorted."""
+        return tuple(sorted(self._dissent.get(record, ())))
+
+    def active_set(self) -> frozenset[RecordId]:
+        """S_t := {alpha in Args_t : st_t(alpha) in {active, resolved}}."""
+        return frozenset(r for r, s in self._standing.items() if s in GOOD_STANDING)
+
+    def view(self) -> StateView:
+        """The plain-mapping view the precondition checks read (O(1): no copy)."""
+        return StateView(
+            agents=self.agents,
+            standing=self.standing,
+            attackers=self.ratt,
+            awareness=MappingProxyType(self._awareness),
+        )
+
+    def snapshot(self) -> dict[str, object]:
+        """The canonical state as plain JSON data: every collection sorted."""
+        return {
+            "turn": self.turn,
+            "agents": sorted(self.agents),
+            "atoms": sorted(self._atoms),
+            "awareness": {a: sorted(atoms) for a, atoms in sorted(self._awareness.items())},
+            "records": [
+                {
+                    "id": r.id,
+                    "claim": r.claim,
+                    "speaker": r.speaker,
+                    "turn": r.turn,
+                    "kind": r.kind.value,
+                    "standing": self._standing[r.id].value,
+                }
+                for r in sorted(self._records.values(), key=lambda r: r.id)
+            ],
+            "dep": sorted([r, s] for r, supports in self._dep.items() for s in supports),
+            "att": sorted([a, t] for a, targets in self._att.items() for t in targets),
+            "commitments": {a: sorted(rs) for a, rs in sorted(self._commitments.items())},
+            "dissent": {r: sorted(ags) for r, ags in sorted(self._dissent.items())},
+        }
+
+    def digest(self) -> str:
+        """A SHA-256 of the canonical snapshot: equal digests, equal states."""
+        canonical = json.dumps(self.snapshot(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    # -- transactions ----------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[list[Change]]:
+        """Open a transaction; yield its journal; on any exception undo it and re-raise."""
+        assert self._journal is None, "transactions do not nest"
+        journal: list[Change] = []
+        self._journal = journal
+        try:
+            yield journal
+        except BaseException:
+            for change in reversed(journal):
+                self._undo(change)
+            raise
+        finally:
+            self._journal = None
+
+    def _log(self, change: Change) -> None:
+        assert self._journal is not None, "mutation outside a transaction"
+        self._journal.append(change)
+
+    # -- mutation primitives (only inside a transaction) -------------------------
+
+    def add_record(self, record: Record) -> None:
+        """Add ``record`` to Args_t, labelled active."""
+        assert record.id not in self._records, f"{record.id} already registered"
+        self._log(RecordAdded(record))
+        self._records[record.id] = record
+        self._standing[record.id] = Standing.ACTIVE
+
+    def set_standing(self, record: RecordId, label: Standing) -> None:
+        """Label ``record`` with ``label`` (no change is journaled if it already is)."""
+        before = self._standing[record]
+        if before is not label:
+            self._log(StandingChanged(record, before, label))
+            self._standing[record] = label
+
+    def add_dependency(self, record: RecordId, support: RecordId) -> None:
+        """Add ``support`` to Dep(``record``), and ``record`` to rdep(``support``)."""
+        if support not in self._dep.get(record, {}):
+            self._log(DependencyAdded(record, support))
+            self._dep.setdefault(record, _ordered_set())[support] = None
+            self._rdep.setdefault(support, _ordered_set())[record] = None
+
+    def add_attack(self, attacker: RecordId, target: RecordId) -> None:
+        """Add (``attacker``, ``target``) to Att_t and to the incoming-attack index."""
+        if target not in self._att.get(attacker, {}):
+            self._log(AttackAdded(attacker, target))
+            self._att.setdefault(attacker, _ordered_set())[target] = None
+            self._ratt.setdefault(target, _ordered_set())[attacker] = None
+
+    def commit(self, agent: AgentId, record: RecordId) -> None:
+        """Add ``record`` to Cm(``agent``)."""
+        if record not in self._commitments[agent]:
+            self._log(Committed(agent, record))
+            self._commitments[agent][record] = None
+
+    def retract(self, agent: AgentId, record: RecordId) -> None:
+        """Remove ``record`` from Cm(``agent``), if it is there."""
+        if record in self._commitments[agent]:
+            self._log(Retracted(agent, record))
+            del self._commitments[agent][record]
+
+    def record_dissent(self, record: RecordId, agent: AgentId) -> None:
+        """Record ``agent``'s dissent from the decision ``record``."""
+        if agent not in self._dissent.get(record, {}):
+            self._log(DissentRecorded(record, agent))
+            self._dissent.setdefault(record, _ordered_set())[agent] = None
+
+    def make_aware(self, agent: AgentId, atom: str) -> None:
+        """Add ``atom`` to Prop_t (if new) and to A_``agent``."""
+        if atom not in self._atoms:
+            self._log(AtomAdded(atom))
+            self._atoms[atom] = None
+        if atom not in self._awareness[agent]:
+            self._log(AwarenessGained(agent, atom))
+            self._awareness[agent][atom] = None
+
+    def advance_turn(self) -> None:
+        """Count one more applied turn (not journaled: only a committed turn advances)."""
+        assert self._journal is None, "the turn advances after its transaction commits"
+        self.turn += 1
+
+    def _undo(self, change: Change) -> None:
+        match change:
+            case RecordAdded(record):
+                del self._records[record.id]
+                del self._standing[record.id]
+            case StandingChanged(record, before, _):
+                self._standing[record] = before
+            case DependencyAdded(record, support):
+                _discard(self._dep, record, support)
+                _discard(self._rdep, support, record)
+            case AttackAdded(attacker, target):
+                _discard(self._att, attacker, target)
+                _discard(self._ratt, target, attacker)
+            case Committed(agent, record):
+                del self._commitments[agent][record]
+            case Retracted(agent, record):
+                # Commitments are only ever read sorted, so position is immaterial.
+                self._commitments[agent][record] = None
+            case DissentRecorded(record, agent):
+                _discard(self._dissent, record, agent)
+            case AtomAdded(atom):
+                del self._atoms[atom]
+            case AwarenessGained(agent, atom):
+                del self._awareness[agent][atom]
+            case _:
+                raise AssertionError(f"unknown change {change!r}")
+
+
+def _discard(index: dict[str, dict[str, None]], key: str, member: str) -> None:
+    """Remove ``member`` from ``index[key]``, dropping the key when its set empties."""
+    members = index[key]
+    del members[member]
+    if not members:
+        del index[key]

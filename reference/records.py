@@ -1,0 +1,76 @@
+"""Records (arguments) of the dependency map and their standing labels (Definition 2.1)."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "GOOD_STANDING",
+    "MAX_CLAIM_LENGTH",
+    "AgentId",
+    "Kind",
+    "Record",
+    "RecordId",
+    "Standing",
+    "is_identifier",
+]
+
+RecordId = str
+"""A record's unique identifier; distinct identifiers stay distinct even when claims coincide."""
+
+AgentId = str
+"""An agent of Ags."""
+
+MAX_CLAIM_LENGTH = 10_000
+
+_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:'\-]{0,127}")
+
+
+def is_identifier(text: object) -> bool:
+    """Check that ``text`` is a well-formed record, agent or atom identifier."""
+    return isinstance(text, str) and _IDENTIFIER.fullmatch(text) is not None
+
+
+class Standing(enum.Enum):
+    """The standing label st_t(alpha) of Definition 2.1."""
+
+    ACTIVE = "active"
+    WEAKENED = "weakened"
+    ABANDONED = "abandoned"
+    RESOLVED = "resolved"
+
+
+GOOD_STANDING = frozenset({Standing.ACTIVE, Standing.RESOLVED})
+"""The labels of S_t := {alpha in Args_t : st_t(alpha) in {active, resolved}}."""
+
+
+class Kind(enum.Enum):
+    """What kind of utterance registered a record (Section 3's o_i, h_i, a_i, ...).
+
+    A *decision* is not a kind: it is the role of a record resolved by an
+    authoritative Resolve (see spec/normative.md, "Resolve").
+    """
+
+    OBSERVATION = "observation"
+    PREMISE = "premise"
+    HYPOTHESIS = "hypothesis"
+    POSITION = "position"
+    EVIDENCE = "evidence"
+    QUESTION = "question"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """An argument of Args_t: its identifier and the facts fixed when it was registered.
+
+    The standing label is not part of the record: it changes, and it lives in
+    the dependency map.
+    """
+
+    id: RecordId
+    claim: str
+    speaker: AgentId
+    turn: int
+    kind: Kind

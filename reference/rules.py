@@ -1,0 +1,99 @@
+"""The operation table (Table 3, Algorithm 1): one row per operation.
+
+This table is the single source of truth for what each operation requires of
+its target and what it does to it.  The engine's precondition checks and
+effects read it, and the Z3 encodings in ``proofs/`` encode exactly these rows,
+so the transition relation that is proved is the one that runs.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from reference.operations import OperationKind
+from reference.records import Standing
+
+__all__ = ["RULES", "Registration", "Rule"]
+
+
+class Registration(enum.Enum):
+    """Whether an operation registers a new record (always labelled active)."""
+
+    NEVER = "never"
+    ALWAYS = "always"
+    EVIDENCE = "when its evidence carries a claim"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One row of Table 3.
+
+    Attributes
+    ----------
+    registers:
+        Whether the operation adds a record to Args_t (labelled active).
+    target_standing:
+        The labels the target may carry; empty when the operation has no target.
+    target_unattacked:
+        The target must have no recorded incoming attack.
+    target_becomes:
+        The label the target carries afterwards (``None``: unchanged).
+    attacks_target:
+        The operation adds attacks on the target, from its evidence or attackers.
+    grounds_in_good_standing:
+        The records it cites as grounds (evidence, attackers, premises) must be in S_t.
+    """
+
+    registers: Registration
+    target_standing: frozenset[Standing]
+    target_unattacked: bool
+    target_becomes: Standing | None
+    attacks_target: bool
+    grounds_in_good_standing: bool
+
+
+_ANY = frozenset(Standing)
+_NONE: frozenset[Standing] = frozenset()
+
+RULES: Mapping[OperationKind, Rule] = MappingProxyType(
+    {
+        OperationKind.EXPAND_AWARENESS: Rule(Registration.NEVER, _NONE, False, None, False, False),
+        OperationKind.OBSERVE: Rule(Registration.ALWAYS, _NONE, False, None, False, False),
+        OperationKind.HYPOTHESIZE: Rule(Registration.ALWAYS, _NONE, False, None, False, False),
+        # Support changes no label, so it may target any record not abandoned.
+        OperationKind.SUPPORT: Rule(
+            Registration.EVIDENCE,
+            frozenset({Standing.ACTIVE, Standing.WEAKENED, Standing.RESOLVED}),
+            False,
+            None,
+            False,
+            True,
+        ),
+        # Lemma 2.2's proof: "Undermine, whose precondition requires an active or
+        # weakened target, adds (alpha_e, alpha_gamma) and leaves st = weakened".
+        OperationKind.UNDERMINE: Rule(
+            Registration.EVIDENCE,
+            frozenset({Standing.ACTIVE, Standing.WEAKENED}),
+            False,
+            Standing.WEAKENED,
+            True,
+            True,
+        ),
+        # "Revise adds attacks on alpha_gamma and sets st = abandoned", from any label.
+        OperationKind.REVISE: Rule(Registration.NEVER, _ANY, False, Standing.ABANDONED, True, True),
+        # "Resolve sets st = resolved only when alpha_gamma in S_t and no attack on it
+        # is recorded (Table 3)".
+        OperationKind.RESOLVE: Rule(
+            Registration.NEVER,
+            frozenset({Standing.ACTIVE, Standing.RESOLVED}),
+            True,
+            Standing.RESOLVED,
+            False,
+            True,
+        ),
+        OperationKind.QUESTION: Rule(Registration.ALWAYS, _NONE, False, None, False, False),
+    }
+)

@@ -1,0 +1,192 @@
+"""The Verifier facade: atomic turns in, queries out.
+
+:meth:`Verifier.apply_turn` is the only way to change the dependency map.  It
+applies a turn's operations in the fixed order of
+:data:`~reference.operations.APPLICATION_ORDER`, each checked against the state
+the turn has produced so far, and commits all of them or none.  The queries
+(:meth:`~Verifier.verify`, :meth:`~Verifier.affected`,
+:meth:`~Verifier.affected_star`, ...) never mutate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import icontract
+
+from reference.apply import apply_operation
+from reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
+from reference.depmap import Change, DependencyMap
+from reference.errors import GcvError, MalformedInput, UnknownAgent, UnknownRecord
+from reference.operations import Operation, in_application_order
+from reference.predicates import (
+    is_conflict_free,
+    is_conflict_free_after,
+    is_index_of,
+    is_within_good_standing,
+    keeps_out_of_standing_out,
+)
+from reference.records import GOOD_STANDING, AgentId, RecordId, Standing, is_identifier
+
+__all__ = ["Turn", "TurnReport", "Verifier"]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One utterance: its speaker, its text, and the operations it was interpreted as."""
+
+    speaker: AgentId
+    operations: tuple[Operation, ...]
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    """What a committed turn did: D_t -> D_t+1.
+
+    ``applied`` lists the operations in the order they were applied and
+    ``changes`` every elementary change, in order.
+    """
+
+    turn: int
+    speaker: AgentId
+    applied: tuple[Operation, ...]
+    changes: tuple[Change, ...]
+
+
+def _check_names(field: str, names: Sequence[str]) -> None:
+    for name in names:
+        if not is_identifier(name):
+            raise MalformedInput(f"{name!r} is not a well-formed identifier", field=field)
+    if len(set(names)) != len(names):
+        raise MalformedInput(f"{field} repeats a name: {list(names)!r}", field=field)
+
+
+@icontract.invariant(
+    lambda self: is_index_of(self.state.dep, self.state.rdep),
+    "the reverse index rdep is exactly the inverse of Dep",
+    enabled=icontract.SLOW,
+)
+@icontract.invariant(
+    lambda self: is_conflict_free(self.state.standing, self.state.ratt),
+    "Lemma 2.2: no argument of S_t is the target of an attack",
+    enabled=icontract.SLOW,
+)
+class Verifier:
+    """The runtime verifier's engine over one conversation.
+
+    Parameters
+    ----------
+    agents:
+        Ags.
+    atoms:
+        Prop_0; every agent starts aware of every atom.
+
+    Examples
+    --------
+    >>> from reference.operations import Hypothesize, Observe, Revise
+    >>> v = Verifier(["a", "b"])
+    >>> hypothesis = Hypothesize("h1", "token bug", depends_on=("o1",))
+    >>> _ = v.apply_turn(Turn("a", (Observe("o1", "401s"), hypothesis)))
+    >>> v.verify("h1").grounded
+    True
+    >>> _ = v.apply_turn(Turn("b", (Revise("o1"),)))
+    >>> v.verify("h1").witness, v.affected_star("o1")
+    ('o1', ('h1',))
+    """
+
+    def __init__(self, agents: Sequence[AgentId], atoms: Sequence[str] = ()) -> None:
+        if not agents:
+            raise MalformedInput("a conversation needs at least one agent", field="agents")
+        _check_names("agents", agents)
+        _check_names("atoms", atoms)
+        self.state = DependencyMap(agents, atoms)
+
+    # -- the one mutator ---------------------------------------------------------
+
+    @icontract.ensure(
+        lambda self, result: is_conflict_free_after(
+            result.changes, self.state.standing, self.state.ratt
+        ),
+        "Lemma 2.2: every attack the turn added targets a record outside S_t, "
+        "and no record it labelled into S_t is attacked",
+    )
+    @icontract.ensure(
+        lambda result: keeps_out_of_standing_out(result.changes),
+        "no operation moves a weakened or abandoned argument back into S_t",
+    )
+    def apply_turn(self, turn: Turn) -> TurnReport:
+        """Apply ``turn``'s operations atomically: D_t -> D_t+1.
+
+        Raises
+        ------
+        GcvError
+            The first operation (in application order) whose precondition fails,
+            located by turn, operation index (as written) and field.  The state is
+            then exactly as before the call.
+        """
+        number = self.state.turn + 1
+        ordered = in_application_order(turn.operations)
+        with self.state.transaction() as journal:
+            if turn.speaker not in self.state.agents:
+                raise UnknownAgent(
+                    f"speaker {turn.speaker!r} is not in Ags", field="speaker"
+                ).locate(turn=number)
+            for index, op in ordered:
+                try:
+                    apply_operation(self.state, op, turn.speaker)
+                except GcvError as error:
+                    raise error.locate(
+                        turn=number, operation_index=index, operation=op.operation.value
+                    ) from None
+        self.state.advance_turn()
+        return TurnReport(number, turn.speaker, tuple(op for _, op in ordered), tuple(journal))
+
+    # -- queries -----------------------------------------------------------------
+
+    def _known(self, record: RecordId) -> RecordId:
+        if record not in self.state.records:
+            raise UnknownRecord(f"record {record!r} is not registered", record=record)
+        return record
+
+    @icontract.ensure(
+        lambda self, candidate, result: (
+            result.grounded or candidate in self.state.records or result.witness is None
+        ),
+        "a candidate with no associated record is ungrounded, with no witness",
+    )
+    def verify(self, candidate: RecordId | None) -> Grounding:
+        """Verify a candidate continuation by its associated record alpha_c (Lemma 2.1).
+
+        Grounded iff Dep*(alpha_c) is inside S_t; a candidate with no associated
+        record (``None`` or an identifier not in Args_t) is ungrounded.
+        """
+        if candidate is None or candidate not in self.state.records:
+            return Grounding(candidate, False)
+        return dependency_walk(self.state.dep, self.state.standing, candidate)
+
+    def affected(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
+        """Affected(beta): the records with a direct Dep link to ``withdrawn`` (Definition 2.3)."""
+        return one_step_affected(self.state.rdep, self._known(withdrawn))
+
+    def affected_star(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
+        """Affected*(beta): records with a non-empty Dep path to ``withdrawn`` (Definition 2.3)."""
+        return reverse_closure(self.state.rdep, self._known(withdrawn))
+
+    @icontract.ensure(
+        lambda self, result: is_within_good_standing(result, self.state.standing),
+        "the active dependents lie in S_t",
+    )
+    def affected_star_active(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
+        """Affected*(beta) intersected with S_t: the currently active dependents."""
+        standing = self.state.standing
+        return tuple(r for r in self.affected_star(withdrawn) if standing[r] in GOOD_STANDING)
+
+    def standing(self, record: RecordId) -> Standing:
+        """st_t(record)."""
+        return self.state.standing[self._known(record)]
+
+    def dependencies(self, record: RecordId) -> tuple[RecordId, ...]:
+        """Dep_t(record), in the order the links were recorded."""
+        return tuple(self.state.dep.get(self._known(record), ()))
