@@ -4,23 +4,173 @@ The command line is the composition root: it is the one place (besides the
 conformance runner and the tests) where ``reference``, ``spec`` and ``proofs``
 meet.  Subcommands owned by a spec module or by the proof suite are imported
 lazily, so ``gcv replay`` never loads Z3 or the audits.
+
+Exit codes: 0 success (every expectation holds; the record is grounded);
+1 an expectation failed or the record is ungrounded; 2 bad input.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from reference.errors import GcvError
+from reference.render import render_grounding, render_turn
+from reference.replay import Check, Replay, replay
+from reference.trace import Trace, load_trace
 
 __all__ = ["main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+DEFAULT_SCENARIO = "phase2-debugging"
 
 # Subcommands delegated to another package: name -> (module, help).  Each
 # module exposes ``main(argv: list[str]) -> int``.
 _AUDITS = {
-    "lineage": ("spec.lineage.audit", "the lineage-quotient audits (Replication or Corroboration?)"),
+    "lineage": (
+        "spec.lineage.audit",
+        "the lineage-quotient audits (Replication or Corroboration?)",
+    ),
     "gossip": ("spec.gossip.audit", "the epistemic gossip guard checks (EPLA)"),
 }
+
+
+def builtin_scenarios() -> list[str]:
+    """The names of the scenario traces shipped in ``spec/scenarios``."""
+    folder = resources.files("spec").joinpath("scenarios")
+    return sorted(
+        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
+    )
+
+
+def _read_trace(name_or_path: str) -> Trace:
+    if name_or_path in builtin_scenarios():
+        source = resources.files("spec").joinpath("scenarios", f"{name_or_path}.json")
+        return load_trace(source.read_bytes())
+    path = Path(name_or_path)
+    if not path.is_file():
+        known = ", ".join(builtin_scenarios())
+        raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario ({known})")
+    return load_trace(path.read_bytes())
+
+
+def _show_check(check: Check) -> str:
+    e = check.expectation
+    mark = "ok  " if check.ok else "FAIL"
+    subject = e.subject if e.atom is None else f"{e.subject}, {e.atom}"
+    expected = sorted(e.expected) if isinstance(e.expected, frozenset) else e.expected
+    actual = sorted(check.actual) if isinstance(check.actual, frozenset) else check.actual
+    line = f"    [{mark}] {e.query}({subject}) = {expected}"
+    if not check.ok:
+        line += f"; got {actual}"
+    return line + (f"   # {e.why}" if e.why and check.ok else "")
+
+
+def _print_replay(result: Replay, quiet: bool) -> None:
+    trace = result.trace
+    print(f"{trace.name}: {trace.description}")
+    for outcome in result.turns:
+        t = outcome.trace_turn
+        speaker = trace.agents.get(t.turn.speaker, t.turn.speaker)
+        if not quiet:
+            text = t.turn.text if len(t.turn.text) <= 100 else t.turn.text[:97] + "..."
+            print(f"\nT{t.number} {speaker}: {text}")
+            applied = outcome.report.applied if outcome.report else t.turn.operations
+            ops = ", ".join(op.operation.value for op in applied)
+            print(f"  operations: {ops or '(none)'}")
+            if outcome.report is not None:
+                for line in render_turn(outcome.report, result.verifier.state, trace.agents):
+                    print(f"  {line}")
+        if outcome.error is not None:
+            expected = t.rejected
+            mark = "ok  " if expected == outcome.error.code else "FAIL"
+            print(f"    [{mark}] rejected: {outcome.error}")
+        elif t.rejected is not None:
+            print(f"    [FAIL] expected rejection {t.rejected}, but the turn was accepted")
+        for check in outcome.checks:
+            if not quiet or not check.ok:
+                print(_show_check(check))
+    shown = [c for c in result.final if not quiet or not c.ok]
+    if shown:
+        print("\nfinal state:")
+        for check in shown:
+            print(_show_check(check))
+    verdict = "all hold" if result.ok else f"{result.failures} FAILED"
+    print(f"\n{len(result.turns)} turns, {len(result.checks)} expectations: {verdict}")
+
+
+def _replay(args: argparse.Namespace) -> int:
+    result = replay(_read_trace(args.trace))
+    _print_replay(result, args.quiet)
+    return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def _final_state(args: argparse.Namespace) -> Replay:
+    result = replay(_read_trace(args.trace))
+    for outcome in result.turns:
+        if outcome.error is not None and outcome.trace_turn.rejected is None:
+            raise outcome.error
+    return result
+
+
+def _verify(args: argparse.Namespace) -> int:
+    result = _final_state(args)
+    grounding = result.verifier.verify(args.record)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "record": args.record,
+                    "grounded": grounding.grounded,
+                    "closure": list(grounding.closure),
+                    "witness": grounding.witness,
+                    "path": list(grounding.path),
+                }
+            )
+        )
+    else:
+        print(render_grounding(grounding, result.verifier.state))
+    return EXIT_OK if grounding.grounded else EXIT_FAILED
+
+
+def _affected(args: argparse.Namespace) -> int:
+    verifier = _final_state(args).verifier
+    found = verifier.affected(args.record) if args.one_step else verifier.affected_star(args.record)
+    active = [r for r in found if r in verifier.state.active_set()]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "record": args.record,
+                    "one_step": args.one_step,
+                    "affected": list(found),
+                    "active": active,
+                }
+            )
+        )
+    else:
+        name = "Affected" if args.one_step else "Affected*"
+        print(f"{name}({args.record}) = {{{', '.join(found)}}}")
+        print(f"  in good standing: {{{', '.join(active)}}}")
+    return EXIT_OK
+
+
+def _audit(args: argparse.Namespace) -> int:
+    module_name, _ = _AUDITS[args.module]
+    module = importlib.import_module(module_name)
+    code: int = module.main(list(args.rest))
+    return code
+
+
+def _scenarios(args: argparse.Namespace) -> int:
+    for name in builtin_scenarios():
+        print(name)
+    return EXIT_OK
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -28,21 +178,45 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="gcv", description="Grounded Continuation reference verifier."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    audit = commands.add_parser("audit", help="run a spec module's audits")
-    audit.add_argument("module", choices=sorted(_AUDITS), help="which audit to run")
-    audit.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the audit")
+    trace_help = f"a trace file or built-in scenario name (default: {DEFAULT_SCENARIO})"
+
+    p = commands.add_parser("replay", help="replay a trace and check its expectations")
+    p.add_argument("trace", nargs="?", default=DEFAULT_SCENARIO, help=trace_help)
+    p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
+    p.set_defaults(run=_replay)
+
+    p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace's final state")
+    p.add_argument("record", help="the candidate's associated record")
+    p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_verify)
+
+    p = commands.add_parser("affected", help="Affected* (Definition 2.3) on a trace's final state")
+    p.add_argument("record", help="the withdrawn premise record beta")
+    p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    p.add_argument("--one-step", action="store_true", help="the one-step Affected(beta) instead")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_affected)
+
+    p = commands.add_parser("scenarios", help="list the built-in scenario traces")
+    p.set_defaults(run=_scenarios)
+
+    p = commands.add_parser("audit", help="run a spec module's audits")
+    p.add_argument("module", choices=sorted(_AUDITS), help="which audit to run")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the audit")
+    p.set_defaults(run=_audit)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gcv`` with ``argv`` (default: ``sys.argv[1:]``) and return its exit code."""
     args = _build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
-    if args.command == "audit":
-        module_name, _ = _AUDITS[args.module]
-        module = importlib.import_module(module_name)
-        code: int = module.main(list(args.rest))
-        return code
-    raise AssertionError(f"unhandled command {args.command!r}")  # argparse restricts choices
+    try:
+        code: int = args.run(args)
+    except (GcvError, FileNotFoundError) as error:
+        print(f"gcv: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return code
 
 
 if __name__ == "__main__":

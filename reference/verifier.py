@@ -150,6 +150,11 @@ class Verifier:
             raise UnknownRecord(f"record {record!r} is not registered", record=record)
         return record
 
+    def _agent(self, agent: AgentId) -> AgentId:
+        if agent not in self.state.agents:
+            raise UnknownAgent(f"agent {agent!r} is not in Ags")
+        return agent
+
     @icontract.ensure(
         lambda self, candidate, result: (
             result.grounded or candidate in self.state.records or result.witness is None
@@ -190,3 +195,19 @@ class Verifier:
     def dependencies(self, record: RecordId) -> tuple[RecordId, ...]:
         """Dep_t(record), in the order the links were recorded."""
         return tuple(self.state.dep.get(self._known(record), ()))
+
+    def attackers(self, record: RecordId) -> tuple[RecordId, ...]:
+        """The recorded attackers of ``record``: {alpha : (alpha, record) in Att_t}."""
+        return tuple(self.state.ratt.get(self._known(record), ()))
+
+    def dissenters(self, record: RecordId) -> tuple[AgentId, ...]:
+        """The agents whose dissent from the decision ``record`` is recorded."""
+        return self.state.dissenters(self._known(record))
+
+    def commitments(self, agent: AgentId) -> tuple[RecordId, ...]:
+        """Cm_t(agent), sorted."""
+        return self.state.commitments(self._agent(agent))
+
+    def is_aware(self, agent: AgentId, atom: str) -> bool:
+        """Whether ``atom`` is in the awareness set A_agent."""
+        return atom in self.state.awareness(self._agent(agent))

@@ -1,0 +1,137 @@
+"""The context renderer (Section 3): short natural-language summaries of D_t.
+
+After each turn the renderer summarises the changed parts of the map; when a
+continuation is flagged it explains why, in the paper's words: "decision
+alpha no longer grounded; affected by retraction of a3; depends on a1, a2".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from reference.closure import Grounding
+from reference.depmap import (
+    AttackAdded,
+    AwarenessGained,
+    Committed,
+    DependencyAdded,
+    DependencyMap,
+    DissentRecorded,
+    RecordAdded,
+    Retracted,
+    StandingChanged,
+)
+from reference.records import GOOD_STANDING, AgentId, Kind, RecordId, Standing
+from reference.verifier import TurnReport
+
+__all__ = ["render_grounding", "render_turn"]
+
+_REGISTERED = {
+    Kind.OBSERVATION: "observation",
+    Kind.PREMISE: "premise",
+    Kind.HYPOTHESIS: "hypothesis",
+    Kind.POSITION: "position",
+    Kind.EVIDENCE: "evidence",
+    Kind.QUESTION: "question",
+}
+
+_LOSS = {Standing.ABANDONED: "retraction", Standing.WEAKENED: "weakening"}
+
+
+def _noun(dmap: DependencyMap, record: RecordId) -> str:
+    # Resolved records are the conversation's decisions (B.3: "resolved issues with provenance").
+    if dmap.standing[record] is Standing.RESOLVED:
+        return "decision"
+    return _REGISTERED[dmap.records[record].kind]
+
+
+def _names(agents: Mapping[AgentId, str], ids: list[AgentId]) -> str:
+    return ", ".join(agents.get(a, a) for a in ids)
+
+
+def render_turn(
+    report: TurnReport, dmap: DependencyMap, agents: Mapping[AgentId, str] | None = None
+) -> list[str]:
+    """Summarise what ``report``'s turn changed, one line per kind of change.
+
+    ``agents`` maps identifiers to display names (default: the identifiers).
+
+    Examples
+    --------
+    >>> from reference.operations import Observe, Undermine
+    >>> from reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> _ = v.apply_turn(Turn("a", (Observe("o9", "401 not 503"),)))
+    >>> from reference.operations import Hypothesize
+    >>> _ = v.apply_turn(Turn("a", (Hypothesize("h2", "Redis -> auth"),)))
+    >>> report = v.apply_turn(Turn("a", (Undermine("h2", "o9"),)))
+    >>> render_turn(report, v.state)
+    ['attacks: o9 -> h2', 'standing: h2 active -> weakened']
+    """
+    names = agents or {}
+    added, rests, attacks, standing, dissent = [], [], [], [], []
+    commits: dict[AgentId, list[RecordId]] = {}
+    retracts: dict[AgentId, list[RecordId]] = {}
+    aware: dict[str, list[AgentId]] = {}
+    for change in report.changes:
+        match change:
+            case RecordAdded(record):
+                added.append(f'{_REGISTERED[record.kind]} {record.id} "{record.claim}"')
+            case DependencyAdded(record, support):
+                rests.append(f"{record} -> {support}")
+            case AttackAdded(attacker, target):
+                attacks.append(f"{attacker} -> {target}")
+            case StandingChanged(record, before, after):
+                standing.append(f"{record} {before.value} -> {after.value}")
+            case Committed(agent, record):
+                commits.setdefault(agent, []).append(record)
+            case Retracted(agent, record):
+                retracts.setdefault(agent, []).append(record)
+            case DissentRecorded(record, agent):
+                dissent.append(f"{names.get(agent, agent)} from {record}")
+            case AwarenessGained(agent, atom):
+                aware.setdefault(atom, []).append(agent)
+    lines = [f"new: {'; '.join(added)}"] if added else []
+    for title, items in (("rests on", rests), ("attacks", attacks), ("standing", standing)):
+        if items:
+            lines.append(f"{title}: {', '.join(items)}")
+    lines += [f"{names.get(a, a)} commits to {', '.join(rs)}" for a, rs in commits.items()]
+    lines += [f"{names.get(a, a)} retracts {', '.join(rs)}" for a, rs in retracts.items()]
+    if dissent:
+        lines.append(f"dissent: {', '.join(dissent)}")
+    lines += [f"aware of {atom}: {_names(names, ags)}" for atom, ags in aware.items()]
+    return lines
+
+
+def render_grounding(grounding: Grounding, dmap: DependencyMap) -> str:
+    """Explain a Verify answer in one sentence (Section 3's flag).
+
+    Examples
+    --------
+    >>> from reference.operations import Observe, Hypothesize, Revise
+    >>> from reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> ops = (Observe("a1", "short docs"), Observe("a3", "no long docs"),
+    ...        Hypothesize("d", "adopt Yjs", depends_on=("a1", "a3")))
+    >>> _ = v.apply_turn(Turn("a", ops))
+    >>> _ = v.apply_turn(Turn("a", (Revise("a3"),)))
+    >>> render_grounding(v.verify("d"), v.state)
+    'hypothesis d no longer grounded; affected by retraction of a3; depends on a1'
+    """
+    record = grounding.candidate
+    if record is None or record not in dmap.records:
+        return "ungrounded: no associated record"
+    noun = _noun(dmap, record)
+    if grounding.grounded:
+        rests = [r for r in grounding.closure if r != record]
+        support = f"rests on {', '.join(rests)}" if rests else "rests on no other record"
+        return f"{noun} {record} is grounded; {support}, all in good standing"
+    witness = grounding.witness
+    assert witness is not None, "a rejected walk has a witness"
+    if witness == record:
+        return f"{noun} {record} is {dmap.standing[record].value}"
+    standing = [d for d in dmap.dep.get(record, ()) if dmap.standing[d] in GOOD_STANDING]
+    via = f" (via {' -> '.join(grounding.path[1:-1])})" if len(grounding.path) > 2 else ""
+    tail = f"; depends on {', '.join(standing)}" if standing else ""
+    loss = _LOSS[dmap.standing[witness]]
+    return f"{noun} {record} no longer grounded; affected by {loss} of {witness}{via}{tail}"
