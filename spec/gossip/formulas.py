@@ -257,11 +257,13 @@ def is_in_knowledge_fragment(phi: Formula) -> bool:
     >>> is_in_knowledge_fragment(ProbAtLeast("a", Top(), Fraction(1, 2)))
     False
     """
+    compute_depth(phi)
     return not any(isinstance(node, ProbAtLeast) for node, _ in compute_subformulas(phi))
 
 
 def is_factual(phi: Formula) -> bool:
     """Definition 3.5 (factual source formulas theta ::= T | S_ab | not theta | theta and theta)."""
+    compute_depth(phi)
     return all(isinstance(node, Top | Secret | Not | And) for node, _ in compute_subformulas(phi))
 
 
@@ -276,6 +278,7 @@ def is_source_compatible(phi: Formula) -> bool:
     >>> is_source_compatible(Know("a", Know("b", Secret("c", "d"))))
     False
     """
+    compute_depth(phi)
     for node, _ in compute_subformulas(phi):
         if isinstance(node, ProbAtLeast):
             return False
@@ -319,6 +322,7 @@ def _translate(a0: Agent, phi: Formula) -> AwFormula:
 
 def is_in_wn_language(psi: AwFormula) -> bool:
     """Section 3 (L_wn). Check ``psi`` has no modality inside a modality, no probability terms."""
+    compute_depth(psi, MAX_FORMULA_DEPTH + 3)
     for node, _ in compute_subformulas(psi, MAX_FORMULA_DEPTH + 3):
         if not isinstance(node, _AW_NODE_TYPES):
             return False
