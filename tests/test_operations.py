@@ -1,0 +1,314 @@
+"""The eight operations: Table 3's preconditions, their effects, the fixed order, atomic turns."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference.depmap import StateView
+from reference.errors import GcvError, MalformedOperation
+from reference.operations import (
+    APPLICATION_ORDER,
+    ExpandAwareness,
+    Hypothesize,
+    Observe,
+    Operation,
+    OperationKind,
+    Question,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+)
+from reference.preconditions import find_violation
+from reference.records import GOOD_STANDING, Kind, Standing
+from reference.verifier import Turn, Verifier
+from spec import core
+from tests.strategies import AGENTS, spec_map, turns_over
+
+A, W, X, R = Standing.ACTIVE, Standing.WEAKENED, Standing.ABANDONED, Standing.RESOLVED
+
+
+def base() -> Verifier:
+    """o1, o2 active; h1 active on o1; h2 weakened by o1; h3 abandoned; h4 resolved."""
+    v = Verifier(list(AGENTS), ["p"])
+    v.apply_turn(
+        Turn(
+            "a",
+            (
+                Observe("o1", "401s"),
+                Observe("o2", "3x traffic"),
+                Hypothesize("h1", "token bug", depends_on=("o1",)),
+                Hypothesize("h2", "Redis -> auth", depends_on=("o2",)),
+                Hypothesize("h3", "DB outage"),
+                Hypothesize("h4", "retry storm"),
+            ),
+        )
+    )
+    v.apply_turn(Turn("b", (Undermine("h2", "o1"), Revise("h3"), Resolve("h4"))))
+    assert [v.standing(r) for r in ("h1", "h2", "h3", "h4")] == [A, W, X, R]
+    return v
+
+
+# (operation, speaker, code, field, record): one row per precondition of Table 3.
+REJECTIONS: list[tuple[Operation, str, str, str, str | None]] = [
+    (Observe("o1", "again"), "a", "duplicate-record", "id", "o1"),
+    (Observe("o9", "x", depends_on=("zz",)), "a", "unknown-record", "depends_on", "zz"),
+    (Observe("o9", "x", depends_on=("o9",)), "a", "self-reference", "depends_on", "o9"),
+    (Hypothesize("h1", "again"), "a", "duplicate-record", "id", "h1"),
+    (Hypothesize("h9", "x", depends_on=("o1", "zz")), "a", "unknown-record", "depends_on", "zz"),
+    (Question("o2", "why?"), "a", "duplicate-record", "id", "o2"),
+    (Question("q9", "why?", depends_on=("zz",)), "a", "unknown-record", "depends_on", "zz"),
+    (Support("zz", "e9", "c"), "a", "unknown-record", "target", "zz"),
+    (Support("h3", "e9", "c"), "a", "wrong-standing", "target", "h3"),
+    (Support("h1", "h1"), "a", "self-reference", "evidence", "h1"),
+    (Support("h1", "zz"), "a", "unknown-record", "evidence", "zz"),
+    (Support("h1", "h3"), "a", "wrong-standing", "evidence", "h3"),
+    (Support("h1", "h2"), "a", "wrong-standing", "evidence", "h2"),
+    (Support("h1", "o2", "c"), "a", "duplicate-record", "evidence", "o2"),
+    (Support("h1", "e9", "c", ("zz",)), "a", "unknown-record", "evidence_depends_on", "zz"),
+    (Support("h1", "e9", "c", ("e9",)), "a", "self-reference", "evidence_depends_on", "e9"),
+    (Undermine("zz", "o1"), "a", "unknown-record", "target", "zz"),
+    (Undermine("h3", "o1"), "a", "wrong-standing", "target", "h3"),
+    (Undermine("h4", "o1"), "a", "wrong-standing", "target", "h4"),
+    (Undermine("h1", "h3"), "a", "wrong-standing", "evidence", "h3"),
+    (Undermine("h1", "h1"), "a", "self-reference", "evidence", "h1"),
+    (Undermine("h1", "o2", "c"), "a", "duplicate-record", "evidence", "o2"),
+    (Revise("zz"), "a", "unknown-record", "target", "zz"),
+    (Revise("h1", ("zz",)), "a", "unknown-record", "attackers", "zz"),
+    (Revise("h1", ("h1",)), "a", "self-reference", "attackers", "h1"),
+    (Revise("h1", ("h3",)), "a", "wrong-standing", "attackers", "h3"),
+    (Resolve("zz"), "a", "unknown-record", "target", "zz"),
+    (Resolve("h2"), "a", "wrong-standing", "target", "h2"),
+    (Resolve("h3"), "a", "wrong-standing", "target", "h3"),
+    (Resolve("h1", subsumes=("zz",)), "a", "unknown-record", "subsumes", "zz"),
+    (Resolve("h1", subsumes=("h1",)), "a", "self-reference", "subsumes", "h1"),
+    (Resolve("h1", authoritative=True, premises=("h2",)), "a", "wrong-standing", "premises", "h2"),
+    (Resolve("h1", authoritative=True, premises=("zz",)), "a", "unknown-record", "premises", "zz"),
+    (
+        Resolve("h1", authoritative=True, dissenters=("zz",)),
+        "a",
+        "unknown-agent",
+        "dissenters",
+        None,
+    ),
+    (
+        Resolve("h1", authoritative=True, dissenters=("a",)),
+        "a",
+        "self-reference",
+        "dissenters",
+        None,
+    ),
+    (ExpandAwareness("p"), "a", "already-aware", "atom", None),
+    (ExpandAwareness("q", ("zz",)), "a", "unknown-agent", "agents", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("op", "speaker", "code", "field", "record"),
+    REJECTIONS,
+    ids=[f"{op.operation.value}-{code}-{field}" for op, _, code, field, _ in REJECTIONS],
+)
+def test_rejection_names_the_operation_field_and_record_and_changes_nothing(
+    op: Operation, speaker: str, code: str, field: str, record: str | None
+) -> None:
+    v = base()
+    before = v.state.digest()
+    harmless = Observe("fresh", "a valid operation written first")
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn(speaker, (harmless, op)))
+    error = caught.value
+    assert (error.code, error.field, error.record) == (code, field, record), str(error)
+    assert (error.turn, error.operation_index, error.operation) == (3, 1, op.operation.value)
+    assert v.state.digest() == before, "a rejected turn must leave D_t exactly as it was"
+    assert "fresh" not in v.state.records and v.state.turn == 2
+
+
+def test_every_operation_has_a_rejection_row() -> None:
+    assert {op.operation for op, *_ in REJECTIONS} == set(OperationKind)
+
+
+def test_resolve_rejects_an_attacked_target() -> None:
+    """Unreachable through the engine (Lemma 2.2 keeps S_t unattacked), so checked on a view."""
+    view = StateView(AGENTS, {"h": A, "e": A}, {"h": ["e"]}, {a: [] for a in AGENTS})
+    error = find_violation(Resolve("h"), view, "a")
+    assert error is not None and (error.code, error.record) == ("attacked-target", "h")
+
+
+def test_unknown_speaker_is_rejected() -> None:
+    v = base()
+    before = v.state.digest()
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("zz", (Observe("o9", "x"),)))
+    assert (caught.value.code, caught.value.field, caught.value.turn) == (
+        "unknown-agent",
+        "speaker",
+        3,
+    )
+    assert v.state.digest() == before
+
+
+@pytest.mark.parametrize(
+    ("build", "field"),
+    [
+        (lambda: Observe("", "x"), "id"),
+        (lambda: Observe("o 1", "x"), "id"),
+        (lambda: Observe("o1", ""), "claim"),
+        (lambda: Observe("o1", "x" * 10_001), "claim"),
+        (lambda: Observe("o1", "x", kind=Kind.HYPOTHESIS), "kind"),
+        (lambda: Hypothesize("h1", "x", kind=Kind.EVIDENCE), "kind"),
+        (lambda: Hypothesize("h1", "x", depends_on=("o1", "o1")), "depends_on"),
+        (lambda: Hypothesize("h1", "x", depends_on=["o1"]), "depends_on"),  # type: ignore[arg-type]
+        (lambda: Support("h1", "e1", evidence_depends_on=("o1",)), "evidence_depends_on"),
+        (lambda: Resolve("h1", dissenters=("b",)), "dissenters"),
+        (lambda: Resolve("h1", premises=("a1",)), "premises"),
+        (lambda: Resolve("h1", authoritative="yes"), "authoritative"),  # type: ignore[arg-type]
+        (lambda: ExpandAwareness("not an atom"), "atom"),
+        (lambda: Question("q1", "   "), "claim"),
+    ],
+)
+def test_malformed_operations_are_rejected_when_built(build: object, field: str) -> None:
+    with pytest.raises(MalformedOperation) as caught:
+        build()  # type: ignore[operator]
+    assert caught.value.field == field
+
+
+def test_operations_apply_in_the_fixed_order_not_as_written() -> None:
+    v = Verifier(["a"])
+    report = v.apply_turn(
+        Turn(
+            "a",
+            (
+                Question("q1", "why?", depends_on=("h1",)),
+                Undermine("h1", "o1"),
+                Hypothesize("h1", "bug", depends_on=("o1",)),
+                Observe("o1", "401s"),
+            ),
+        )
+    )
+    applied = [op.operation for op in report.applied]
+    assert applied == sorted(applied, key=APPLICATION_ORDER.index)
+    assert v.standing("h1") is W and v.attackers("h1") == ("o1",)
+
+
+def test_an_observation_cannot_rest_on_a_hypothesis_of_the_same_turn() -> None:
+    v = Verifier(["a"])
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("a", (Hypothesize("h1", "bug"), Observe("o1", "x", depends_on=("h1",)))))
+    assert (caught.value.code, caught.value.operation_index) == ("unknown-record", 1)
+
+
+def test_undermine_registers_evidence_attacks_and_weakens() -> None:
+    v = base()
+    report = v.apply_turn(Turn("c", (Undermine("h1", "e1", "wrong error code", ("o2",)),)))
+    assert v.standing("h1") is W and v.attackers("h1") == ("e1",)
+    assert v.state.records["e1"].kind is Kind.EVIDENCE and v.dependencies("e1") == ("o2",)
+    assert "e1" in v.commitments("c")
+    assert report.turn == 3
+
+
+def test_undermine_of_a_weakened_target_keeps_it_weakened_and_adds_the_attack() -> None:
+    v = base()
+    v.apply_turn(Turn("c", (Undermine("h2", "o2"),)))
+    assert v.standing("h2") is W and set(v.attackers("h2")) == {"o1", "o2"}
+
+
+def test_revise_abandons_from_any_label_and_keeps_abandoned_abandoned() -> None:
+    v = base()
+    v.apply_turn(
+        Turn("c", (Revise("h1", ("o2",)), Revise("h2"), Revise("h3", ("o1",)), Revise("h4")))
+    )
+    assert [v.standing(r) for r in ("h1", "h2", "h3", "h4")] == [X, X, X, X]
+    assert v.attackers("h3") == ("o1",) and v.attackers("h4") == ()
+
+
+def test_revise_retracts_the_speakers_commitment() -> None:
+    v = base()
+    assert "o1" in v.commitments("a")
+    v.apply_turn(Turn("a", (Revise("o1"),)))
+    assert "o1" not in v.commitments("a")
+
+
+def test_support_adds_the_evidence_to_dep_without_changing_standing() -> None:
+    v = base()
+    v.apply_turn(Turn("c", (Support("h2", "o2"), Support("h4", "e2", "mechanism", ("o1",)))))
+    assert v.dependencies("h2") == ("o2",) and v.standing("h2") is W
+    assert v.dependencies("h4") == ("e2",) and v.standing("h4") is R
+    assert {"o2", "e2"} <= set(v.commitments("c"))
+
+
+def test_consensual_resolve_commits_everyone_and_subsumption_makes_a_cycle() -> None:
+    v = base()
+    v.apply_turn(Turn("a", (Hypothesize("h5", "chain", depends_on=("h1",)),)))
+    v.apply_turn(Turn("b", (Resolve("h5", subsumes=("h1",)),)))
+    assert v.standing("h5") is R and v.dependencies("h1") == ("o1", "h5")
+    assert all("h5" in v.commitments(agent) for agent in AGENTS)
+    assert set(v.affected_star("h1")) == {"h1", "h5"}, "h1 lies on the cycle h1 -> h5 -> h1"
+
+
+def test_authoritative_resolve_records_premises_and_dissent() -> None:
+    v = base()
+    v.apply_turn(
+        Turn("a", (Resolve("h1", authoritative=True, premises=("o2",), dissenters=("b",)),))
+    )
+    assert v.dependencies("h1") == ("o1", "o2") and v.dissenters("h1") == ("b",)
+    assert "h1" in v.commitments("a") and "h1" not in v.commitments("b")
+
+
+def test_expand_awareness_for_named_agents() -> None:
+    v = base()
+    v.apply_turn(Turn("c", (ExpandAwareness("mis_monitor", ("a",)),)))
+    assert "mis_monitor" in v.state.atoms
+    assert [v.is_aware(x, "mis_monitor") for x in AGENTS] == [True, False, False]
+    v.apply_turn(Turn("c", (ExpandAwareness("mis_monitor"),)))  # the others still gain it
+    assert all(v.is_aware(x, "mis_monitor") for x in AGENTS)
+
+
+def test_queries_do_not_mutate() -> None:
+    v = base()
+    before = v.state.digest()
+    for record in v.state.records:
+        v.verify(record), v.affected(record), v.affected_star(record)
+        v.affected_star_active(record), v.standing(record), v.dependencies(record)
+    assert v.state.digest() == before
+
+
+def test_unknown_records_in_queries_are_typed_errors() -> None:
+    v = base()
+    for query in (v.affected, v.affected_star, v.affected_star_active, v.standing, v.dependencies):
+        with pytest.raises(GcvError) as caught:
+            query("zz")
+        assert caught.value.code == "unknown-record" and caught.value.record == "zz"
+    assert not v.verify("zz").grounded and v.verify("zz").witness is None
+    with pytest.raises(GcvError, match="unknown-agent"):
+        v.commitments("zz")
+
+
+@given(st.data())
+def test_random_turns_keep_every_invariant(data: st.DataObject) -> None:
+    """Random turns, many violating some precondition: after each, Lemma 2.2 holds, the
+    indexes are exact inverses, nothing re-enters S_t, a rejected turn changes nothing,
+    and both queries agree with the spec."""
+    v = Verifier(list(AGENTS), ["p"])
+    for _ in range(data.draw(st.integers(1, 30), label="turns")):
+        turn = data.draw(turns_over(tuple(v.state.records)))
+        before_digest = v.state.digest()
+        before_standing = dict(v.state.standing)
+        try:
+            v.apply_turn(turn)
+        except GcvError:
+            assert v.state.digest() == before_digest, turn
+            continue
+        for record, label in before_standing.items():
+            if label not in GOOD_STANDING:
+                assert v.standing(record) not in GOOD_STANDING, (turn, record)
+        d = spec_map(v.state)
+        assert core.is_conflict_free_map(d), turn
+        dep_pairs = {(a, b) for a, bs in v.state.dep.items() for b in bs}
+        assert dep_pairs == {(a, b) for b, as_ in v.state.rdep.items() for a in as_}
+        att_pairs = {(a, b) for a, bs in v.state.att.items() for b in bs}
+        assert att_pairs == {(a, b) for b, as_ in v.state.ratt.items() for a in as_}
+        for record in v.state.records:
+            assert v.verify(record).grounded == core.is_grounded(d, record), record
+            assert set(v.affected_star(record)) == core.compute_affected_star(d, record)

@@ -1,0 +1,125 @@
+"""Phases 2 and 3 (Appendix B.2, B.3), replayed and checked against the paper and the spec."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from reference.cli import builtin_scenarios
+from reference.render import render_grounding
+from reference.replay import replay
+from reference.trace import Trace, load_trace
+from reference.verifier import Verifier
+from spec import core, retraction
+from tests.strategies import spec_map
+
+
+def _scenario(name: str) -> Trace:
+    source = resources.files("spec").joinpath("scenarios", f"{name}.json")
+    return load_trace(source.read_bytes())
+
+
+def _after(trace: Trace, turn: int) -> Verifier:
+    """The verifier after the trace's first ``turn`` turns."""
+    v = Verifier(list(trace.agents), list(trace.atoms))
+    for t in trace.turns[:turn]:
+        v.apply_turn(t.turn)
+    return v
+
+
+def test_both_phases_ship() -> None:
+    assert {"phase2-debugging", "phase3-deliberation"} <= set(builtin_scenarios())
+
+
+@pytest.mark.parametrize("name", builtin_scenarios())
+def test_every_expectation_of_the_scenario_holds(name: str) -> None:
+    result = replay(_scenario(name))
+    failing = [c for c in result.checks if not c.ok]
+    assert result.ok, failing
+
+
+@pytest.mark.parametrize("name", builtin_scenarios())
+def test_reference_agrees_with_spec_after_every_turn(name: str) -> None:
+    trace = _scenario(name)
+    v = Verifier(list(trace.agents), list(trace.atoms))
+    for t in trace.turns:
+        v.apply_turn(t.turn)
+        d = spec_map(v.state)
+        assert core.is_conflict_free_map(d), f"Lemma 2.2 fails after T{t.number}"
+        for record in v.state.records:
+            walk = v.verify(record)
+            assert walk.grounded == core.is_grounded(d, record), (t.number, record)
+            if walk.grounded:
+                assert set(walk.closure) == core.compute_dependency_closure(d, record)
+            assert set(v.affected(record)) == core.compute_affected(d, record)
+            assert set(v.affected_star(record)) == core.compute_affected_star(d, record)
+            if record not in core.get_active_set(d):
+                removed = retraction.compute_one_step_removal(d, record)
+                assert retraction.is_survivor_set_admissible(d, removed), (t.number, record)
+                assert retraction.is_closure_retraction_sound(d, record), (t.number, record)
+
+
+def test_phase2_h2_lifecycle() -> None:
+    """B.2: h2 active at T6, weakened at T7 (Undermine), abandoned at T9 (Revise)."""
+    trace = _scenario("phase2-debugging")
+    labels = {turn: _after(trace, turn).standing("h2").value for turn in (6, 7, 8, 9, 13)}
+    assert labels == {6: "active", 7: "weakened", 8: "weakened", 9: "abandoned", 13: "abandoned"}
+
+
+def test_phase2_h4_resolved_with_h1_and_h3_linked_to_it() -> None:
+    v = _after(_scenario("phase2-debugging"), 13)
+    assert v.standing("h4").value == "resolved"
+    assert "h4" in v.dependencies("h1") and "h4" in v.dependencies("h3")
+    assert "h4" not in _after(_scenario("phase2-debugging"), 12).dependencies("h1")
+
+
+def test_phase2_three_hop_retraction_of_o5() -> None:
+    """Section 3: Affected*(o5) = {h3, h4, h1} via the reverse path o5 -> h3 -> h4 -> h1."""
+    v = _after(_scenario("phase2-debugging"), 13)
+    assert set(v.affected_star("o5")) == {"h3", "h4", "h1"}
+    assert "h3" in v.affected("o5") and "h4" in v.affected("h3") and "h1" in v.affected("h4")
+
+
+def test_phase2_the_four_retraction_queries_of_section_4_4() -> None:
+    """Section 4.4: over the four queries (o8, o9, o6, o5), carrying 16 dependency decisions,
+    the one-step query returns the whole affected set for one of them, Affected* for all four."""
+    v = _after(_scenario("phase2-debugging"), 13)
+    d = spec_map(v.state)
+    queries = ("o8", "o9", "o6", "o5")
+    hypotheses = ("h1", "h2", "h3", "h4")
+    decisions = [(q, h) for q in queries for h in hypotheses]
+    assert len(decisions) == 16
+    exact_one_step = [q for q in queries if set(v.affected(q)) == set(v.affected_star(q))]
+    assert len(exact_one_step) == 1
+    for q in queries:
+        with_path = {a for a in d.args if core.has_dependency_path(d, a, q)}
+        assert set(v.affected_star(q)) == with_path, q
+
+
+def test_phase3_affected_star_of_a3_flags_exactly_the_decision_and_what_rests_on_it() -> None:
+    trace = _scenario("phase3-deliberation")
+    v = _after(trace, len(trace.turns))
+    decision = next(r for r in v.state.records if v.dissenters(r))  # the one with dissent
+    assert decision == "P3" and v.dissenters(decision) == ("b",)
+    rests_on_decision = set(v.affected_star(decision))
+    assert set(v.affected_star("a3")) == {decision} | rests_on_decision
+    access_control = "P5"
+    assert v.standing(access_control).value == "resolved" and v.verify(access_control).grounded
+    assert access_control not in v.affected_star("a3")
+    assert not v.verify(decision).grounded and v.verify(decision).witness == "a3"
+
+
+def test_phase3_the_decision_was_grounded_before_a3_flipped() -> None:
+    trace = _scenario("phase3-deliberation")
+    before = _after(trace, 17)
+    assert before.verify("P3").grounded and before.verify("plan").grounded
+
+
+def test_phase3_renderer_flags_the_decision_in_the_papers_words() -> None:
+    trace = _scenario("phase3-deliberation")
+    v = _after(trace, len(trace.turns))
+    sentence = render_grounding(v.verify("P3"), v.state)
+    assert sentence.startswith("decision P3 no longer grounded; affected by retraction of a3;")
+    listed = sentence.split("depends on ")[1].split(", ")
+    assert {"a1", "a2"} <= set(listed) and "a3" not in listed
