@@ -69,7 +69,10 @@ def compute_history_key(history: History) -> tuple[int, History]:
 
 @dataclass(frozen=True)
 class WeightedStructure:
-    """A finite history domain H over ``agents`` with one non-negative weight function per agent."""
+    """A finite history domain H over ``agents`` with one non-negative weight function per agent.
+
+    Build it with :func:`compute_structure`, which checks H and the weights.
+    """
 
     agents: AgentSet
     histories: tuple[History, ...]
@@ -78,7 +81,12 @@ class WeightedStructure:
 
 @dataclass(frozen=True)
 class LotteryGossipModel(WeightedStructure):
-    """An admissible epistemic lottery gossip model M^G (Definition 3.2); built by compute_model."""
+    """An admissible epistemic lottery gossip model M^G (Definition 3.2); see compute_model."""
+
+    def __post_init__(self) -> None:
+        problem = _find_inadmissibility(self)
+        if problem is not None:
+            raise InadmissibleLotteryError(f"inadmissible lottery: {problem}")
 
 
 def _read_weight(agent: Agent, history: History, value: object) -> Fraction:
@@ -191,9 +199,6 @@ def compute_model(
     spec.gossip.errors.InadmissibleLotteryError: inadmissible lottery: L_a(bc) = 0 is not positive
     """
     structure = compute_structure(agents, histories, lotteries)
-    problem = _find_inadmissibility(structure)
-    if problem is not None:
-        raise InadmissibleLotteryError(f"inadmissible lottery: {problem}")
     return LotteryGossipModel(structure.agents, structure.histories, structure.lotteries)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from spec.gossip import (
     AgentSet,
+    AgentSetError,
     Call,
     FragmentError,
     HistoryError,
@@ -19,6 +20,7 @@ from spec.gossip import (
     Secret,
     StaleVersionError,
     Top,
+    UnknownAgentError,
     compute_available_calls,
     compute_bounded_histories,
     compute_guard,
@@ -179,6 +181,15 @@ def test_stale_permit_that_fails_revalidation_is_refused_and_changes_nothing():
     assert caught.value.diagnostic.label == "call-permission"
     assert store.history == (AB,) and store.version == 1
     assert store.journal.records == records
+
+
+def test_store_refuses_unknown_agents_and_too_small_agent_sets():
+    store = compute_store("s", ABC, compute_not_yet_known_precondition)
+    with pytest.raises(UnknownAgentError):
+        compute_permit(store, Call("a", "z"))
+    with pytest.raises(AgentSetError):
+        compute_store("s", AgentSet(("a", "b")), compute_not_yet_known_precondition)
+    assert store.history == () and store.version == 0
 
 
 def test_foreign_and_future_permits_are_refused():

@@ -19,6 +19,7 @@ from spec.gossip import (
     HistoryError,
     InadmissibleLotteryError,
     Know,
+    LotteryGossipModel,
     Not,
     ProbAtLeast,
     ReweightingError,
@@ -134,6 +135,12 @@ def test_inadmissible_lotteries_are_refused_with_a_clear_error():
         compute_model(ABC, [E], {"a": {E: 1, BC: 1}, "b": {E: 1}, "c": {E: 1}})
     with pytest.raises(UnknownAgentError):
         compute_model(ABC, [E], {"a": {E: 1}, "b": {E: 1}, "c": {E: 1}, "z": {E: 1}})
+
+
+def test_models_cannot_be_built_around_the_admissibility_check():
+    structure = compute_structure(ABC, [E, BC], {x: {E: 1, BC: 0} for x in "abc"})
+    with pytest.raises(InadmissibleLotteryError):
+        LotteryGossipModel(structure.agents, structure.histories, structure.lotteries)
 
 
 def test_zero_weight_structure_is_not_admissible_but_zero_class_sum_is_refused_at_use():
