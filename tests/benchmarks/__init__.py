@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print figures, run on demand, never collected by pytest."""
