@@ -57,7 +57,8 @@ from spec.gossip.source import (
 ABC = AgentSet(("a", "b", "c"))
 E, BC, AB = (), compute_history(ABC, "bc"), compute_history(ABC, "ab")
 POOL = compute_bounded_histories(ABC, 2)
-SETTINGS = settings(max_examples=60, derandomize=True, deadline=None, database=None)
+# Example counts follow the Hypothesis profile of tests/conftest.py (fast: 60, deep: 3000).
+SETTINGS = settings(derandomize=True, deadline=None, database=None)
 
 
 def small_model():
