@@ -9,6 +9,8 @@ operation (which Dep links it records, who commits) is spelled out below.
 
 from __future__ import annotations
 
+import icontract
+
 from reference.depmap import DependencyMap
 from reference.operations import (
     ExpandAwareness,
@@ -67,6 +69,23 @@ def _target(op: Operation) -> RecordId | None:
     return None
 
 
+def _has_table_effect(dmap: DependencyMap, op: Operation) -> bool:
+    """The target carries the label the operation table gives it and the attacks it adds."""
+    rule, target = RULES[op.operation], _target(op)
+    if target is None:
+        return True
+    label_ok = rule.target_becomes is None or dmap.standing[target] is rule.target_becomes
+    attacks_ok = not rule.attacks_target or all(
+        attacker in dmap.ratt.get(target, ()) for attacker in _attackers(op)
+    )
+    return label_ok and attacks_ok
+
+
+@icontract.ensure(
+    lambda dmap, op: _has_table_effect(dmap, op),
+    "Table 3: Undermine leaves its target weakened, Revise abandoned, Resolve resolved, "
+    "each attacked by the operation's evidence or attackers",
+)
 def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
     """Apply one operation to ``dmap`` inside its open transaction.
 

@@ -160,11 +160,14 @@ def _affected(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _audit(args: argparse.Namespace) -> int:
-    module_name, _ = _AUDITS[args.module]
+def _delegate(module_name: str, argv: list[str]) -> int:
     module = importlib.import_module(module_name)
-    code: int = module.main(list(args.rest))
+    code: int = module.main(argv)
     return code
+
+
+def _audit(args: argparse.Namespace) -> int:
+    return _delegate(_AUDITS[args.module][0], list(args.rest))
 
 
 def _scenarios(args: argparse.Namespace) -> int:
@@ -200,6 +203,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("scenarios", help="list the built-in scenario traces")
     p.set_defaults(run=_scenarios)
+
+    for name, (module_name, help_text) in _DELEGATED.items():
+        p = commands.add_parser(name, help=help_text, add_help=False)
+        p.add_argument("rest", nargs=argparse.REMAINDER)
+        p.set_defaults(run=lambda args, m=module_name: _delegate(m, list(args.rest)))
 
     p = commands.add_parser("audit", help="run a spec module's audits")
     p.add_argument("module", choices=sorted(_AUDITS), help="which audit to run")

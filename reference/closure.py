@@ -59,13 +59,31 @@ class Grounding:
     path: tuple[RecordId, ...] = ()
 
 
-def _is_rejection_witnessed(
+def _accepts_within_good_standing(result: Grounding, standing: Mapping[RecordId, Standing]) -> bool:
+    return not result.grounded or is_within_good_standing(result.closure, standing)
+
+
+def _accepts_a_closed_set(
+    result: Grounding, dep: Mapping[RecordId, Collection[RecordId]], start: RecordId
+) -> bool:
+    return not result.grounded or (
+        result.closure[0] == start and is_closed_under_dep(dep, result.closure)
+    )
+
+
+def _accepts_exactly_dep_star(
+    result: Grounding, dep: Mapping[RecordId, Collection[RecordId]], start: RecordId
+) -> bool:
+    return not result.grounded or is_reachable_closure(dep, start, result.closure)
+
+
+def _rejects_with_a_witness(
+    result: Grounding,
     dep: Mapping[RecordId, Collection[RecordId]],
     standing: Mapping[RecordId, Standing],
     start: RecordId,
-    result: Grounding,
 ) -> bool:
-    return (
+    return result.grounded or (
         result.witness is not None
         and result.path[0] == start
         and result.path[-1] == result.witness
@@ -78,28 +96,19 @@ def _is_rejection_witnessed(
     lambda standing, start: start in standing, "the associated record alpha_c is in Args_t"
 )
 @icontract.ensure(
-    lambda result, standing: (
-        not result.grounded or is_within_good_standing(result.closure, standing)
-    ),
+    lambda result, standing: _accepts_within_good_standing(result, standing),
     "Lemma 2.1: the walk accepts only if Dep*(alpha_c) is inside S_t",
 )
 @icontract.ensure(
-    lambda result, dep, start: (
-        not result.grounded
-        or (result.closure[0] == start and is_closed_under_dep(dep, result.closure))
-    ),
+    lambda result, dep, start: _accepts_a_closed_set(result, dep, start),
     "Lemma 2.1: on acceptance the returned set contains alpha_c and is closed under Dep",
 )
 @icontract.ensure(
-    lambda result, dep, standing, start: (
-        result.grounded or _is_rejection_witnessed(dep, standing, start, result)
-    ),
+    lambda result, dep, standing, start: _rejects_with_a_witness(result, dep, standing, start),
     "Lemma 2.1: on rejection a Dep path leads from alpha_c to a record outside S_t",
 )
 @icontract.ensure(
-    lambda result, dep, start: (
-        not result.grounded or is_reachable_closure(dep, start, result.closure)
-    ),
+    lambda result, dep, start: _accepts_exactly_dep_star(result, dep, start),
     "Lemma 2.1: on acceptance the walk returns exactly Dep*(alpha_c)",
     enabled=icontract.SLOW,
 )

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
 
+import icontract
+
 from reference.records import GOOD_STANDING, AgentId, Record, RecordId, Standing
 
 __all__ = [
@@ -291,6 +293,10 @@ class DependencyMap:
 
     # -- mutation primitives (only inside a transaction) -------------------------
 
+    @icontract.ensure(
+        lambda self, record: self.standing[record.id] is Standing.ACTIVE,
+        "a new argument is labelled active (proof of Lemma 2.2)",
+    )
     def add_record(self, record: Record) -> None:
         """Add ``record`` to Args_t, labelled active."""
         assert record.id not in self._records, f"{record.id} already registered"
@@ -298,6 +304,7 @@ class DependencyMap:
         self._records[record.id] = record
         self._standing[record.id] = Standing.ACTIVE
 
+    @icontract.ensure(lambda self, record, label: self.standing[record] is label)
     def set_standing(self, record: RecordId, label: Standing) -> None:
         """Label ``record`` with ``label`` (no change is journaled if it already is)."""
         before = self._standing[record]
@@ -305,6 +312,10 @@ class DependencyMap:
             self._log(StandingChanged(record, before, label))
             self._standing[record] = label
 
+    @icontract.ensure(
+        lambda self, record, support: support in self.dep[record] and record in self.rdep[support],
+        "Dep and its reverse index gain the link together",
+    )
     def add_dependency(self, record: RecordId, support: RecordId) -> None:
         """Add ``support`` to Dep(``record``), and ``record`` to rdep(``support``)."""
         if support not in self._dep.get(record, {}):
@@ -312,6 +323,12 @@ class DependencyMap:
             self._dep.setdefault(record, _ordered_set())[support] = None
             self._rdep.setdefault(support, _ordered_set())[record] = None
 
+    @icontract.ensure(
+        lambda self, attacker, target: (
+            target in self.att[attacker] and attacker in self.ratt[target]
+        ),
+        "Att and its incoming-attack index gain the pair together",
+    )
     def add_attack(self, attacker: RecordId, target: RecordId) -> None:
         """Add (``attacker``, ``target``) to Att_t and to the incoming-attack index."""
         if target not in self._att.get(attacker, {}):

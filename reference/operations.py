@@ -17,6 +17,8 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar
 
+import icontract
+
 from reference.errors import MalformedOperation
 from reference.records import MAX_CLAIM_LENGTH, AgentId, Kind, RecordId, is_identifier
 
@@ -276,6 +278,17 @@ Operation = (
 )
 
 
+def _is_stable_order(
+    operations: tuple[Operation, ...], result: list[tuple[int, Operation]]
+) -> bool:
+    ranks = [(_RANK[op.operation], index) for index, op in result]
+    return sorted(i for i, _ in result) == list(range(len(operations))) and ranks == sorted(ranks)
+
+
+@icontract.ensure(
+    lambda operations, result: _is_stable_order(operations, result),
+    "every operation once, in APPLICATION_ORDER, written order within a kind",
+)
 def in_application_order(operations: tuple[Operation, ...]) -> list[tuple[int, Operation]]:
     """Pair each operation with its written position and sort by :data:`APPLICATION_ORDER`.
 

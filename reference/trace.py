@@ -18,6 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+import icontract
 import jsonschema
 
 from reference.errors import GcvError, MalformedTrace
@@ -164,6 +165,7 @@ def operation_from_json(data: Mapping[str, Any]) -> Operation:
     return _CLASSES[OperationKind(data["op"])](**fields)
 
 
+@icontract.ensure(lambda op, result: operation_from_json(result) == op, "the encoding round-trips")
 def operation_to_json(op: Operation) -> dict[str, Any]:
     """The JSON object of an operation, omitting fields at their defaults.
 

@@ -63,9 +63,22 @@ def _check_names(field: str, names: Sequence[str]) -> None:
         raise MalformedInput(f"{field} repeats a name: {list(names)!r}", field=field)
 
 
+def _is_unassociated_ungrounded(
+    verifier: Verifier, candidate: RecordId | None, result: Grounding
+) -> bool:
+    if candidate is not None and candidate in verifier.state.records:
+        return True
+    return not result.grounded and result.witness is None
+
+
 @icontract.invariant(
     lambda self: is_index_of(self.state.dep, self.state.rdep),
     "the reverse index rdep is exactly the inverse of Dep",
+    enabled=icontract.SLOW,
+)
+@icontract.invariant(
+    lambda self: is_index_of(self.state.att, self.state.ratt),
+    "the incoming-attack index is exactly the inverse of Att",
     enabled=icontract.SLOW,
 )
 @icontract.invariant(
