@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spec.gossip.calls import (
@@ -49,7 +49,6 @@ from spec.gossip.calls import (
     compute_push_pull,
     compute_root_state,
     compute_state,
-    compute_state_key,
     get_secrets,
     is_involved,
     is_secret_known,
@@ -79,6 +78,7 @@ __all__ = [
     "compute_brute_force_states",
     "compute_compatible_states",
     "compute_counterexample",
+    "is_factual_true_at_history",
     "is_factual_true_at_state",
     "is_known_brute_force",
     "is_known_in_source",
@@ -233,24 +233,24 @@ def is_known_brute_force(
         raise FragmentError(f"brute force takes factual theta; got {compute_text(theta)}")
     view = compute_view(agents, agent, history)
     return all(
-        is_secret_known_formula(agents, other, theta)
+        is_factual_true_at_history(agents, other, theta)
         for other in compute_bounded_histories(agents, bound)
         if compute_view(agents, agent, other) == view
     )
 
 
-def is_secret_known_formula(agents: AgentSet, history: History, theta: Formula) -> bool:
+def is_factual_true_at_history(agents: AgentSet, history: History, theta: Formula) -> bool:
     """Evaluate a checked factual ``theta`` at a history through the atoms' valuation V."""
     if isinstance(theta, Top):
         return True
     if isinstance(theta, Secret):
         return is_secret_known(agents, history, theta.knower, theta.owner)
     if isinstance(theta, Not):
-        return not is_secret_known_formula(agents, history, theta.operand)
+        return not is_factual_true_at_history(agents, history, theta.operand)
     if isinstance(theta, And):
-        return is_secret_known_formula(agents, history, theta.left) and is_secret_known_formula(
-            agents, history, theta.right
-        )
+        return is_factual_true_at_history(
+            agents, history, theta.left
+        ) and is_factual_true_at_history(agents, history, theta.right)
     raise FragmentError(f"not a factual formula: {compute_text(theta)}")
 
 
@@ -302,7 +302,7 @@ def compute_agreement(
         for agent in agents.names:
             report.queries += 1
             decided = compute_compatible_states(agents, agent, history)
-            brute = by_view[(agent, compute_view(agents, agent, history))]
+            brute = by_view.get((agent, compute_view(agents, agent, history)), {})
             report.state_sets_compared += 1
             report.longest_witness = max(
                 [report.longest_witness, *(len(path) for path in decided.values())]
@@ -315,7 +315,7 @@ def compute_agreement(
             for theta in formulas:
                 report.formulas_checked += 1
                 exact = all(is_factual_true_at_state(state, theta) for state in decided)
-                bounded = all(is_secret_known_formula(agents, d, theta) for d in brute.values())
+                bounded = all(is_factual_true_at_history(agents, d, theta) for d in brute.values())
                 report.known_true += exact
                 if exact != bounded:
                     report.disagreements.append(
@@ -328,8 +328,3 @@ def compute_agreement(
 def _show(history: History) -> str:
     """Write a history as in the paper (the empty history is ``e``)."""
     return ";".join(str(call) for call in history) or "e"
-
-
-def compute_sorted_states(states: Iterable[GossipState]) -> list[GossipState]:
-    """Return ``states`` in an order independent of hashing."""
-    return sorted(states, key=compute_state_key)

@@ -189,7 +189,8 @@ def compute_guard(
     call = compute_call(model.agents, call.first, call.second)
     pre = _read_precondition(model.agents, preconditions, call)
     if history not in model.histories:
-        raise HistoryError(f"the Guard is evaluated at histories of H; {history!r} is not in H")
+        shown = ";".join(str(k) for k in history) or "e"
+        raise HistoryError(f"the Guard is evaluated at histories of H; {shown} is not in H")
     return _decide(
         model.agents,
         call,
