@@ -29,8 +29,12 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_SCENARIO = "phase2-debugging"
 
-# Subcommands delegated to another package: name -> (module, help).  Each
-# module exposes ``main(argv: list[str]) -> int``.
+# Commands delegated to a module that parses its own arguments: name -> (module,
+# help).  Each module exposes ``main(argv: list[str]) -> int`` and is imported only
+# when its command runs.
+_DELEGATED: dict[str, tuple[str, str]] = {}
+
+# ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
 _AUDITS = {
     "lineage": (
         "spec.lineage.audit",
