@@ -1,0 +1,311 @@
+"""The engine's transition relation in Z3, built from its operation table.
+
+Records are an uninterpreted sort, so every statement proved here holds for maps
+of every size.  A state is four arrays, as in Definition 2.1: ``ex`` (Args_t),
+``st`` (the standing labels), ``att`` (Att_t) and ``dep`` (Dep_t, with
+``dep[a, b]`` meaning b is in Dep(a)).  Each operation is a direct transition:
+its precondition is a conjunction of named clauses and its effect is a new state
+written with Store and Lambda, so no frame axioms are needed.
+
+What ties this to the Python engine: the label, attack and target clauses are
+read from :data:`reference.rules.RULES`, the table :mod:`reference.apply` and
+:mod:`reference.preconditions` run; the operation-specific structure (which
+parameters are registered, cited or attacked) mirrors :mod:`reference.apply`
+line for line, and ``tests/test_proofs_tied.py`` checks on concrete steps that
+the encoding and the engine accept the same operations and reach the same states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import z3
+
+from reference.operations import OperationKind
+from reference.records import GOOD_STANDING, Standing
+from reference.rules import RULES, Registration, Rule
+
+__all__ = [
+    "LABEL",
+    "LABELS",
+    "REC",
+    "Params",
+    "Rules",
+    "State",
+    "Transition",
+    "conflict_free",
+    "good",
+    "initial",
+    "no_return_to_good_standing",
+    "transition",
+    "well_formed",
+]
+
+REC = z3.DeclareSort("Rec")
+LABEL, _LABEL_CONSTANTS = z3.EnumSort("Label", [s.value for s in Standing])
+LABELS: Mapping[Standing, z3.ExprRef] = dict(zip(Standing, _LABEL_CONSTANTS, strict=True))
+
+_x, _y = z3.Consts("x y", REC)
+
+
+def good(label: z3.ExprRef) -> z3.BoolRef:
+    """``label`` is one of S_t's labels (active or resolved)."""
+    return z3.Or([label == LABELS[s] for s in sorted(GOOD_STANDING, key=lambda s: s.value)])
+
+
+@dataclass(frozen=True)
+class State:
+    """D_t's argumentation part: Args_t, st_t, Att_t, Dep_t as arrays over records."""
+
+    ex: z3.ArrayRef
+    st: z3.ArrayRef
+    att: z3.ArrayRef
+    dep: z3.ArrayRef
+
+    @staticmethod
+    def fresh(prefix: str) -> State:
+        """A state of fresh, unconstrained arrays."""
+        return State(
+            z3.Array(f"{prefix}.ex", REC, z3.BoolSort()),
+            z3.Array(f"{prefix}.st", REC, LABEL),
+            z3.Array(f"{prefix}.att", REC, REC, z3.BoolSort()),
+            z3.Array(f"{prefix}.dep", REC, REC, z3.BoolSort()),
+        )
+
+
+def initial(s: State) -> z3.BoolRef:
+    """D_0: no records, no attacks, no Dep links."""
+    return z3.And(
+        z3.ForAll([_x], z3.Not(s.ex[_x])),
+        z3.ForAll([_x, _y], z3.And(z3.Not(s.att[_x, _y]), z3.Not(s.dep[_x, _y]))),
+    )
+
+
+def well_formed(s: State) -> z3.BoolRef:
+    """Att_t and Dep_t relate registered records only (Definition 2.1)."""
+    return z3.ForAll(
+        [_x, _y],
+        z3.Implies(z3.Or(s.att[_x, _y], s.dep[_x, _y]), z3.And(s.ex[_x], s.ex[_y])),
+    )
+
+
+def conflict_free(s: State) -> z3.BoolRef:
+    """Lemma 2.2: no argument of S_t is the target of an attack."""
+    return z3.ForAll([_x, _y], z3.Implies(z3.And(s.att[_x, _y], s.ex[_y]), z3.Not(good(s.st[_y]))))
+
+
+def no_return_to_good_standing(before: State, after: State) -> z3.BoolRef:
+    """No registered weakened or abandoned record is in S_t afterwards."""
+    return z3.ForAll(
+        [_x],
+        z3.Implies(z3.And(before.ex[_x], z3.Not(good(before.st[_x]))), z3.Not(good(after.st[_x]))),
+    )
+
+
+@dataclass(frozen=True)
+class Params:
+    """An operation's parameters, as fresh constants: one of each shape any operation uses."""
+
+    new: z3.ExprRef  # the record an Observe, Hypothesize or Question registers
+    target: z3.ExprRef  # Support, Undermine, Revise, Resolve
+    evidence: z3.ExprRef  # Support, Undermine
+    registers_evidence: z3.BoolRef  # the evidence carries a claim: it is registered
+    cited: z3.ArrayRef  # depends_on / evidence_depends_on
+    attackers: z3.ArrayRef  # Revise
+    subsumes: z3.ArrayRef  # Resolve
+    premises: z3.ArrayRef  # Resolve
+
+    @staticmethod
+    def fresh(prefix: str) -> Params:
+        """Fresh parameters."""
+        sets = [
+            z3.Array(f"{prefix}.{n}", REC, z3.BoolSort())
+            for n in ("cited", "attackers", "subsumes", "premises")
+        ]
+        return Params(
+            z3.Const(f"{prefix}.new", REC),
+            z3.Const(f"{prefix}.target", REC),
+            z3.Const(f"{prefix}.evidence", REC),
+            z3.Bool(f"{prefix}.registers_evidence"),
+            *sets,
+        )
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One operation: its precondition as named clauses, and the state it leads to."""
+
+    operation: OperationKind
+    clauses: dict[str, z3.BoolRef]
+    after: State
+    dropped: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def precondition(self) -> z3.BoolRef:
+        """The conjunction of the clauses that have not been dropped."""
+        kept = [c for name, c in self.clauses.items() if name not in self.dropped]
+        return z3.And(kept) if kept else z3.BoolVal(True)
+
+    def without(self, clause: str) -> Transition:
+        """The same transition with one precondition clause removed."""
+        assert clause in self.clauses, f"{self.operation.value} has no clause {clause!r}"
+        return Transition(self.operation, self.clauses, self.after, self.dropped | {clause})
+
+
+# -- clause builders ----------------------------------------------------------------
+
+
+def _all_registered(s: State, members: z3.ArrayRef) -> z3.BoolRef:
+    return z3.ForAll([_x], z3.Implies(members[_x], s.ex[_x]))
+
+
+def _all_good(s: State, members: z3.ArrayRef) -> z3.BoolRef:
+    return z3.ForAll([_x], z3.Implies(members[_x], good(s.st[_x])))
+
+
+def _excludes(members: z3.ArrayRef, record: z3.ExprRef) -> z3.BoolRef:
+    return z3.Not(members[record])
+
+
+Rules = Mapping[OperationKind, Rule]
+
+
+def _target_clauses(
+    rules: Rules, s: State, op: OperationKind, t: z3.ExprRef
+) -> dict[str, z3.BoolRef]:
+    rule = rules[op]
+    labels = sorted(rule.target_standing, key=lambda label: label.value)
+    clauses = {
+        "target registered": s.ex[t],
+        "target standing": z3.Or([s.st[t] == LABELS[label] for label in labels]),
+    }
+    if rule.target_unattacked:
+        clauses["target unattacked"] = z3.ForAll([_x], z3.Not(s.att[_x, t]))
+    return clauses
+
+
+# -- effect builders ----------------------------------------------------------------
+
+
+def _register(s: State, record: z3.ExprRef, supports: z3.ArrayRef) -> State:
+    """A new active record resting on ``supports`` (apply._register)."""
+    dep = z3.Lambda([_x, _y], z3.Or(s.dep[_x, _y], z3.And(_x == record, supports[_y])))
+    return State(
+        z3.Store(s.ex, record, True), z3.Store(s.st, record, LABELS[Standing.ACTIVE]), s.att, dep
+    )
+
+
+def _when(condition: z3.BoolRef, then: State, otherwise: State) -> State:
+    return State(
+        z3.If(condition, then.ex, otherwise.ex),
+        z3.If(condition, then.st, otherwise.st),
+        z3.If(condition, then.att, otherwise.att),
+        z3.If(condition, then.dep, otherwise.dep),
+    )
+
+
+def _with_dep(s: State, extra: Callable[[z3.ExprRef, z3.ExprRef], z3.BoolRef]) -> State:
+    return State(s.ex, s.st, s.att, z3.Lambda([_x, _y], z3.Or(s.dep[_x, _y], extra(_x, _y))))
+
+
+def _table_effect(
+    rules: Rules, s: State, op: OperationKind, target: z3.ExprRef, attackers: z3.ArrayRef | None
+) -> State:
+    """The label and attack effects of the table's row for ``op`` on ``target``."""
+    rule = rules[op]
+    att = s.att
+    if rule.attacks_target:
+        assert attackers is not None, f"{op.value} attacks its target but names no attacker"
+        att = z3.Lambda([_x, _y], z3.Or(s.att[_x, _y], z3.And(attackers[_x], _y == target)))
+    st = (
+        s.st if rule.target_becomes is None else z3.Store(s.st, target, LABELS[rule.target_becomes])
+    )
+    return State(s.ex, st, att, s.dep)
+
+
+def _singleton(record: z3.ExprRef) -> z3.ArrayRef:
+    return z3.Lambda([_x], _x == record)
+
+
+# -- the eight operations ---------------------------------------------------------------
+
+
+def _registering(rules: Rules, s: State, p: Params, op: OperationKind) -> Transition:
+    assert rules[op].registers is Registration.ALWAYS
+    clauses = {
+        "new record fresh": z3.Not(s.ex[p.new]),
+        "dependencies registered": _all_registered(s, p.cited),
+        "dependencies exclude the new record": _excludes(p.cited, p.new),
+    }
+    return Transition(op, clauses, _register(s, p.new, p.cited))
+
+
+def _evidence(rules: Rules, s: State, p: Params, op: OperationKind) -> Transition:
+    assert rules[op].registers is Registration.EVIDENCE
+    e, t = p.evidence, p.target
+    clauses = _target_clauses(rules, s, op, t) | {
+        "evidence is not the target": e != t,
+        "new evidence fresh": z3.Implies(p.registers_evidence, z3.Not(s.ex[e])),
+        "new evidence's dependencies registered": z3.Implies(
+            p.registers_evidence, _all_registered(s, p.cited)
+        ),
+        "new evidence's dependencies exclude it": z3.Implies(
+            p.registers_evidence, _excludes(p.cited, e)
+        ),
+        "reused evidence registered": z3.Implies(z3.Not(p.registers_evidence), s.ex[e]),
+    }
+    if rules[op].grounds_in_good_standing:
+        clauses["reused evidence in S_t"] = z3.Implies(z3.Not(p.registers_evidence), good(s.st[e]))
+    registered = _when(p.registers_evidence, _register(s, e, p.cited), s)
+    if op is OperationKind.SUPPORT:  # the evidence joins Dep(target)
+        registered = _with_dep(registered, lambda a, b: z3.And(a == t, b == e))
+    return Transition(op, clauses, _table_effect(rules, registered, op, t, _singleton(e)))
+
+
+def _revise(rules: Rules, s: State, p: Params) -> Transition:
+    op = OperationKind.REVISE
+    clauses = _target_clauses(rules, s, op, p.target) | {
+        "attackers registered": _all_registered(s, p.attackers),
+        "attackers exclude the target": _excludes(p.attackers, p.target),
+    }
+    if rules[op].grounds_in_good_standing:
+        clauses["attackers in S_t"] = _all_good(s, p.attackers)
+    return Transition(op, clauses, _table_effect(rules, s, op, p.target, p.attackers))
+
+
+def _resolve(rules: Rules, s: State, p: Params) -> Transition:
+    op, t = OperationKind.RESOLVE, p.target
+    clauses = _target_clauses(rules, s, op, t) | {
+        "subsumed registered": _all_registered(s, p.subsumes),
+        "subsumed exclude the target": _excludes(p.subsumes, t),
+        "premises registered": _all_registered(s, p.premises),
+        "premises exclude the target": _excludes(p.premises, t),
+    }
+    if rules[op].grounds_in_good_standing:
+        clauses["premises in S_t"] = _all_good(s, p.premises)
+    linked = _with_dep(
+        s, lambda a, b: z3.Or(z3.And(p.subsumes[a], b == t), z3.And(a == t, p.premises[b]))
+    )
+    return Transition(op, clauses, _table_effect(rules, linked, op, t, None))
+
+
+def transition(op: OperationKind, s: State, p: Params, rules: Rules = RULES) -> Transition:
+    """The transition of ``op`` from state ``s`` with parameters ``p``, under ``rules``
+    (the engine's table unless a non-vacuity twin breaks a row).
+
+    Expand-Awareness changes only M_t's vocabulary, which this encoding does not
+    model: on (Args, st, Att, Dep) it is the identity.
+    """
+    match op:
+        case OperationKind.OBSERVE | OperationKind.HYPOTHESIZE | OperationKind.QUESTION:
+            return _registering(rules, s, p, op)
+        case OperationKind.SUPPORT | OperationKind.UNDERMINE:
+            return _evidence(rules, s, p, op)
+        case OperationKind.REVISE:
+            return _revise(rules, s, p)
+        case OperationKind.RESOLVE:
+            return _resolve(rules, s, p)
+        case OperationKind.EXPAND_AWARENESS:
+            return Transition(op, {}, s)
+    raise AssertionError(f"unknown operation {op}")

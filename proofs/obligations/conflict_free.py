@@ -1,0 +1,148 @@
+"""Lemma 2.2 (conflict-free invariant), unbounded.
+
+Initiation (D_0 satisfies the invariant) and consecution (the invariant and one
+operation's precondition imply the invariant afterwards), one check per
+(operation, invariant) pair.  The invariant is Lemma 2.2 together with the
+well-formedness it needs: Att and Dep relate registered records only (without
+it, an attack recorded on a not-yet-registered identifier would land on an
+active record the moment it is registered; the twin below shows it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import z3
+
+from proofs.decode import Decoded, decode_map, is_definition_2_1_map
+from proofs.encode import (
+    Params,
+    State,
+    Transition,
+    conflict_free,
+    initial,
+    transition,
+    well_formed,
+)
+from proofs.registry import Budget, Check, Obligation, Twin
+from proofs.solver import prove
+from reference.operations import OperationKind
+from reference.records import Standing
+from reference.rules import RULES
+from spec import core
+
+__all__ = ["OBLIGATION", "describe_conflict"]
+
+INVARIANTS: dict[str, Callable[[State], z3.BoolRef]] = {
+    "well-formed": well_formed,
+    "conflict-free": conflict_free,
+}
+
+
+def _inductive(s: State) -> list[z3.BoolRef]:
+    return [well_formed(s), conflict_free(s)]
+
+
+def checks(budget: Budget) -> list[Check]:
+    s, p = State.fresh("s"), Params.fresh("p")
+    out = [
+        Check(f"initiation: {name}", prove([initial(s)], inv(s), timeout_ms=budget.timeout_ms))
+        for name, inv in INVARIANTS.items()
+    ]
+    for op in OperationKind:
+        t = transition(op, s, p)
+        for name, inv in INVARIANTS.items():
+            result = prove(
+                [*_inductive(s), t.precondition], inv(t.after), timeout_ms=budget.timeout_ms
+            )
+            out.append(Check(f"consecution: {name} under {op.value}", result))
+    return out
+
+
+def describe_conflict(d: core.DependencyMap) -> str:
+    """Name the attacks on members of S_t in a spec map."""
+    active = core.get_active_set(d)
+    return ", ".join(f"{a} attacks {t} ({d.standing[t]})" for a, t in sorted(d.att) if t in active)
+
+
+def _step_twin(
+    name: str,
+    t: Transition,
+    s: State,
+    hypotheses: list[z3.BoolRef],
+    budget: Budget,
+    *,
+    inductive_hypothesis: bool = True,
+) -> Twin:
+    """A twin of consecution for Lemma 2.2.  Its counterexample is confirmed when the spec
+    finds the decoded state after the step not conflict-free and, unless the twin drops
+    the inductive hypothesis itself, the state before it conflict-free."""
+    result = prove(
+        [*hypotheses, t.precondition], conflict_free(t.after), timeout_ms=budget.timeout_ms
+    )
+    if result.model is None:
+        return Twin(name, result)
+    d = Decoded(result.model)
+    before, after = decode_map(d, s), decode_map(d, t.after)
+    held = core.is_conflict_free_map(before) or not inductive_hypothesis
+    confirmed = held and not core.is_conflict_free_map(after)
+    return Twin(name, result, f"after {t.operation.value}: {describe_conflict(after)}", confirmed)
+
+
+def _well_formed_twin(name: str, t: Transition, s: State, budget: Budget) -> Twin:
+    """A twin of consecution for well-formedness: confirmed when the spec accepts the
+    state before the step as a dependency map and refuses the state after it."""
+    result = prove(
+        [*_inductive(s), t.precondition], well_formed(t.after), timeout_ms=budget.timeout_ms
+    )
+    if result.model is None:
+        return Twin(name, result)
+    d = Decoded(result.model)
+    confirmed = is_definition_2_1_map(d, s) and not is_definition_2_1_map(d, t.after)
+    return Twin(name, result, f"after {t.operation.value}: a relation leaves Args_t", confirmed)
+
+
+def twins(budget: Budget) -> list[Twin]:
+    s, p = State.fresh("s"), Params.fresh("p")
+    broken = dict(RULES)
+    broken[OperationKind.UNDERMINE] = dataclasses.replace(
+        RULES[OperationKind.UNDERMINE], target_becomes=Standing.ACTIVE
+    )
+    undermine = transition(OperationKind.UNDERMINE, s, p, broken)
+    resolve = transition(OperationKind.RESOLVE, s, p).without("target standing")
+    resolve = resolve.without("target unattacked")
+    observe = transition(OperationKind.OBSERVE, s, p)
+    attacking = Transition(
+        OperationKind.OBSERVE,
+        observe.clauses | {"attacker registered": s.ex[p.target]},
+        dataclasses.replace(observe.after, att=z3.Store(observe.after.att, p.target, p.new, True)),
+    )
+    return [
+        _step_twin("Undermine leaves its target active", undermine, s, _inductive(s), budget),
+        _step_twin("Resolve without its preconditions", resolve, s, _inductive(s), budget),
+        _step_twin("Observe adds an attack on its new record", attacking, s, _inductive(s), budget),
+        _step_twin(
+            "consecution without Lemma 2.2 as hypothesis",
+            observe,
+            s,
+            [well_formed(s)],
+            budget,
+            inductive_hypothesis=False,
+        ),
+        _well_formed_twin(
+            "Revise by unregistered attackers",
+            transition(OperationKind.REVISE, s, p).without("attackers registered"),
+            s,
+            budget,
+        ),
+    ]
+
+
+OBLIGATION = Obligation(
+    id="lemma-2.2",
+    statement="Lemma 2.2: under Table 3's preconditions no argument of S_t is attacked",
+    bound=lambda budget: "unbounded",
+    checks=checks,
+    twins=twins,
+)
