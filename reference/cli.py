@@ -32,7 +32,12 @@ DEFAULT_SCENARIO = "phase2-debugging"
 # Commands delegated to a module that parses its own arguments: name -> (module,
 # help).  Each module exposes ``main(argv: list[str]) -> int`` and is imported only
 # when its command runs.
-_DELEGATED: dict[str, tuple[str, str]] = {}
+_DELEGATED: dict[str, tuple[str, str]] = {
+    "prove": ("proofs.runner", "run the Z3 proof obligations and their non-vacuity twins"),
+    "serve": ("reference.conformance.server", "answer gcv-conform/1 requests on stdin/stdout"),
+    "conform": ("reference.conformance.runner", "check an implementation against the vectors"),
+    "vectors": ("reference.conformance.generate", "regenerate (or --check) the vectors"),
+}
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
 _AUDITS = {
@@ -208,10 +213,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("scenarios", help="list the built-in scenario traces")
     p.set_defaults(run=_scenarios)
 
-    for name, (module_name, help_text) in _DELEGATED.items():
-        p = commands.add_parser(name, help=help_text, add_help=False)
-        p.add_argument("rest", nargs=argparse.REMAINDER)
-        p.set_defaults(run=lambda args, m=module_name: _delegate(m, list(args.rest)))
+    for name, (_, help_text) in _DELEGATED.items():  # listed in the help; main() delegates
+        commands.add_parser(name, help=help_text, add_help=False)
 
     p = commands.add_parser("audit", help="run a spec module's audits")
     p.add_argument("module", choices=sorted(_AUDITS), help="which audit to run")
@@ -222,7 +225,10 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gcv`` with ``argv`` (default: ``sys.argv[1:]``) and return its exit code."""
-    args = _build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    words = sys.argv[1:] if argv is None else list(argv)
+    if words and words[0] in _DELEGATED:  # the module parses its own options
+        return _delegate(_DELEGATED[words[0]][0], words[1:])
+    args = _build_parser().parse_args(words)
     try:
         code: int = args.run(args)
     except (GcvError, FileNotFoundError) as error:

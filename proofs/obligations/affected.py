@@ -1,0 +1,197 @@
+"""Definition 2.3 and Corollary 2.4 (Affected* is exact reverse reachability), unbounded.
+
+``reference.closure.reverse_closure`` with its pending list abstracted to a set
+popped in any order: discovered set V, pending set W, and for each discovered
+record the next record on a Dep path towards beta, at a smaller depth.  "x has
+a non-empty Dep path to beta" is an uninterpreted predicate ``path`` with the
+two axioms of its inductive definition; the least-fixed-point rule is
+instantiated for the final V.  Since ``path(beta)`` holds exactly when beta lies
+on a dependency cycle, the statement covers Definition 2.3's letter: beta is in
+Affected*(beta) exactly on a cycle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from proofs.decode import Decoded, decode_map, decode_members, decode_record
+from proofs.encode import LABELS, REC, State
+from proofs.registry import Budget, Check, Obligation, Twin
+from proofs.solver import prove
+from reference.records import Standing
+from spec import core
+
+__all__ = ["OBLIGATION"]
+
+_x, _y = z3.Consts("x y", REC)
+
+
+@dataclass(frozen=True)
+class Retraction:
+    """The fixed Dep relation, the withdrawn beta, and the path predicate."""
+
+    dep: z3.ArrayRef
+    beta: z3.ExprRef
+    path: z3.FuncDeclRef
+
+    @staticmethod
+    def fresh() -> Retraction:
+        return Retraction(
+            z3.Array("dep", REC, REC, z3.BoolSort()),
+            z3.Const("beta", REC),
+            z3.Function("path", REC, z3.BoolSort()),
+        )
+
+    def axioms(self) -> list[z3.BoolRef]:
+        """A Dep link into beta is a path; a Dep link into a record with a path is one."""
+        return [
+            z3.ForAll([_y], z3.Implies(self.dep[_y, self.beta], self.path(_y))),
+            z3.ForAll([_x, _y], z3.Implies(z3.And(self.dep[_y, _x], self.path(_x)), self.path(_y))),
+        ]
+
+    def induction(self, p: z3.ArrayRef) -> z3.BoolRef:
+        """The least-fixed-point rule for ``p``."""
+        closed = z3.And(
+            z3.ForAll([_y], z3.Implies(self.dep[_y, self.beta], p[_y])),
+            z3.ForAll([_x, _y], z3.Implies(z3.And(self.dep[_y, _x], p[_x]), p[_y])),
+        )
+        return z3.Implies(closed, z3.ForAll([_y], z3.Implies(self.path(_y), p[_y])))
+
+    def as_state(self) -> State:
+        """The Dep relation as an encoded state (every record registered and active)."""
+        return State(
+            z3.K(REC, z3.BoolVal(True)),
+            z3.K(REC, LABELS[Standing.ACTIVE]),
+            z3.Lambda([_x, _y], z3.BoolVal(False)),
+            self.dep,
+        )
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The closure's variables: discovered, pending, next record towards beta, depth."""
+
+    found: z3.ArrayRef
+    pending: z3.ArrayRef
+    toward: z3.ArrayRef
+    depth: z3.ArrayRef
+
+    @staticmethod
+    def fresh(prefix: str) -> Frame:
+        return Frame(
+            z3.Array(f"{prefix}.V", REC, z3.BoolSort()),
+            z3.Array(f"{prefix}.W", REC, z3.BoolSort()),
+            z3.Array(f"{prefix}.toward", REC, REC),
+            z3.Array(f"{prefix}.depth", REC, z3.IntSort()),
+        )
+
+
+def invariant(r: Retraction, f: Frame) -> z3.BoolRef:
+    """K: Affected(beta) inside V; V inside the path predicate; W inside V; the reverse
+    links into every expanded record inside V; each member one Dep link from beta or from
+    a member at a smaller depth."""
+    v, w = f.found, f.pending
+    return z3.And(
+        z3.ForAll([_y], z3.Implies(r.dep[_y, r.beta], v[_y])),
+        z3.ForAll([_y], z3.Implies(v[_y], z3.And(r.path(_y), f.depth[_y] >= 0))),
+        z3.ForAll([_y], z3.Implies(w[_y], v[_y])),
+        z3.ForAll([_x, _y], z3.Implies(z3.And(v[_x], z3.Not(w[_x]), r.dep[_y, _x]), v[_y])),
+        z3.ForAll(
+            [_y],
+            z3.Implies(
+                v[_y],
+                z3.Or(
+                    r.dep[_y, r.beta],
+                    z3.And(
+                        v[f.toward[_y]],
+                        r.dep[_y, f.toward[_y]],
+                        f.depth[f.toward[_y]] < f.depth[_y],
+                    ),
+                ),
+            ),
+        ),
+    )
+
+
+def _start(r: Retraction) -> Frame:
+    affected = z3.Lambda([_y], r.dep[_y, r.beta])
+    return Frame(affected, affected, z3.K(REC, r.beta), z3.K(REC, z3.IntVal(0)))
+
+
+def _expand(r: Retraction, f: Frame, popped: z3.ExprRef) -> Frame:
+    new = z3.Lambda([_y], z3.And(r.dep[_y, popped], z3.Not(f.found[_y])))
+    return Frame(
+        z3.Lambda([_y], z3.Or(f.found[_y], new[_y])),
+        z3.Lambda([_y], z3.Or(z3.And(f.pending[_y], _y != popped), new[_y])),
+        z3.Lambda([_y], z3.If(new[_y], popped, f.toward[_y])),
+        z3.Lambda([_y], z3.If(new[_y], f.depth[popped] + 1, f.depth[_y])),
+    )
+
+
+def _closed(r: Retraction, v: z3.ArrayRef) -> z3.BoolRef:
+    return z3.ForAll([_x, _y], z3.Implies(z3.And(v[_x], r.dep[_y, _x]), v[_y]))
+
+
+def checks(budget: Budget) -> list[Check]:
+    r, f = Retraction.fresh(), Frame.fresh("f")
+    popped = z3.Const("popped", REC)
+    ms = budget.timeout_ms
+    nothing_pending = z3.ForAll([_x], z3.Not(f.pending[_x]))
+    return [
+        Check("initiation", prove(r.axioms(), invariant(r, _start(r)), timeout_ms=ms)),
+        Check(
+            "consecution: pop and expand",
+            prove(
+                [*r.axioms(), invariant(r, f), f.pending[popped]],
+                invariant(r, _expand(r, f, popped)),
+                timeout_ms=ms,
+            ),
+        ),
+        Check(
+            "result: exactly the records with a non-empty Dep path to beta",
+            prove(
+                [*r.axioms(), invariant(r, f), nothing_pending, r.induction(f.found)],
+                z3.ForAll([_y], r.path(_y) == f.found[_y]),
+                timeout_ms=ms,
+            ),
+        ),
+    ]
+
+
+def _twin(name: str, hypotheses: list[z3.BoolRef], r: Retraction, f: Frame, budget: Budget) -> Twin:
+    """Confirmed when the decoded result differs from the spec's Affected*(beta)."""
+    result = prove(hypotheses, _closed(r, f.found), timeout_ms=budget.timeout_ms)
+    if result.model is None:
+        return Twin(name, result)
+    d = Decoded(result.model)
+    m, beta = decode_map(d, r.as_state()), decode_record(d, r.beta)
+    found, star = decode_members(d, f.found), core.compute_affected_star(m, beta)
+    text = f"returns {sorted(found)} for {beta}; the spec's Affected*({beta}) = {sorted(star)}"
+    return Twin(name, result, text, found != star)
+
+
+def twins(budget: Budget) -> list[Twin]:
+    r, f = Retraction.fresh(), Frame.fresh("f")
+    last = z3.Const("last", REC)
+    one_step = _twin("one-step Affected in place of Affected*", r.axioms(), r, _start(r), budget)
+    only_last = z3.ForAll([_x], f.pending[_x] == (_x == last))
+    early = _twin(
+        "Affected* stopped with one record pending",
+        [*r.axioms(), invariant(r, f), only_last, r.induction(f.found)],
+        r,
+        f,
+        budget,
+    )
+    return [one_step, early]
+
+
+OBLIGATION = Obligation(
+    id="definition-2.3",
+    statement="Definition 2.3 / Corollary 2.4: Affected*(beta) is exactly the set of "
+    "records with a non-empty recorded Dep path to beta (beta itself exactly on a cycle)",
+    bound=lambda budget: "unbounded",
+    checks=checks,
+    twins=twins,
+)

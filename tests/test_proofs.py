@@ -1,0 +1,84 @@
+"""The proof suite (fast tier): every obligation proved, every twin refuted with a
+counterexample the spec confirms, and the runner's exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from proofs.necessity import necessity_table
+from proofs.registry import Budget, Report
+from proofs.runner import main, run_suite
+from proofs.solver import Outcome
+from proofs.suite import OBLIGATIONS
+from reference.operations import OperationKind
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[str, Report]:
+    return {r.obligation.id: r for r in run_suite(Budget(timeout_ms=60_000))}
+
+
+@pytest.mark.parametrize("obligation", [o.id for o in OBLIGATIONS])
+def test_obligation_is_proved(reports: dict[str, Report], obligation: str) -> None:
+    report = reports[obligation]
+    unproved = [
+        (c.name, c.result.outcome.value, c.result.reason)
+        for c in report.checks
+        if c.result.outcome is not Outcome.PROVED
+    ]
+    assert report.checks and not unproved, unproved
+
+
+@pytest.mark.parametrize("obligation", [o.id for o in OBLIGATIONS])
+def test_every_twin_is_refuted_and_confirmed_by_the_spec(
+    reports: dict[str, Report], obligation: str
+) -> None:
+    report = reports[obligation]
+    assert report.twins, f"{obligation} has no non-vacuity twin"
+    for twin in report.twins:
+        assert twin.result.outcome is Outcome.COUNTEREXAMPLE, (twin.name, twin.result.outcome)
+        assert twin.confirmed, (twin.name, twin.replay)
+
+
+def test_the_papers_statements_are_all_registered() -> None:
+    statements = " ".join(o.statement for o in OBLIGATIONS)
+    for label in ("Lemma 2.1", "Lemma 2.2", "Proposition 2.3", "Definition 2.3", "Corollary 2.4"):
+        assert label in statements, label
+    bounds = {o.id: o.bound(Budget()) for o in OBLIGATIONS}
+    assert bounds["lemma-2.2"] == bounds["lemma-2.1"] == bounds["definition-2.3"] == "unbounded"
+
+
+def test_necessity_table_agrees_with_the_papers_proof_of_lemma_2_2() -> None:
+    """Facts the proof of Lemma 2.2 implies, read off the computed table: Resolve's
+    'target in S_t' is what keeps withdrawn records out of S_t; its 'no recorded incoming
+    attack' is implied by Lemma 2.2 itself; a re-registered identifier would reset an
+    attacked record to active."""
+    rows = {(r.operation, r.clause): r for r in necessity_table(timeout_ms=60_000)}
+    resolve_standing = rows[(OperationKind.RESOLVE, "target standing")]
+    assert "no return to S_t" in resolve_standing.needed_for()
+    assert rows[(OperationKind.RESOLVE, "target unattacked")].needed_for() == []
+    assert "Lemma 2.2" in rows[(OperationKind.OBSERVE, "new record fresh")].needed_for()
+    assert (
+        "abandoned stays abandoned"
+        in rows[(OperationKind.UNDERMINE, "target standing")].needed_for()
+    )
+    every_op_with_clauses = {op for op, _ in rows}
+    assert every_op_with_clauses == set(OperationKind) - {OperationKind.EXPAND_AWARENESS}
+
+
+def test_runner_exit_codes_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--only", "lemma-2.2", "--json"]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert entry["id"] == "lemma-2.2" and entry["proved"] and entry["ok"]
+    assert all(t["outcome"] == "counterexample" and t["confirmed"] for t in entry["twins"])
+    assert main(["--only", "no-such-obligation"]) == 2
+
+
+def test_runner_fails_when_a_check_is_not_proved(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A timeout too short to prove anything must not pass: unknown is never a pass."""
+    assert main(["--only", "definition-2.3-bounded", "--timeout", "1"]) == 1
+    assert "NOT PROVED" in capsys.readouterr().out
