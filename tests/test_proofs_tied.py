@@ -11,11 +11,14 @@ outside the encoded state, so rejections on their account (``unknown-agent``,
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs.encode import LABELS, REC, Params, State, transition
+from proofs.encode import LABELS, REC, Params, Rules, State, transition
 from proofs.solver import Outcome, prove
 from reference.depmap import DependencyMap
 from reference.errors import GcvError
@@ -24,6 +27,7 @@ from reference.operations import (
     Hypothesize,
     Observe,
     Operation,
+    OperationKind,
     Question,
     Resolve,
     Revise,
@@ -31,6 +35,7 @@ from reference.operations import (
     Undermine,
 )
 from reference.records import Standing
+from reference.rules import RULES
 from reference.verifier import Turn, Verifier
 from tests.strategies import AGENTS, operations_over
 
@@ -123,10 +128,10 @@ def _unmodelled(error: GcvError) -> bool:
     return error.code in ("unknown-agent", "already-aware") or error.field == "dissenters"
 
 
-def _check_step(v: Verifier, op: Operation) -> None:
+def _check_step(v: Verifier, op: Operation, rules: Rules = RULES) -> None:
     u = Universe(set(v.state.records) | _named(op))
     s, p = State.fresh("s"), Params.fresh("p")
-    t = transition(op.operation, s, p)
+    t = transition(op.operation, s, p, rules)
     context = [*u.axioms(), *u.state(s, v.state), *u.params(p, op)]
     before = v.state.digest()
     try:
@@ -163,3 +168,15 @@ def test_expand_awareness_leaves_the_encoded_state_unchanged() -> None:
     v.apply_turn(Turn("a", (Observe("o1", "x"),)))
     _check_step(v, ExpandAwareness("q"))
     assert v.standing("o1") is Standing.ACTIVE
+
+
+def test_a_broken_encoding_is_caught() -> None:
+    """The check has teeth: with Undermine's row changed, the first Undermine disagrees."""
+    broken = dict(RULES)
+    broken[OperationKind.UNDERMINE] = dataclasses.replace(
+        RULES[OperationKind.UNDERMINE], target_becomes=Standing.ACTIVE
+    )
+    v = Verifier(list(AGENTS), ["p"])
+    _check_step(v, Hypothesize("h1", "x"), broken)
+    with pytest.raises(AssertionError, match="encoded state differs"):
+        _check_step(v, Undermine("h1", "e1", "counter-evidence"), broken)
