@@ -34,9 +34,11 @@ DEFAULT_SCENARIO = "phase2-debugging"
 # when its command runs.
 _DELEGATED: dict[str, tuple[str, str]] = {
     "prove": ("proofs.runner", "run the Z3 proof obligations and their non-vacuity twins"),
+    "paper": ("reference.paper", "the papers' claims: where each is implemented and checked"),
     "serve": ("reference.conformance.server", "answer gcv-conform/1 requests on stdin/stdout"),
     "conform": ("reference.conformance.runner", "check an implementation against the vectors"),
     "vectors": ("reference.conformance.generate", "regenerate (or --check) the vectors"),
+    "interpret-eval": ("reference.interpret.cli", "score an interpreter on a trace (Table 2)"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.

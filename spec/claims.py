@@ -1,0 +1,348 @@
+"""The papers' checkable statements, each with where it is implemented and what checks it.
+
+Every Definition, Lemma, Proposition and Corollary of the core paper, the outcomes of
+its Phases, its efficiency claims, and the statements of the two spec modules have a
+stable id here.  ``gcv paper`` prints the registry and writes ``docs/paper-map.md``;
+``tests/test_paper.py`` fails when a statement has no check or names a test, proof
+obligation, vector or benchmark that does not exist.
+
+A status says how far the statement is checked:
+
+- ``proved unbounded``: a Z3 obligation proves it for maps of every size;
+- ``proved to a bound``: a Z3 obligation proves it for every map up to a size;
+- ``tested``: property or example tests check the reference against the spec on it;
+- ``reproduced``: a figure or outcome of the paper is computed and matches;
+- ``partially reproduced``, ``not applicable``: with the reason.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+__all__ = ["CLAIMS", "PAPERS", "Claim", "Status"]
+
+PAPERS = {
+    "core": "Grounded Continuation: A Linear-Time Runtime Verifier for LLM Conversations",
+    "lineage": "Replication or Corroboration? An Axiomatic Framework for Evidential "
+    "Dependence in Multi-Agent Debate (source-linked summary)",
+    "gossip": "Epistemic-Probabilistic Model for Guarded Multi-Agent LLM Coordination (EPLA)",
+}
+
+
+class Status(enum.Enum):
+    """How far a statement is checked."""
+
+    PROVED_UNBOUNDED = "proved unbounded"
+    PROVED_BOUNDED = "proved to a bound"
+    TESTED = "tested"
+    REPRODUCED = "reproduced"
+    PARTIAL = "partially reproduced"
+    NOT_APPLICABLE = "not applicable"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable statement of a paper.
+
+    ``implemented_in`` names Python objects (``module.attribute``); ``tests`` names test
+    functions (``tests/file.py::test_name``); ``obligations`` names proof obligations by
+    id; ``vectors`` names conformance-vector ids (glob patterns allowed);
+    ``benchmarks`` names benchmark scripts.  ``reason`` is required for the partial and
+    not-applicable statuses.
+    """
+
+    id: str
+    paper: str
+    label: str
+    statement: str
+    status: Status
+    implemented_in: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
+    obligations: tuple[str, ...] = ()
+    vectors: tuple[str, ...] = ()
+    benchmarks: tuple[str, ...] = ()
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        # Verify that the paper is known
+        assert self.paper in PAPERS, self.paper
+        # Verify that a partial or inapplicable status says why
+        assert self.reason or self.status not in (Status.PARTIAL, Status.NOT_APPLICABLE), self.id
+
+
+def _t(file: str, name: str) -> str:
+    """A test function's node id."""
+    return f"tests/{file}::{name}"
+
+
+CLAIMS: tuple[Claim, ...] = (
+    # -- the core paper, Section 2 ------------------------------------------------
+    Claim(
+        "core.def-2.1",
+        "core",
+        "Definition 2.1",
+        "D_t = (M, AF, Cm, Dep) with standing labels; S_t = the arguments labelled "
+        "active or resolved",
+        Status.TESTED,
+        implemented_in=(
+            "spec.core.DependencyMap",
+            "spec.core.get_active_set",
+            "reference.depmap.DependencyMap",
+            "reference.records.GOOD_STANDING",
+        ),
+        tests=(_t("test_operations.py", "test_random_turns_keep_every_invariant"),),
+    ),
+    Claim(
+        "core.runtime-check",
+        "core",
+        "Section 2, the runtime check",
+        "a candidate is grounded iff every argument of Dep*(alpha_c) belongs to S_t; "
+        "a candidate with no associated record is ungrounded",
+        Status.TESTED,
+        implemented_in=("spec.core.is_grounded", "reference.verifier.Verifier.verify"),
+        tests=(
+            _t("test_closure.py", "test_walk_accepts_exactly_when_the_closure_is_in_good_standing"),
+            _t("test_operations.py", "test_unknown_records_in_queries_are_typed_errors"),
+        ),
+    ),
+    Claim(
+        "core.lemma-2.1",
+        "core",
+        "Lemma 2.1",
+        "the walk accepts iff Dep*(alpha_c) is inside S_t, and on acceptance returns "
+        "exactly this dependency closure",
+        Status.PROVED_UNBOUNDED,
+        implemented_in=("reference.closure.dependency_walk",),
+        tests=(
+            _t("test_closure.py", "test_accepted_walk_returns_exactly_dep_star"),
+            _t(
+                "test_closure.py",
+                "test_rejected_walk_gives_a_shortest_path_to_a_record_outside_s_t",
+            ),
+        ),
+        obligations=("lemma-2.1", "lemma-2.1-bounded"),
+    ),
+    Claim(
+        "core.lemma-2.2",
+        "core",
+        "Lemma 2.2",
+        "under the operation preconditions of Table 3, no argument of S_t is the target "
+        "of an attack; S_t is conflict-free at every turn",
+        Status.PROVED_UNBOUNDED,
+        implemented_in=("spec.core.is_conflict_free_map", "reference.rules.RULES"),
+        tests=(
+            _t("test_operations.py", "test_random_turns_keep_every_invariant"),
+            _t("test_scenarios.py", "test_reference_agrees_with_spec_after_every_turn"),
+            _t("test_proofs_tied.py", "test_encoding_and_engine_agree_step_by_step"),
+        ),
+        obligations=("lemma-2.2",),
+    ),
+    Claim(
+        "core.no-return",
+        "core",
+        "Section 2 (proof of Lemma 2.2)",
+        "no operation moves a weakened or abandoned argument back into S_t",
+        Status.PROVED_UNBOUNDED,
+        implemented_in=("reference.predicates.keeps_out_of_standing_out",),
+        tests=(_t("test_operations.py", "test_random_turns_keep_every_invariant"),),
+        obligations=("no-return", "abandoned-final"),
+    ),
+    Claim(
+        "core.table-3",
+        "core",
+        "Table 3",
+        "each operation's preconditions and effects (as spec/normative.md completes the prose)",
+        Status.TESTED,
+        implemented_in=(
+            "reference.rules.RULES",
+            "reference.preconditions.find_violation",
+            "reference.apply.apply_operation",
+        ),
+        tests=(
+            _t(
+                "test_operations.py",
+                "test_rejection_names_the_operation_field_and_record_and_changes_nothing",
+            ),
+            _t("test_operations.py", "test_every_operation_has_a_rejection_row"),
+            _t("test_proofs_tied.py", "test_encoding_and_engine_agree_step_by_step"),
+        ),
+    ),
+    Claim(
+        "core.fixed-order",
+        "core",
+        "Section 2, per-turn composition",
+        "the engine applies a turn's operation instances in a fixed order, composed "
+        "into one per-turn transition (all or none)",
+        Status.TESTED,
+        implemented_in=(
+            "reference.operations.APPLICATION_ORDER",
+            "reference.verifier.Verifier.apply_turn",
+        ),
+        tests=(
+            _t("test_operations.py", "test_operations_apply_in_the_fixed_order_not_as_written"),
+            _t(
+                "test_operations.py",
+                "test_rejection_names_the_operation_field_and_record_and_changes_nothing",
+            ),
+        ),
+    ),
+    Claim(
+        "core.prop-2.3",
+        "core",
+        "Proposition 2.3",
+        "with beta withdrawn and R = {beta} | Affected(beta), S_t minus R is "
+        "conflict-free and admissible in AF_t|R, some preferred extension contains it, "
+        "and every member of S_t not resting directly on beta is preserved",
+        Status.PROVED_UNBOUNDED,
+        implemented_in=("spec.retraction.is_selective_retraction_sound",),
+        tests=(_t("test_retraction.py", "test_selective_retraction_is_sound"),),
+        obligations=("proposition-2.3",),
+    ),
+    Claim(
+        "core.def-2.3",
+        "core",
+        "Definition 2.3",
+        "Affected(beta), the X_k sequence and Affected*(beta) = the union of the X_k, "
+        "records out of standing included",
+        Status.PROVED_UNBOUNDED,
+        implemented_in=(
+            "spec.core.compute_affected",
+            "spec.core.compute_affected_iteration",
+            "spec.core.compute_affected_star",
+            "reference.closure.reverse_closure",
+        ),
+        tests=(_t("test_closure.py", "test_affected_star_is_the_union_of_the_x_k"),),
+        obligations=("definition-2.3", "definition-2.3-bounded"),
+    ),
+    Claim(
+        "core.def-2.3.rounds",
+        "core",
+        "Definition 2.3 (stabilisation)",
+        "the sequence X_k stabilises within |Args_t| rounds",
+        Status.PROVED_BOUNDED,
+        implemented_in=("spec.core.compute_affected_iteration",),
+        tests=(
+            _t("test_closure.py", "test_x_k_stabilises_within_args_rounds"),
+            _t("test_closure.py", "test_the_stabilisation_bound_is_reached_by_a_chain"),
+        ),
+        obligations=("definition-2.3-bounded",),
+    ),
+    Claim(
+        "core.cor-2.4",
+        "core",
+        "Corollary 2.4",
+        "Affected*(beta) contains exactly the arguments with a non-empty recorded "
+        "dependency path to beta; removing R* keeps S_t conflict-free and preserves "
+        "every argument with no such path",
+        Status.PROVED_UNBOUNDED,
+        implemented_in=(
+            "spec.core.has_dependency_path",
+            "spec.retraction.is_closure_retraction_sound",
+        ),
+        tests=(
+            _t("test_closure.py", "test_affected_star_is_reverse_reachability_by_a_nonempty_path"),
+            _t("test_retraction.py", "test_one_step_removal_can_miss_indirect_dependents"),
+        ),
+        obligations=("definition-2.3", "proposition-2.3"),
+    ),
+    Claim(
+        "core.prop-2.5.queries",
+        "core",
+        "Proposition 2.5 (queries)",
+        "Verify and Affected* take O(|Args_t| + |Dep_t|) time over a maintained reverse "
+        "index, Affected* O(1 + |Affected*(beta)| + m_beta)",
+        Status.REPRODUCED,
+        implemented_in=("reference.closure.dependency_walk", "reference.closure.reverse_closure"),
+        benchmarks=("tests/benchmarks/bench_queries.py",),
+    ),
+    Claim(
+        "core.dung",
+        "core",
+        "Section 2, Preliminaries (Dung 1995)",
+        "conflict-free, admissible and preferred sets of an argumentation framework",
+        Status.TESTED,
+        implemented_in=("spec.dung.compute_preferred_extensions", "spec.dung.is_admissible"),
+        tests=(
+            _t("test_dung.py", "test_preferred_extensions_agree"),
+            _t("test_dung.py", "test_admissible_sets_agree"),
+        ),
+    ),
+    Claim(
+        "core.renderer",
+        "core",
+        "Section 3, the context renderer",
+        "the renderer flags an ungrounded continuation: 'decision alpha no longer "
+        "grounded; affected by retraction of a3; depends on a1, a2'",
+        Status.REPRODUCED,
+        implemented_in=("reference.render.render_grounding", "reference.render.render_turn"),
+        tests=(
+            _t("test_scenarios.py", "test_phase3_renderer_flags_the_decision_in_the_papers_words"),
+        ),
+    ),
+    # -- the core paper, Phases 2 and 3 ------------------------------------------------
+    Claim(
+        "core.phase-2.lifecycle",
+        "core",
+        "Appendix B.2 (Phase 2)",
+        "h2 is active at T6, weakened at T7, abandoned at T9; h4 is resolved at T13 "
+        "with h1 and h3 linked to it",
+        Status.REPRODUCED,
+        implemented_in=("reference.replay.replay",),
+        tests=(
+            _t("test_scenarios.py", "test_phase2_h2_lifecycle"),
+            _t("test_scenarios.py", "test_phase2_h4_resolved_with_h1_and_h3_linked_to_it"),
+        ),
+    ),
+    Claim(
+        "core.phase-2.retraction",
+        "core",
+        "Section 3 and Section 4.4 (Phase 2)",
+        "Affected*(o5) = {h3, h4, h1} via o5 -> h3 -> h4 -> h1; over the four retraction "
+        "queries (o8, o9, o6, o5), 16 dependency decisions, the one-step query returns "
+        "the whole set for one of them and Affected* for all four",
+        Status.REPRODUCED,
+        implemented_in=("reference.verifier.Verifier.affected_star",),
+        tests=(
+            _t("test_scenarios.py", "test_phase2_three_hop_retraction_of_o5"),
+            _t("test_scenarios.py", "test_phase2_the_four_retraction_queries_of_section_4_4"),
+        ),
+    ),
+    Claim(
+        "core.phase-3",
+        "core",
+        "Section 3 and Appendix B.3 (Phase 3)",
+        "Alice's authoritative decision for Yjs rests on a1, a2, a3 with Bob's dissent "
+        "recorded; when a3 flips, Affected*(a3) flags exactly the decision (and what "
+        "rests on it) while the access-control resolution stays grounded",
+        Status.PARTIAL,
+        implemented_in=("reference.replay.replay",),
+        tests=(
+            _t(
+                "test_scenarios.py",
+                "test_phase3_affected_star_of_a3_flags_exactly_the_decision_and_what_rests_on_it",
+            ),
+            _t("test_scenarios.py", "test_phase3_the_decision_was_grounded_before_a3_flipped"),
+        ),
+        reason="the paper's text stops at T1: turns T2-T19 are authored from what "
+        "Sections 3 and B.3 state (spec/scenarios/phase3-deliberation.json)",
+    ),
+    # -- the core paper, Section 4 --------------------------------------------------------
+    Claim(
+        "core.sec-4.4.recon",
+        "core",
+        "Section 4.4 (RECON)",
+        "over 64 counterfactual scenarios from 16 RECON case files the one-step query is "
+        "exact on 13 and Affected* on all 64",
+        Status.NOT_APPLICABLE,
+        reason="the RECON case files are a dataset this project cannot ship",
+    ),
+    Claim(
+        "core.sec-4.2",
+        "core",
+        "Sections 4.1-4.3 (QA and interpretation results)",
+        "accuracy on ReviseQA, MemAB-FC and BEAM under five QA models; Table 1",
+        Status.NOT_APPLICABLE,
+        reason="the benchmarks' datasets and hosted models are outside this project",
+    ),
+)

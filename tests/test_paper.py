@@ -1,0 +1,57 @@
+"""The claims registry: no statement unchecked, no dangling reference, the map current."""
+
+from __future__ import annotations
+
+from reference.paper import MAP, find_problems, main, render_markdown
+from spec.claims import CLAIMS, Claim, Status
+
+
+def test_no_statement_is_unchecked_and_no_reference_dangles() -> None:
+    assert find_problems() == []
+
+
+def test_the_committed_paper_map_is_current() -> None:
+    assert MAP.read_text(encoding="utf-8") == render_markdown(), "run `gcv paper --markdown`"
+
+
+def test_dangling_references_are_reported() -> None:
+    bogus = Claim(
+        "core.bogus",
+        "core",
+        "Lemma 9.9",
+        "nothing",
+        Status.PROVED_UNBOUNDED,
+        implemented_in=("reference.closure.no_such_function", "no_such_module.x"),
+        tests=("tests/test_closure.py::test_no_such_test", "tests/no_such_file.py::test_x"),
+        obligations=("no-such-obligation",),
+        vectors=("no-such-vector-*",),
+        benchmarks=("tests/benchmarks/no_such_bench.py",),
+    )
+    problems = find_problems([bogus])
+    assert len(problems) == 7, problems  # two imports, two tests, one of each other kind
+    assert "core.bogus: registered 2 times" in find_problems([bogus, bogus])
+
+
+def test_a_statement_with_no_check_is_reported() -> None:
+    unchecked = Claim("core.x", "core", "Lemma 9.9", "nothing", Status.TESTED)
+    unproved = Claim(
+        "core.y",
+        "core",
+        "Lemma 9.9",
+        "x",
+        Status.PROVED_BOUNDED,
+        tests=("tests/test_closure.py::test_x_k_stabilises_within_args_rounds",),
+    )
+    problems = find_problems([unchecked, unproved])
+    assert problems == [
+        "core.x: no test, obligation, vector or benchmark checks it",
+        "core.y: status 'proved to a bound' but no proof obligation",
+    ]
+
+
+def test_every_claim_id_names_its_paper() -> None:
+    assert all(c.id.startswith(f"{c.paper}.") for c in CLAIMS)
+
+
+def test_gcv_paper_exits_clean() -> None:
+    assert main(["--check"]) == 0
