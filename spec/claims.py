@@ -345,4 +345,203 @@ CLAIMS: tuple[Claim, ...] = (
         Status.NOT_APPLICABLE,
         reason="the benchmarks' datasets and hosted models are outside this project",
     ),
+    # -- EPLA: the epistemic gossip guard (spec/gossip) -------------------------------------
+    Claim(
+        "gossip.def-3.1",
+        "gossip",
+        "Definition 3.1",
+        "views: calls not involving a are invisible to a; a call involving a appends the "
+        "call with a's resulting local state; R_a is view equality",
+        Status.TESTED,
+        implemented_in=("spec.gossip.views.compute_view", "spec.gossip.views.is_view_equivalent"),
+        tests=(
+            _t("gossip/test_calls_views.py", "test_calls_not_involving_the_agent_are_invisible"),
+            _t("gossip/test_calls_views.py", "test_view_records_own_calls_with_resulting_state"),
+        ),
+    ),
+    Claim(
+        "gossip.def-3.2",
+        "gossip",
+        "Definition 3.2",
+        "admissible epistemic lottery gossip models: strictly positive weights, finite "
+        "class sums; P_a(phi); knowledge as probability one",
+        Status.TESTED,
+        implemented_in=(
+            "spec.gossip.lottery.compute_model",
+            "spec.gossip.lottery.compute_probability",
+        ),
+        tests=(
+            _t(
+                "gossip/test_lottery_lemmas.py",
+                "test_inadmissible_lotteries_are_refused_with_a_clear_error",
+            ),
+            _t("gossip/test_lottery_lemmas.py", "test_knowledge_is_probability_one"),
+        ),
+    ),
+    Claim(
+        "gossip.def-3.5",
+        "gossip",
+        "Definitions 3.3 and 3.5",
+        "the knowledge fragment L_K and the source-compatible fragment L_K,src, with the "
+        "translation tau into the Apt-Wojtczak language",
+        Status.TESTED,
+        implemented_in=(
+            "spec.gossip.formulas.is_in_knowledge_fragment",
+            "spec.gossip.formulas.is_source_compatible",
+            "spec.gossip.formulas.compute_translation",
+        ),
+        tests=(
+            _t(
+                "gossip/test_formulas.py",
+                "test_knowledge_fragment_allows_nesting_but_no_probability_atoms",
+            ),
+            _t("gossip/test_formulas.py", "test_translation_clauses"),
+        ),
+    ),
+    Claim(
+        "gossip.prop-4.1",
+        "gossip",
+        "Proposition 4.1",
+        "knowledge in an admissible lottery model is S5",
+        Status.TESTED,
+        implemented_in=("spec.gossip.lottery.is_s5_at",),
+        tests=(_t("gossip/test_lottery_lemmas.py", "test_knowledge_is_s5"),),
+    ),
+    Claim(
+        "gossip.ex-4.2",
+        "gossip",
+        "Example 4.2",
+        "ac and bc;ac give a different views although a's calls coincide",
+        Status.REPRODUCED,
+        implemented_in=("spec.gossip.views.compute_example_4_2",),
+        tests=(
+            _t("gossip/test_calls_views.py", "test_example_4_2_same_a_calls_different_views"),
+            _t("gossip/test_decide.py", "test_example_4_2_knowledge_after_bc_ac"),
+        ),
+    ),
+    Claim(
+        "gossip.def-5.1",
+        "gossip",
+        "Definition 5.1 and Section 2",
+        "the Guard permits a call iff it is structurally available and its precondition "
+        "holds; in the Section 2 example the first ab call is permitted and the second "
+        "denied with the failed-precondition label",
+        Status.REPRODUCED,
+        implemented_in=(
+            "spec.gossip.guard.compute_guard",
+            "spec.gossip.execution.compute_section_2_example",
+        ),
+        tests=(
+            _t(
+                "gossip/test_guard_execution.py",
+                "test_guard_denies_a_false_precondition_even_when_available",
+            ),
+            _t(
+                "gossip/test_guard_execution.py",
+                "test_section_2_example_permit_then_deny_with_the_failed_precondition_label",
+            ),
+            _t(
+                "gossip/test_guard_execution.py",
+                "test_repeated_commit_is_idempotent_and_does_not_repeat_the_effect",
+            ),
+        ),
+    ),
+    Claim(
+        "gossip.lemma-5.2",
+        "gossip",
+        "Lemma 5.2",
+        "lottery transparency: an L_K formula holds in a lottery model iff it holds in "
+        "the underlying Kripke model",
+        Status.TESTED,
+        implemented_in=("spec.gossip.lottery.is_lottery_transparent",),
+        tests=(
+            _t("gossip/test_lottery_lemmas.py", "test_lemma_5_2_lottery_transparency"),
+            _t("gossip/test_lottery_lemmas.py", "test_lemma_5_2_fails_with_a_zero_weight"),
+        ),
+    ),
+    Claim(
+        "gossip.lemma-5.3",
+        "gossip",
+        "Lemma 5.3",
+        "source correspondence: a formula of L_K,src holds in the source instance iff its "
+        "translation tau holds in the Apt-Wojtczak model",
+        Status.PARTIAL,
+        implemented_in=("spec.gossip.source.is_source_corresponding",),
+        tests=(
+            _t(
+                "gossip/test_lottery_lemmas.py",
+                "test_lemma_5_3_source_correspondence_on_a_bounded_domain",
+            ),
+            _t(
+                "gossip/test_lottery_lemmas.py",
+                "test_lemma_5_3_would_catch_a_translation_with_swapped_indices",
+            ),
+        ),
+        reason="checked on histories of bounded length; the Apt-Wojtczak relation is a "
+        "reading of their papers, which are not available here (docs/gossip.md)",
+    ),
+    Claim(
+        "gossip.thm-5.4",
+        "gossip",
+        "Theorem 5.4",
+        "guards in the source-compatible fragment are decidable: K_a(theta) for factual "
+        "theta over the infinite H_src is decided exactly by a finite search",
+        Status.TESTED,
+        implemented_in=(
+            "spec.gossip.decide.compute_compatible_states",
+            "spec.gossip.decide.is_known_in_source",
+        ),
+        tests=(
+            _t("gossip/test_decide.py", "test_agreement_three_agents"),
+            _t("gossip/test_decide.py", "test_agreement_four_agents"),
+            _t(
+                "gossip/test_decide.py",
+                "test_a_search_that_ignores_observed_states_disagrees_with_brute_force",
+            ),
+        ),
+    ),
+    Claim(
+        "gossip.def-6.1",
+        "gossip",
+        "Definition 6.1",
+        "three-source lottery reweighting with its normaliser conditions",
+        Status.TESTED,
+        implemented_in=("spec.gossip.reweighting.compute_reweighting",),
+        tests=(
+            _t("gossip/test_lottery_lemmas.py", "test_three_source_reweighting_by_hand"),
+            _t(
+                "gossip/test_lottery_lemmas.py",
+                "test_reweighting_factors_and_normaliser_are_checked",
+            ),
+        ),
+    ),
+    Claim(
+        "gossip.lemma-6.2",
+        "gossip",
+        "Lemma 6.2",
+        "positive admissible reweighting preserves L_K truth and guard decisions",
+        Status.TESTED,
+        implemented_in=("spec.gossip.reweighting.is_guard_invariant",),
+        tests=(
+            _t(
+                "gossip/test_lottery_lemmas.py",
+                "test_lemma_6_2_positive_reweighting_preserves_l_k_and_guards",
+            ),
+            _t("gossip/test_lottery_lemmas.py", "test_lemma_6_2_fails_for_a_zero_factor"),
+        ),
+    ),
+    Claim(
+        "gossip.thm-7.1",
+        "gossip",
+        "Theorem 7.1",
+        "ranking progress: with a rank that never increases and drops with probability at "
+        "least epsilon, E[T] <= rho(x0) / epsilon",
+        Status.TESTED,
+        implemented_in=("spec.gossip.ranking.compute_ranking_estimate",),
+        tests=(
+            _t("gossip/test_ranking.py", "test_bound_holds_for_the_guarded_gossip_process"),
+            _t("gossip/test_ranking.py", "test_counter_process_attains_the_bound"),
+            _t("gossip/test_ranking.py", "test_bound_fails_when_rank_can_increase"),
+        ),
+    ),
 )
