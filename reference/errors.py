@@ -15,13 +15,17 @@ __all__ = [
     "AlreadyAware",
     "AttackedTarget",
     "DuplicateRecord",
+    "EndpointError",
+    "EndpointTimeout",
     "GcvError",
     "MalformedInput",
     "MalformedOperation",
+    "MalformedReply",
     "MalformedTrace",
     "PreconditionViolation",
     "SelfReference",
     "UnknownAgent",
+    "UnknownOperation",
     "UnknownRecord",
     "WrongStanding",
 ]
@@ -144,3 +148,27 @@ class AlreadyAware(PreconditionViolation):
     """Expand-Awareness names an atom every named agent is already aware of."""
 
     code = "already-aware"
+
+
+class MalformedReply(MalformedInput):
+    """An interpreter's reply is not JSON, not ``{"operations": [...]}``, or off the schema."""
+
+    code = "malformed-reply"
+
+
+class UnknownOperation(MalformedReply):
+    """An interpreter's reply names an operation that is not one of the eight."""
+
+    code = "unknown-operation"
+
+
+class EndpointError(GcvError):
+    """The interpreter's endpoint failed or answered off protocol, after the bounded retries."""
+
+    code = "endpoint-error"
+
+
+class EndpointTimeout(EndpointError):
+    """The interpreter's endpoint did not answer within the timeout, on every attempt."""
+
+    code = "endpoint-timeout"

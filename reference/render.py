@@ -3,11 +3,17 @@
 After each turn the renderer summarises the changed parts of the map; when a
 continuation is flagged it explains why, in the paper's words: "decision
 alpha no longer grounded; affected by retraction of a3; depends on a1, a2".
+For the state-augmented prompt condition of Table 2 it also writes the whole
+of D_t (:func:`render_state`) and, at a checkpoint, what changed since the
+last one (:func:`render_checkpoint`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
+
+import icontract
 
 from reference.closure import Grounding
 from reference.depmap import (
@@ -24,7 +30,7 @@ from reference.depmap import (
 from reference.records import GOOD_STANDING, AgentId, Kind, RecordId, Standing
 from reference.verifier import TurnReport
 
-__all__ = ["render_grounding", "render_turn"]
+__all__ = ["render_checkpoint", "render_grounding", "render_state", "render_turn"]
 
 _REGISTERED = {
     Kind.OBSERVATION: "observation",
@@ -135,3 +141,103 @@ def render_grounding(grounding: Grounding, dmap: DependencyMap) -> str:
     tail = f"; depends on {', '.join(standing)}" if standing else ""
     loss = _LOSS[dmap.standing[witness]]
     return f"{noun} {record} no longer grounded; affected by {loss} of {witness}{via}{tail}"
+
+
+def _record_line(dmap: DependencyMap, record: RecordId) -> str:
+    r = dmap.records[record]
+    # The claim is quoted as JSON so that a claim cannot break the one-line layout.
+    line = f"{record} ({_noun(dmap, record)}, {dmap.standing[record].value}; "
+    line += f"{r.speaker} at T{r.turn}): {json.dumps(r.claim, ensure_ascii=False)}"
+    rests = list(dmap.dep.get(record, ()))
+    attackers = list(dmap.ratt.get(record, ()))
+    dissent = dmap.dissenters(record)
+    if rests:
+        line += f"; rests on {', '.join(rests)}"
+    if attackers:
+        line += f"; attacked by {', '.join(attackers)}"
+    if dissent:
+        line += f"; dissent: {', '.join(dissent)}"
+    return line
+
+
+def _one_line_per_record(dmap: DependencyMap, lines: list[str]) -> bool:
+    return sum(line.startswith("  ") for line in lines) == len(dmap.records)
+
+
+@icontract.ensure(
+    lambda dmap, result: _one_line_per_record(dmap, result),
+    "every record of Args_t is listed, once",
+)
+def render_state(dmap: DependencyMap, agents: Mapping[AgentId, str] | None = None) -> list[str]:
+    """Write the whole of D_t: every record with its standing, Dep, attackers and dissent.
+
+    One indented line per record (registration order), then the commitments Cm
+    and the awareness sets A_i.  ``agents`` maps identifiers to display names.
+
+    Examples
+    --------
+    >>> from reference.operations import Observe, Hypothesize, Undermine
+    >>> from reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a", "b"], ["p_tok"])
+    >>> ops = (Observe("o9", "401 not 503"), Hypothesize("h2", "Redis -> auth"))
+    >>> _ = v.apply_turn(Turn("a", ops))
+    >>> _ = v.apply_turn(Turn("b", (Undermine("h2", "o9"),)))
+    >>> print("\\n".join(render_state(v.state, {"a": "Alice"})))
+    records:
+      o9 (observation, active; a at T1): "401 not 503"
+      h2 (hypothesis, weakened; a at T1): "Redis -> auth"; attacked by o9
+    Alice commits to o9
+    b commits to o9
+    every agent is aware of p_tok
+    """
+    names = agents or {}
+    lines = ["records:" if dmap.records else "records: none yet"]
+    lines += [f"  {_record_line(dmap, record)}" for record in dmap.records]
+    for agent in dmap.agents:
+        committed = dmap.commitments(agent)
+        if committed:
+            lines.append(f"{names.get(agent, agent)} commits to {', '.join(committed)}")
+    aware = {agent: sorted(dmap.awareness(agent)) for agent in dmap.agents}
+    if len({tuple(atoms) for atoms in aware.values()}) == 1:
+        atoms = next(iter(aware.values()))
+        lines.append(f"every agent is aware of {', '.join(atoms) or 'no atom'}")
+    else:
+        lines += [
+            f"{names.get(a, a)} is aware of {', '.join(atoms) or 'no atom'}"
+            for a, atoms in aware.items()
+        ]
+    return lines
+
+
+def render_checkpoint(
+    reports: Sequence[TurnReport],
+    dmap: DependencyMap,
+    agents: Mapping[AgentId, str] | None = None,
+) -> list[str]:
+    """The renderer's summary at a checkpoint: the turns' changes, then the whole of D_t.
+
+    ``reports`` are the turns committed since the previous checkpoint (oldest
+    first); each contributes its :func:`render_turn` lines under its number.
+
+    Examples
+    --------
+    >>> from reference.operations import Observe
+    >>> from reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> report = v.apply_turn(Turn("a", (Observe("o1", "401s"),)))
+    >>> print("\\n".join(render_checkpoint([report], v.state)))
+    changed since the last checkpoint:
+      T1 by a: new: observation o1 "401s"; a commits to o1
+    records:
+      o1 (observation, active; a at T1): "401s"
+    a commits to o1
+    every agent is aware of no atom
+    """
+    names = agents or {}
+    changed = [
+        f"  T{r.turn} by {names.get(r.speaker, r.speaker)}: "
+        + ("; ".join(render_turn(r, dmap, agents)) or "no change")
+        for r in reports
+    ]
+    head = ["changed since the last checkpoint:", *changed] if changed else []
+    return head + render_state(dmap, agents)

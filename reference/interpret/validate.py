@@ -1,0 +1,310 @@
+"""Untrusted replies in, typed operations or typed problems out.
+
+An interpreter's reply must be the JSON object ``{"operations": [...]}``, each
+operation in the encoding of ``spec/trace.schema.json`` (``$defs/operation``),
+the same encoding a trace uses; :func:`reference.trace.operation_from_json`
+builds the typed values.  :func:`read_reply` checks the text and the schema;
+:func:`check_turn` asks the engine whether the operations would apply, on a
+copy, so that nothing reaches the real state unless the whole turn is sound.
+Every defect becomes a :class:`~reference.errors.GcvError` with its stable code:
+
+========================  ==========================================================
+``malformed-reply``       not JSON, not ``{"operations": [...]}``, off the schema
+``unknown-operation``     an ``op`` that is not one of the eight operations
+``malformed-operation``   a field the operation rejects (a consensual Resolve
+                          with premises, say)
+``unknown-record``, ...   a precondition of Table 3 fails (the engine's own codes)
+========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import icontract
+import jsonschema
+
+from reference.errors import GcvError, MalformedOperation, MalformedReply, UnknownOperation
+from reference.operations import Operation, OperationKind
+from reference.records import AgentId
+from reference.trace import operation_from_json, trace_schema
+from reference.verifier import Turn, Verifier
+
+__all__ = [
+    "MAX_OPERATIONS",
+    "MAX_REPLY_CHARS",
+    "OPERATION_NAMES",
+    "ReadReply",
+    "check_turn",
+    "operation_definitions",
+    "read_reply",
+    "response_schema",
+]
+
+OPERATION_NAMES: tuple[str, ...] = tuple(kind.value for kind in OperationKind)
+"""The eight operation labels, in application order."""
+
+MAX_REPLY_CHARS = 1_000_000
+"""A longer reply is refused before it is parsed."""
+
+MAX_OPERATIONS = 100
+"""A reply naming more operations for one utterance is refused."""
+
+
+def _refs(node: object) -> Iterator[str]:
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
+                yield value.removeprefix("#/$defs/")
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+@cache
+def operation_definitions() -> Mapping[str, str]:
+    """Operation label -> the name of its definition in the trace schema's ``$defs``.
+
+    Read from the ``if op = X then $ref`` branches of ``$defs/operation``, so the
+    trace schema stays the one place that says what an operation looks like.
+
+    >>> operation_definitions()["undermine"]
+    'evidence-operation'
+    """
+    branches = trace_schema()["$defs"]["operation"]["allOf"]
+    found = {
+        b["if"]["properties"]["op"]["const"]: b["then"]["$ref"].removeprefix("#/$defs/")
+        for b in branches
+    }
+    assert set(found) == set(OPERATION_NAMES), f"the schema's operations are {sorted(found)}"
+    return found
+
+
+def _closure_of_refs(defs: Mapping[str, Any], roots: list[object]) -> dict[str, Any]:
+    needed: dict[str, Any] = {}
+    pending = [name for root in roots for name in _refs(root)]
+    while pending:
+        name = pending.pop()
+        if name not in needed:
+            needed[name] = defs[name]
+            pending.extend(_refs(defs[name]))
+    return dict(sorted(needed.items()))
+
+
+def _names_every_operation(schema: Mapping[str, Any]) -> bool:
+    variants = schema["properties"]["operations"]["items"]["anyOf"]
+    return [v["properties"]["op"]["const"] for v in variants] == list(OPERATION_NAMES)
+
+
+@icontract.ensure(
+    lambda result: _names_every_operation(result), "one variant per operation, in order"
+)
+def response_schema() -> dict[str, Any]:
+    """The JSON Schema of a reply, sent to the endpoint as its structured-output format.
+
+    ``{"operations": [...]}`` where each item is one of the eight operation
+    definitions of ``spec/trace.schema.json``, with its ``op`` fixed to a
+    constant: the trace schema's ``if``/``then`` branches rewritten as an
+    ``anyOf`` that grammar-constrained decoders accept.  The reply is still
+    validated against the trace schema itself (:func:`read_reply`).
+    """
+    defs = trace_schema()["$defs"]
+    variants: list[object] = []
+    for name in OPERATION_NAMES:
+        variant = copy.deepcopy(dict(defs[operation_definitions()[name]]))
+        variant["properties"] = {**variant["properties"], "op": {"const": name}}
+        variants.append(variant)
+    return {
+        "type": "object",
+        "required": ["operations"],
+        "additionalProperties": False,
+        "properties": {
+            "operations": {
+                "type": "array",
+                "maxItems": MAX_OPERATIONS,
+                "items": {"anyOf": variants},
+            }
+        },
+        "$defs": _closure_of_refs(defs, variants),
+    }
+
+
+@cache
+def _operation_validator() -> jsonschema.Draft202012Validator:
+    schema = {"$defs": trace_schema()["$defs"], "$ref": "#/$defs/operation"}
+    return jsonschema.Draft202012Validator(schema)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadReply:
+    """A reply read: the labels it names, and its operations or what was wrong.
+
+    ``labels`` are the ``op`` strings the reply names (known or not), so that
+    classification can be scored even when extraction failed; ``operations`` is
+    ``None`` unless every operation is well formed, and then ``problems`` is empty.
+    """
+
+    labels: frozenset[str]
+    operations: tuple[Operation, ...] | None
+    problems: tuple[GcvError, ...]
+
+
+def _unwrap_fence(text: str) -> str:
+    # Models without structured output often wrap JSON in a Markdown fence.
+    stripped = text.strip()
+    if stripped.startswith("```") and stripped.endswith("```") and "\n" in stripped:
+        return stripped.split("\n", 1)[1].rsplit("```", 1)[0]
+    return stripped
+
+
+def _located(error: GcvError, index: int, op: object) -> GcvError:
+    error.operation_index = index
+    error.operation = op if isinstance(op, str) else None
+    return error
+
+
+def _check_operation(index: int, item: object) -> Operation | GcvError:
+    where = f"operations[{index}]"
+    if not isinstance(item, dict):
+        return MalformedReply(f"{where} is not a JSON object", field=where)
+    op = item.get("op")
+    if not isinstance(op, str):
+        return _located(
+            MalformedReply(f"{where} has no operation name", field=f"{where}.op"), index, op
+        )
+    if op not in OPERATION_NAMES:
+        detail = f"{where}: unknown operation {op!r}; expected one of {list(OPERATION_NAMES)}"
+        return _located(UnknownOperation(detail, field=f"{where}.op"), index, op)
+    error = jsonschema.exceptions.best_match(_operation_validator().iter_errors(item))
+    if error is not None:
+        path = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in error.absolute_path)
+        return _located(MalformedReply(f"{where}: {error.message}", field=where + path), index, op)
+    try:
+        return operation_from_json(item)
+    except GcvError as caught:
+        field = f"{where}.{caught.field}" if caught.field else where
+        return _located(MalformedOperation(f"{where}: {caught.detail}", field=field), index, op)
+
+
+def _parse(text: str) -> object | GcvError:
+    if len(text) > MAX_REPLY_CHARS:
+        return MalformedReply(f"the reply has {len(text)} characters; at most {MAX_REPLY_CHARS}")
+    body = _unwrap_fence(text)
+    if not body:
+        return MalformedReply("the reply is empty")
+    try:
+        document: object = json.loads(body)
+    except RecursionError:
+        return MalformedReply("the reply's JSON is nested too deeply")
+    except ValueError as error:
+        return MalformedReply(f"the reply is not valid JSON: {error}")
+    return document
+
+
+def _is_well_read(result: ReadReply) -> bool:
+    if result.operations is None:
+        return bool(result.problems)
+    names = {op.operation.value for op in result.operations}
+    return not result.problems and names == result.labels
+
+
+@icontract.ensure(
+    lambda result: _is_well_read(result),
+    "operations are returned exactly when nothing was wrong, and then carry the labels",
+)
+def read_reply(text: str) -> ReadReply:
+    """Read an interpreter's reply: parse it and check it against the operation schema.
+
+    Parameters
+    ----------
+    text:
+        The reply, untrusted: ``{"operations": [...]}`` in the trace encoding,
+        possibly wrapped in a Markdown code fence.
+
+    Returns
+    -------
+    ReadReply
+        The labels named, and either every operation (typed) or every problem
+        found, one per defective operation, each a typed error with its code.
+
+    Examples
+    --------
+    >>> read_reply('{"operations": [{"op": "revise", "target": "h2"}]}').operations
+    (Revise(target='h2', attackers=()),)
+    >>> bad = read_reply('{"operations": [{"op": "conclude"}, {"op": "revise"}]}')
+    >>> sorted(bad.labels), [(e.code, e.field) for e in bad.problems]
+    (['conclude', 'revise'], [('unknown-operation', 'operations[0].op'), \
+('malformed-reply', 'operations[1]')])
+    >>> read_reply("Sure! Here you go").problems[0].code
+    'malformed-reply'
+    """
+    document = _parse(text)
+    if isinstance(document, GcvError):
+        return ReadReply(frozenset(), None, (document,))
+    if not isinstance(document, dict) or not isinstance(document.get("operations"), list):
+        problem = MalformedReply('the reply is not an object {"operations": [...]}')
+        return ReadReply(frozenset(), None, (problem,))
+    items: list[object] = document["operations"]
+    labels = frozenset(
+        item["op"] for item in items if isinstance(item, dict) and isinstance(item.get("op"), str)
+    )
+    problems: list[GcvError] = []
+    extra = sorted(set(document) - {"operations"})
+    if extra:
+        problems.append(MalformedReply(f"the reply has fields besides operations: {extra}"))
+    if len(items) > MAX_OPERATIONS:
+        detail = f"the reply names {len(items)} operations; at most {MAX_OPERATIONS}"
+        problems.append(MalformedReply(detail, field="operations"))
+        return ReadReply(labels, None, tuple(problems))
+    operations: list[Operation] = []
+    for index, item in enumerate(items):
+        checked = _check_operation(index, item)
+        if isinstance(checked, GcvError):
+            problems.append(checked)
+        else:
+            operations.append(checked)
+    if problems:
+        return ReadReply(labels, None, tuple(problems))
+    return ReadReply(labels, tuple(operations), ())
+
+
+def _digest(verifier: Verifier) -> str:
+    return verifier.state.digest()
+
+
+@icontract.snapshot(lambda verifier: _digest(verifier), name="digest", enabled=icontract.SLOW)
+@icontract.ensure(
+    lambda verifier, OLD: _digest(verifier) == OLD.digest,
+    "checking a turn never changes D_t",
+    enabled=icontract.SLOW,
+)
+def check_turn(
+    verifier: Verifier, speaker: AgentId, operations: Sequence[Operation]
+) -> GcvError | None:
+    """Would ``operations``, spoken by ``speaker``, apply to ``verifier``'s D_t as one turn?
+
+    The turn is applied by :meth:`Verifier.apply_turn` itself, to a copy of the
+    verifier, so the answer is the engine's own: ``None`` when the turn would
+    commit, else the first violated precondition in application order (its
+    ``operation_index`` is the position in ``operations``).  O(|D_t|) for the copy.
+
+    >>> from reference.operations import Observe, Revise
+    >>> v = Verifier(["a"])
+    >>> check_turn(v, "a", [Observe("o1", "401s")]) is None
+    True
+    >>> check_turn(v, "a", [Revise("h9")]).code, len(v.state.records)
+    ('unknown-record', 0)
+    """
+    scratch = copy.deepcopy(verifier)
+    try:
+        scratch.apply_turn(Turn(speaker, tuple(operations)))
+    except GcvError as error:
+        return error
+    return None
