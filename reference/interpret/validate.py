@@ -236,8 +236,10 @@ def read_reply(text: str) -> ReadReply:
 
     Examples
     --------
-    >>> read_reply('{"operations": [{"op": "revise", "target": "h2"}]}').operations
-    (Revise(target='h2', attackers=()),)
+    >>> from reference.operations import Revise
+    >>> read = read_reply('{"operations": [{"op": "revise", "target": "h2"}]}')
+    >>> read.operations == (Revise("h2"),), read.labels
+    (True, frozenset({'revise'}))
     >>> bad = read_reply('{"operations": [{"op": "conclude"}, {"op": "revise"}]}')
     >>> sorted(bad.labels), [(e.code, e.field) for e in bad.problems]
     (['conclude', 'revise'], [('unknown-operation', 'operations[0].op'), \
