@@ -21,12 +21,15 @@ __all__ = [
     "MalformedInput",
     "MalformedOperation",
     "MalformedReply",
+    "MalformedRequest",
     "MalformedTrace",
+    "MalformedVectors",
     "PreconditionViolation",
     "SelfReference",
     "UnknownAgent",
     "UnknownOperation",
     "UnknownRecord",
+    "Unsupported",
     "WrongStanding",
 ]
 
@@ -100,6 +103,24 @@ class MalformedTrace(MalformedInput):
     """A trace is not valid JSON, breaks the trace schema, or is too large or too deep."""
 
     code = "malformed-trace"
+
+
+class MalformedRequest(MalformedInput):
+    """A conformance request is not JSON, breaks the protocol schema, or comes out of place."""
+
+    code = "malformed-request"
+
+
+class MalformedVectors(MalformedInput):
+    """A conformance vector file is not JSON or breaks the vector schema."""
+
+    code = "malformed-vectors"
+
+
+class Unsupported(GcvError):
+    """A conformance request asks for a protocol version or feature the implementation lacks."""
+
+    code = "unsupported"
 
 
 class PreconditionViolation(GcvError):

@@ -1,0 +1,35 @@
+"""The cases of the vector suite, written by running them against the reference.
+
+- :mod:`.operations`, :mod:`.preconditions`, :mod:`.turns`, :mod:`.queries`:
+  hand-written cases, one decorated function each (:mod:`.registry`);
+- :mod:`.traces`: the Phase 2 and Phase 3 scenarios, and the hook that turns any
+  trace (a counterexample from ``proofs/``, say) into a case;
+- :func:`.builder.rederive`: fresh expectations for cases whose requests are
+  the source (fuzz findings, imported traces).
+"""
+
+from __future__ import annotations
+
+from reference.conformance.cases import operations, preconditions, queries, turns
+from reference.conformance.cases.builder import CaseBuilder, CaseError, rederive
+from reference.conformance.cases.registry import REGISTRY, declared
+from reference.conformance.cases.traces import case_from_trace, scenario_cases
+from reference.conformance.vectors import Case
+
+__all__ = [
+    "REGISTRY",
+    "CaseBuilder",
+    "CaseError",
+    "case_from_trace",
+    "hand_written_cases",
+    "rederive",
+    "scenario_cases",
+]
+
+# Imported for their declarations; the order is the order of the files.
+_MODULES = (operations, preconditions, turns, queries)
+
+
+def hand_written_cases() -> list[Case]:
+    """Every hand-written case, built (and so checked) now."""
+    return declared(REGISTRY)

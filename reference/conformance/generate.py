@@ -1,0 +1,304 @@
+"""``gcv vectors``: write the vector suite from the reference, or check that it is current.
+
+One command regenerates every file under ``spec/vectors`` that is generated:
+the vector files, ``manifest.json`` and ``COVERAGE.md``.  The hand-written and
+scenario cases are built by running them (:mod:`reference.conformance.cases`);
+the findings (``findings/*.json``: fuzz mismatches saved by ``gcv conform
+--fuzz``, counterexample traces imported with ``--import-trace``) keep their
+requests and get fresh expectations.  ``--check`` regenerates in memory and
+fails if any committed file differs, which CI runs.
+
+Case ids are permanent: a case listed in the committed manifest may not
+disappear unless :data:`RETIRED` names it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from reference.conformance.cases import (
+    CaseError,
+    case_from_trace,
+    hand_written_cases,
+    rederive,
+    scenario_cases,
+)
+from reference.conformance.protocol import PROTOCOL
+from reference.conformance.session import Session
+from reference.conformance.vectors import (
+    STATEMENTS,
+    SUITE_VERSION,
+    Case,
+    default_directory,
+    dump_vector_file,
+    file_of,
+    load_vector_file,
+)
+from reference.errors import GcvError, MalformedVectors
+
+__all__ = ["DESCRIPTIONS", "RETIRED", "build_suite", "main", "render_suite"]
+
+EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT = 0, 1, 2
+
+RETIRED: tuple[str, ...] = ()
+"""Ids of cases withdrawn from the suite (never reused)."""
+
+DESCRIPTIONS: Mapping[str, str] = {
+    "core/operations.json": "Each operation's accept paths and effects (Table 3, Algorithm 1).",
+    "core/preconditions.json": "Every precondition of Table 3 broken once: the error code, and "
+    "an unchanged map.",
+    "core/turns.json": "Per-turn composition, the fixed operation order, atomic turns.",
+    "core/wellformed.json": "Operations the schema admits that are not well formed.",
+    "core/queries.json": "The Verify walk, Affected and Affected*, cycles, selective "
+    "retraction, query errors.",
+    "scenarios/phase2-debugging.json": "Phase 2 (B.2), from spec/scenarios/phase2-debugging.json.",
+    "scenarios/phase3-deliberation.json": "Phase 3 (B.3), from "
+    "spec/scenarios/phase3-deliberation.json.",
+    "findings/fuzz.json": "Shrunk mismatches found by differential fuzzing (gcv conform --fuzz "
+    "--save-vector); requests kept, expectations regenerated.",
+    "findings/proofs.json": "Counterexample traces from proofs/ (gcv vectors --import-trace); "
+    "requests kept, expectations regenerated.",
+}
+
+_GENERATED_TOP = ("manifest.json", "COVERAGE.md")
+
+
+def _findings(directory: Path) -> list[Case]:
+    cases: list[Case] = []
+    folder = directory / "findings"
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.json")):
+            name = f"findings/{path.name}"
+            cases.extend(rederive(c) for c in load_vector_file(path.read_bytes(), name))
+    return cases
+
+
+def build_suite(directory: Path) -> list[Case]:
+    """Every case of the suite, built now; findings are read from ``directory``."""
+    return hand_written_cases() + scenario_cases() + _findings(directory)
+
+
+def _by_file(cases: Sequence[Case]) -> dict[str, list[Case]]:
+    files: dict[str, list[Case]] = {}
+    for case in cases:
+        files.setdefault(file_of(case.id), []).append(case)
+    return files
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _manifest(files: Mapping[str, str], cases: Mapping[str, list[Case]]) -> str:
+    manifest = {
+        "format": "gcv-vectors-manifest/1",
+        "suite": SUITE_VERSION,
+        "protocol": PROTOCOL,
+        "generated_by": "gcv vectors",
+        "cases": sum(len(c) for c in cases.values()),
+        "steps": sum(len(case.steps) for c in cases.values() for case in c),
+        "files": [
+            {"path": path, "sha256": _sha256(files[path]), "cases": [c.id for c in cases[path]]}
+            for path in sorted(files)
+        ],
+        "retired": list(RETIRED),
+    }
+    return json.dumps(manifest, indent=2) + "\n"
+
+
+def _outcomes(case: Case) -> list[tuple[str, str]]:
+    """(operation, outcome) for each operation of each turn, replayed through the reference:
+    ``accepted``, or ``CODE (field)`` for the operation a rejected turn failed on."""
+    session = Session()
+    session.handle(
+        {"id": 0, "cmd": "start", "agents": list(case.agents), "atoms": list(case.atoms)}
+    )
+    found = []
+    for index, step in enumerate(case.steps, start=1):
+        response = session.handle({"id": index, **step.request})
+        if step.request["cmd"] != "apply":
+            continue
+        if response["ok"]:
+            found += [(op["op"], "accepted") for op in step.request["operations"]]
+        else:
+            error = response["error"]
+            where = error.get("operation", "(turn)")
+            found.append((where, f"{error['code']} ({error.get('field', '-')})"))
+    return found
+
+
+def _coverage(cases: Sequence[Case]) -> str:
+    by_statement: dict[str, list[str]] = defaultdict(list)
+    for case in cases:
+        for statement in case.statements:
+            by_statement[statement].append(case.id)
+    lines = [
+        "# Coverage of the conformance vectors",
+        "",
+        f"Generated by `gcv vectors` (suite {SUITE_VERSION}, protocol {PROTOCOL}): do not edit.",
+        f"{len(cases)} cases, {sum(len(c.steps) for c in cases)} steps.",
+        "",
+        "## Paper statements",
+        "",
+        "| statement | cases | ids |",
+        "|---|---|---|",
+    ]
+    for statement in STATEMENTS:
+        ids = by_statement.get(statement, [])
+        lines.append(f"| {statement} | {len(ids)} | {', '.join(f'`{i}`' for i in ids)} |")
+    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
+    for case in cases:
+        for op, outcome in _outcomes(case):
+            outcomes[op][outcome] += 1
+    lines += [
+        "",
+        "## Operations: accepted, and rejected by code (field)",
+        "",
+        "Counted over every turn of every case, replayed through the reference.",
+        "",
+        "| operation | accepted | rejected with |",
+        "|---|---|---|",
+    ]
+    for op in sorted(outcomes):
+        counts = outcomes[op]
+        rejected = ", ".join(f"{k}: {n}" for k, n in sorted(counts.items()) if k != "accepted")
+        lines.append(f"| {op} | {counts['accepted']} | {rejected or '-'} |")
+    features: Counter[str] = Counter(f for c in cases for f in c.features)
+    tags: Counter[str] = Counter(t for c in cases for t in c.tags)
+    lines += ["", "## Features and tags", "", "| feature or tag | cases |", "|---|---|"]
+    lines += [f"| `{name}` | {features[name]} |" for name in sorted(features)]
+    lines += [f"| {name} | {tags[name]} |" for name in sorted(tags)]
+    return "\n".join(lines) + "\n"
+
+
+def render_suite(cases: Sequence[Case]) -> dict[str, str]:
+    """Relative path -> canonical text, for every generated file."""
+    by_file = _by_file(cases)
+    unknown = sorted(set(by_file) - set(DESCRIPTIONS))
+    if unknown:
+        raise MalformedVectors(f"no description for vector file(s) {unknown}")
+    files = {path: dump_vector_file(c, DESCRIPTIONS[path]) for path, c in by_file.items()}
+    texts = dict(files)
+    texts["manifest.json"] = _manifest(files, by_file)
+    texts["COVERAGE.md"] = _coverage(cases)
+    return texts
+
+
+def _check_permanence(directory: Path, cases: Sequence[Case]) -> None:
+    manifest = directory / "manifest.json"
+    if not manifest.is_file():
+        return
+    listed = {i for f in json.loads(manifest.read_text())["files"] for i in f["cases"]}
+    gone = sorted(listed - {c.id for c in cases} - set(RETIRED))
+    if gone:
+        raise MalformedVectors(f"case ids are permanent, but these would disappear: {gone}")
+
+
+def _stale(directory: Path, texts: Mapping[str, str]) -> list[str]:
+    """Files that differ from ``texts``, and generated files that should not exist."""
+    stale = []
+    for path, text in texts.items():
+        file = directory / path
+        if not file.is_file() or file.read_text(encoding="utf-8") != text:
+            stale.append(path)
+    for file in sorted(directory.glob("*/*.json")):
+        relative = file.relative_to(directory).as_posix()
+        if relative not in texts:
+            stale.append(relative)
+    return stale
+
+
+def _import_trace(args: argparse.Namespace, directory: Path) -> None:
+    origin: dict[str, Any] = {"kind": "proof", "obligation": args.obligation}
+    if args.twin:
+        origin["twin"] = args.twin
+    case = case_from_trace(
+        Path(args.import_trace).read_bytes(),
+        args.id,
+        args.description,
+        args.statement,
+        origin=origin,
+        final_survey=("standing", "verify", "affected_star"),
+        tags=["counterexample"],
+    )
+    path = directory / file_of(args.id)
+    existing = list(load_vector_file(path.read_bytes(), str(path))) if path.is_file() else []
+    if any(c.id == case.id for c in existing):
+        raise MalformedVectors(f"{path}: case id {case.id!r} is already there")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dump_vector_file([*existing, case], DESCRIPTIONS[file_of(args.id)]))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gcv vectors",
+        description="Regenerate the conformance vectors from the reference (or check them).",
+    )
+    parser.add_argument(
+        "--out",
+        default=str(default_directory()),
+        help="the vectors directory (default: the package's spec/vectors)",
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a file is not current"
+    )
+    group = parser.add_argument_group("adding a counterexample trace as a vector")
+    group.add_argument("--import-trace", metavar="TRACE", help="a gcv-trace/1 file")
+    group.add_argument("--id", help="its case id, findings/proofs/NAME")
+    group.add_argument("--description", default="", help="what it shows")
+    group.add_argument("--statement", action="append", default=[], help="a paper statement")
+    group.add_argument("--obligation", default="", help="the proofs/ obligation it refutes")
+    group.add_argument("--twin", default="", help="the non-vacuity twin it comes from")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run ``gcv vectors``."""
+    args = _parser().parse_args(argv)
+    directory = Path(args.out)
+    try:
+        if args.import_trace:
+            if not (args.id and args.id.startswith("findings/") and args.statement):
+                print(
+                    "gcv vectors: --import-trace needs --id findings/... and --statement",
+                    file=sys.stderr,
+                )
+                return EXIT_BAD_INPUT
+            _import_trace(args, directory)
+        cases = build_suite(directory)
+        _check_permanence(directory, cases)
+        texts = render_suite(cases)
+    except (GcvError, CaseError, OSError) as error:
+        print(f"gcv vectors: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.check:
+        stale = _stale(directory, texts)
+        for path in stale:
+            print(
+                f"gcv vectors: {directory / path} is not what the reference generates",
+                file=sys.stderr,
+            )
+        if stale:
+            print("gcv vectors: run `gcv vectors` and commit the result", file=sys.stderr)
+            return EXIT_DIFFERS
+        print(f"{len(cases)} cases in {len(texts) - 2} files: current")
+        return EXIT_OK
+    for path, text in texts.items():
+        file = directory / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(text, encoding="utf-8")
+    for path in _stale(directory, texts):
+        (directory / path).unlink()
+        print(f"removed {directory / path}")
+    print(
+        f"{len(cases)} cases, {sum(len(c.steps) for c in cases)} steps, "
+        f"{len(texts) - 2} vector files written to {directory}"
+    )
+    return EXIT_OK

@@ -1,0 +1,285 @@
+"""An implementation under test: a subprocess spoken to in JSON lines, with a watchdog.
+
+:class:`Implementation` starts the command, performs the handshake, and sends
+one request at a time, waiting at most the per-request timeout for the
+response line.  Every way the process can misbehave is a typed
+:class:`Fault` (it hung, it exited, it wrote something that is not a
+response), after which the process is killed; :meth:`Implementation.restart`
+brings up a fresh one.  Standard error is collected by a thread so that a
+chatty implementation cannot block on a full pipe, and handed out per case.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from reference.conformance.protocol import PROTOCOL, response_problem
+from reference.conformance.vectors import SUITE_VERSION
+
+__all__ = ["Crashed", "Fault", "Garbage", "Handshake", "Implementation", "Refused", "TimedOut"]
+
+MAX_LINE_BYTES = 64 * 1024 * 1024
+_STDERR_KEEP = 64 * 1024  # per case: enough to show, not enough to flood a report
+
+
+class Fault(Exception):
+    """The implementation misbehaved at the process level; it has been killed."""
+
+    kind = "fault"
+
+
+class TimedOut(Fault):
+    """No response line within the timeout."""
+
+    kind = "timeout"
+
+
+class Crashed(Fault):
+    """The process exited (or closed its standard output) before answering."""
+
+    kind = "crash"
+
+
+class Garbage(Fault):
+    """A line came back that is not a valid response to the request."""
+
+    kind = "garbage"
+
+
+class Refused(Fault):
+    """The implementation refused the handshake (it does not speak this protocol version)."""
+
+    kind = "refused"
+
+
+@dataclass(frozen=True, slots=True)
+class Handshake:
+    """What the implementation said about itself."""
+
+    name: str
+    version: str
+    features: frozenset[str]
+    raw: Mapping[str, Any]
+
+
+def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    # One line per item; None marks the end of the stream (the process exited or was killed).
+    with stream:
+        for line in iter(lambda: stream.readline(MAX_LINE_BYTES + 1), b""):
+            lines.put(line)
+    lines.put(None)
+
+
+class Implementation:
+    """A running implementation under test.
+
+    Parameters
+    ----------
+    command:
+        The program and its arguments.
+    timeout:
+        Seconds to wait for each response.
+    start_timeout:
+        Seconds to wait for the handshake's response (start-up included).
+    env, cwd:
+        For the subprocess; default: the runner's.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float = 10.0,
+        start_timeout: float = 30.0,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        self.command = list(command)
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self.env = None if env is None else dict(env)
+        self.cwd = cwd
+        self.handshake: Handshake | None = None
+        self.starts = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: list[bytes] = []
+        self._stderr_lock = threading.Lock()
+        self._next_id = 0
+        self.last_request: dict[str, Any] | None = None
+        """The last request sent, with its id (for reports)."""
+
+    # -- life cycle --------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process is running (and has not been killed)."""
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> Handshake:
+        """Start the process and perform the handshake.
+
+        Raises
+        ------
+        Fault
+            The process could not start, or did not answer the handshake properly.
+        """
+        self.kill()
+        self.starts += 1
+        try:
+            process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self.env,
+                cwd=self.cwd,
+                start_new_session=True,  # so a kill reaches the whole process group
+            )
+        except OSError as error:
+            raise Crashed(f"cannot start {self.command[0]!r}: {error}") from None
+        self._process = process
+        self._lines = queue.Queue()
+        self._stderr = []
+        assert process.stdout is not None and process.stderr is not None, "both are pipes"
+        threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
+        collector = threading.Thread(
+            target=self._collect, args=(process.stderr, self._stderr), daemon=True
+        )
+        collector.start()
+        request = {"cmd": "handshake", "protocol": PROTOCOL, "suite": SUITE_VERSION}
+        response = self.request(request, timeout=self.start_timeout)
+        if not response["ok"]:
+            self.kill()
+            refusal = response["error"]
+            code, message = refusal.get("code"), refusal.get("message", "")
+            raise Refused(f"the handshake was refused: {code} {message}".rstrip())
+        result = response["result"]
+        self.handshake = Handshake(
+            result["name"], result["version"], frozenset(result["features"]), result
+        )
+        return self.handshake
+
+    def restart(self) -> Handshake:
+        """Kill the process if it runs, and start a fresh one."""
+        return self.start()
+
+    def kill(self) -> None:
+        """Kill the process group (if running) and reap it."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                process.kill()
+        process.wait()
+        # The reader threads close standard output and error when they reach the end.
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+
+    def close(self) -> None:
+        """Ask the process to shut down; kill it if it does not within the timeout."""
+        if self.alive:
+            try:
+                self.request({"cmd": "shutdown"}, timeout=min(self.timeout, 2.0))
+                assert self._process is not None, "alive"
+                self._process.wait(timeout=min(self.timeout, 2.0))
+            except (Fault, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+    # -- standard error ----------------------------------------------------------
+
+    def _collect(self, stream: IO[bytes], chunks: list[bytes]) -> None:
+        # ``chunks`` belongs to one process: output of a killed one never reaches the next.
+        with stream:
+            for chunk in iter(lambda: os.read(stream.fileno(), 4096), b""):
+                with self._stderr_lock:
+                    chunks.append(chunk)
+
+    def take_stderr(self, settle: float = 0.0) -> str:
+        """What the implementation wrote to standard error since the last call (truncated)."""
+        if settle:
+            time.sleep(settle)  # let the collector catch output written just before a crash
+        with self._stderr_lock:
+            data = b"".join(self._stderr)
+            self._stderr.clear()
+        text = data.decode("utf-8", errors="replace")
+        if len(text) > _STDERR_KEEP:
+            text = text[:_STDERR_KEEP] + f"\n... ({len(text) - _STDERR_KEEP} more characters)"
+        return text
+
+    # -- one request -------------------------------------------------------------
+
+    def request(self, body: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """Send ``body`` with a fresh id and return the response, checked against the protocol.
+
+        Raises
+        ------
+        Fault
+            ``TimedOut``, ``Crashed`` or ``Garbage``; the process has then been killed.
+        """
+        process = self._process
+        if process is None or process.poll() is not None:
+            raise Crashed("the implementation is not running")
+        self._next_id += 1
+        request = {"id": self._next_id, **body}
+        self.last_request = request
+        line = json.dumps(request, separators=(",", ":")) + "\n"
+        try:
+            assert process.stdin is not None, "a pipe"
+            process.stdin.write(line.encode())
+            process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._crashed() from None
+        try:
+            answer = self._lines.get(timeout=self.timeout if timeout is None else timeout)
+        except queue.Empty:
+            self.kill()
+            limit = self.timeout if timeout is None else timeout
+            raise TimedOut(f"no response within {limit:g} s") from None
+        if answer is None:
+            raise self._crashed()
+        return self._parse(request, answer)
+
+    def _crashed(self) -> Crashed:
+        process = self._process
+        code = None
+        if process is not None:
+            try:
+                code = process.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                code = None
+        self.kill()
+        status = "closed its standard output" if code is None else f"exited with status {code}"
+        return Crashed(f"the implementation {status}")
+
+    def _parse(self, request: Mapping[str, Any], line: bytes) -> dict[str, Any]:
+        shown = line[:200].decode("utf-8", errors="replace").rstrip("\n")
+        if len(line) > MAX_LINE_BYTES:
+            self.kill()
+            raise Garbage(f"a response line longer than {MAX_LINE_BYTES} bytes: {shown}...")
+        try:
+            response = json.loads(line)
+        except (ValueError, RecursionError):
+            self.kill()
+            raise Garbage(f"not JSON: {shown!r}") from None
+        found = response_problem(request, response)
+        if found is not None:
+            self.kill()
+            raise Garbage(f"not a valid response ({found}): {shown}")
+        assert isinstance(response, dict), "the schema requires an object"
+        return response

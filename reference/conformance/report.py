@@ -1,0 +1,251 @@
+"""What a conformance run found, and its three renderings: text, JSON, JUnit XML.
+
+Each case ends in one status:
+
+- ``pass``: every step agreed with the vector;
+- ``fail``: a step's response was valid but not the expected one;
+- ``error``: the implementation hung, crashed or wrote something that is not a
+  response (it was killed and restarted for the next case);
+- ``skip``: the case needs a feature the implementation did not declare, or the
+  implementation answered ``unsupported``;
+- ``xfail`` / ``xpass``: a case in the known-failures file that failed (does
+  not count) or passed (counts only under ``--strict``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["STATUSES", "CaseResult", "FuzzFinding", "RunReport"]
+
+STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
+
+# Characters XML 1.0 cannot carry, even escaped; an implementation's output may hold them.
+_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """The outcome of one case, and for a failure or error the first diverging step."""
+
+    id: str
+    status: str
+    statements: tuple[str, ...] = ()
+    reason: str = ""
+    step: int | None = None
+    steps: int = 0
+    steps_run: int = 0
+    steps_skipped: int = 0
+    request: Mapping[str, Any] | None = None
+    response: Any = None
+    expected: str = ""
+    got: str = ""
+    diff: str = ""
+    stderr: str = ""
+    seconds: float = 0.0
+
+    def describe(self) -> list[str]:
+        """The details shown for a case that did not pass."""
+        where = f"  [{', '.join(self.statements)}]" if self.statements else ""
+        lines = [f"{self.status.upper():5} {self.id}{where}"]
+        if self.reason:
+            lines.append(f"  reason:   {self.reason}")
+        if self.step is not None:
+            lines.append(f"  step:     {self.step} of {self.steps}")
+        if self.request is not None:
+            lines.append(f"  request:  {json.dumps(self.request)}")
+        if self.response is not None:
+            lines.append(f"  response: {json.dumps(self.response)}")
+        if self.expected:
+            lines.append(f"  expected: {self.expected}")
+        if self.got and self.response is None:
+            lines.append(f"  got:      {self.got}")
+        if self.diff:
+            lines.append("  diff:")
+            lines += [f"    {line}" for line in self.diff.splitlines()]
+        if self.stderr.strip():
+            lines.append("  stderr:")
+            lines += [f"    | {line}" for line in self.stderr.rstrip().splitlines()[-20:]]
+        return lines
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzFinding:
+    """A mismatch differential fuzzing found, shrunk: the seed and the minimal trace."""
+
+    seed: int
+    examples: int
+    mismatch: CaseResult | None
+    trace: Sequence[Mapping[str, Any]] = ()
+    saved_as: str = ""
+
+
+@dataclass(slots=True)
+class RunReport:
+    """A whole run: who was tested, every case result, and the totals."""
+
+    implementation: Mapping[str, Any]
+    suite: str
+    selected: int
+    results: list[CaseResult] = field(default_factory=list)
+    seconds: float = 0.0
+    stopped: str = ""
+    notes: list[str] = field(default_factory=list)
+    fuzz: FuzzFinding | None = None
+    fuzz_examples: int = 0
+    fuzz_requests: int = 0
+
+    @property
+    def counts(self) -> Counter[str]:
+        """How many cases ended in each status."""
+        return Counter(r.status for r in self.results)
+
+    @property
+    def steps(self) -> int:
+        """Steps sent, over all cases."""
+        return sum(r.steps_run for r in self.results)
+
+    @property
+    def steps_skipped(self) -> int:
+        """Query steps not sent because the implementation lacks their feature."""
+        return sum(r.steps_skipped for r in self.results)
+
+    def conforms(self, strict: bool) -> bool:
+        """No failure or error (and under ``strict``, no known failure that now passes),
+        and no fuzzing mismatch."""
+        counts = self.counts
+        bad = counts["fail"] + counts["error"] + (counts["xpass"] if strict else 0)
+        return bad == 0 and (self.fuzz is None or self.fuzz.mismatch is None)
+
+    # -- renderings ----------------------------------------------------------------
+
+    def text(self, verbose: bool = False) -> str:
+        """The human summary: the implementation, each case that did not pass, the totals."""
+        impl = self.implementation
+        lines = [
+            f"implementation: {impl.get('name')} {impl.get('version')}",
+            f"features: {', '.join(sorted(impl.get('features', ())))}",
+        ]
+        if self.fuzz_examples:
+            return "\n".join([*lines, "", *self._fuzz_text()]) + "\n"
+        lines += [f"suite {self.suite}: {self.selected} cases selected", ""]
+        for result in self.results:
+            if result.status == "pass":
+                if verbose:
+                    lines.append(f"PASS  {result.id}")
+            elif result.status in ("skip", "xfail", "xpass") and not verbose:
+                lines.append(f"{result.status.upper():5} {result.id}: {result.reason}")
+            else:
+                lines += [*result.describe(), ""]
+        lines += [f"note: {note}" for note in self.notes]
+        if self.stopped:
+            lines.append(f"stopped: {self.stopped}")
+        counts = self.counts
+        rate = self.steps / self.seconds if self.seconds > 0 else 0.0
+        lines.append(
+            f"{len(self.results)} cases: {counts['pass']} passed, {counts['fail']} failed, "
+            f"{counts['error']} errors, {counts['skip']} skipped, {counts['xfail']} known "
+            f"failures, {counts['xpass']} known failures now passing; {self.steps} steps in "
+            f"{self.seconds:.2f} s ({rate:.0f} steps/s)"
+            + (f"; {self.steps_skipped} query steps skipped" if self.steps_skipped else "")
+        )
+        return "\n".join(lines) + "\n"
+
+    def _fuzz_text(self) -> list[str]:
+        finding = self.fuzz
+        rate = self.fuzz_requests / self.seconds if self.seconds > 0 else 0.0
+        totals = f"fuzz: {self.fuzz_requests} requests in {self.seconds:.2f} s ({rate:.0f} steps/s)"
+        if finding is None or finding.mismatch is None:
+            seed = "" if finding is None else f" (seed {finding.seed})"
+            verdict = f"fuzz: {self.fuzz_examples} examples{seed}: no difference from the reference"
+            return [verdict, totals]
+        lines = [
+            f"fuzz: a difference from the reference (seed {finding.seed}; rerun with "
+            f"--fuzz {finding.examples} --seed {finding.seed}); shrunk trace:",
+        ]
+        lines += [f"  {json.dumps(request)}" for request in finding.trace]
+        lines += finding.mismatch.describe()
+        if finding.saved_as:
+            lines.append(f"saved as a vector: {finding.saved_as}")
+        return [*lines, "", totals]
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON data."""
+        data: dict[str, Any] = {
+            "implementation": dict(self.implementation),
+            "suite": self.suite,
+            "selected": self.selected,
+            "counts": {status: self.counts[status] for status in STATUSES},
+            "steps": self.steps,
+            "steps_skipped": self.steps_skipped,
+            "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
+            "notes": self.notes,
+            "results": [asdict(r) for r in self.results],
+        }
+        if self.fuzz_examples:
+            data["fuzz"] = {"examples": self.fuzz_examples, "requests": self.fuzz_requests}
+            if self.fuzz is not None:
+                data["fuzz"] |= {
+                    "seed": self.fuzz.seed,
+                    "mismatch": None if self.fuzz.mismatch is None else asdict(self.fuzz.mismatch),
+                    "trace": list(self.fuzz.trace),
+                    "saved_as": self.fuzz.saved_as,
+                }
+        return data
+
+    def junit(self) -> str:
+        """The report as JUnit XML: one testsuite per vector file, one testcase per case."""
+        counts = self.counts
+        root = ET.Element(
+            "testsuites",
+            name="gcv-conform",
+            tests=str(len(self.results)),
+            failures=str(counts["fail"] + counts["xpass"]),
+            errors=str(counts["error"]),
+            skipped=str(counts["skip"] + counts["xfail"]),
+            time=f"{self.seconds:.3f}",
+        )
+        suites: dict[str, ET.Element] = {}
+        for result in self.results:
+            group = "/".join(result.id.split("/")[:2])
+            if group not in suites:
+                suites[group] = ET.SubElement(root, "testsuite", name=group)
+            case = ET.SubElement(
+                suites[group],
+                "testcase",
+                classname=group.replace("/", "."),
+                name=result.id.split("/", 2)[2],
+                time=f"{result.seconds:.3f}",
+            )
+            detail, reason = _xml("\n".join(result.describe())), _xml(result.reason)
+            match result.status:
+                case "fail" | "xpass":
+                    failure = ET.SubElement(case, "failure", message=reason, type=result.status)
+                    failure.text = detail
+                case "error":
+                    ET.SubElement(case, "error", message=reason, type="error").text = detail
+                case "skip" | "xfail":
+                    ET.SubElement(case, "skipped", message=f"{result.status}: {reason}")
+            if result.stderr:
+                ET.SubElement(case, "system-err").text = _xml(result.stderr)
+        for group, suite in suites.items():
+            members = [r for r in self.results if r.id.startswith(group + "/")]
+            tally = Counter(r.status for r in members)
+            suite.set("tests", str(len(members)))
+            suite.set("failures", str(tally["fail"] + tally["xpass"]))
+            suite.set("errors", str(tally["error"]))
+            suite.set("skipped", str(tally["skip"] + tally["xfail"]))
+            suite.set("time", f"{sum(r.seconds for r in members):.3f}")
+        ET.indent(root)
+        return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,203 @@
+"""The reference behind the protocol: one request in, one response out, no I/O.
+
+A :class:`Session` holds at most one conversation (a
+:class:`~reference.verifier.Verifier`) and answers ``gcv-conform/1`` requests
+with it.  ``gcv serve`` wraps it in a JSON-lines loop; the vector generator and
+the fuzzer call it in-process, so the answers written into the vectors are the
+answers ``gcv serve`` gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib import metadata
+from typing import Any
+
+import icontract
+
+from reference.conformance.compare import expectation
+from reference.conformance.protocol import FEATURES, PROTOCOL, request_problem, response_problem
+from reference.errors import GcvError, MalformedRequest, Unsupported
+from reference.operations import Operation
+from reference.records import GOOD_STANDING, RecordId
+from reference.trace import operation_from_json
+from reference.verifier import Turn, Verifier
+
+__all__ = ["IMPLEMENTATION", "Session", "answer", "error_response", "outside_good_standing"]
+
+IMPLEMENTATION = "gcv-reference"
+
+
+def _version() -> str:
+    try:
+        return metadata.version("grounded-continuation")
+    except metadata.PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"
+
+
+def error_response(request_id: object, error: GcvError) -> dict[str, Any]:
+    """The ``ok: false`` response carrying ``error`` (its code is normative, its text is not).
+
+    >>> error_response(3, MalformedRequest("not JSON"))["error"]["code"]
+    'malformed-request'
+    """
+    details = {k: v for k, v in error.as_dict().items() if v is not None}
+    return {
+        "id": request_id if isinstance(request_id, int) else None,
+        "ok": False,
+        "error": details,
+    }
+
+
+def _is_protocol_response(request: object, response: Mapping[str, Any]) -> bool:
+    if isinstance(request, Mapping) and request_problem(request) is None:
+        return response_problem(request, response) is None
+    return response["ok"] is False and response["error"]["code"] == MalformedRequest.code
+
+
+class Session:
+    """The reference verifier speaking ``gcv-conform/1``.
+
+    Examples
+    --------
+    >>> s = Session()
+    >>> s.handle({"id": 0, "cmd": "handshake", "protocol": "gcv-conform/1"})["result"]["name"]
+    'gcv-reference'
+    >>> s.handle({"id": 1, "cmd": "start", "agents": ["a"]})
+    {'id': 1, 'ok': True, 'result': {}}
+    >>> op = {"op": "observe", "id": "o1", "claim": "401 errors"}
+    >>> s.handle({"id": 2, "cmd": "apply", "speaker": "a", "operations": [op]})
+    {'id': 2, 'ok': True, 'result': {'turn': 1}}
+    >>> s.handle({"id": 3, "cmd": "query", "query": "standing", "record": "o1"})
+    {'id': 3, 'ok': True, 'result': 'active'}
+    >>> s.handle({"id": 4, "cmd": "query", "query": "standing", "record": "o2"})["error"]["code"]
+    'unknown-record'
+    """
+
+    def __init__(self) -> None:
+        self.verifier: Verifier | None = None
+        self.closed = False
+
+    @icontract.ensure(
+        lambda request, result: _is_protocol_response(request, result),
+        "every answer is a gcv-conform/1 response to the request (response.schema.json)",
+        enabled=icontract.SLOW,
+    )
+    def handle(self, request: object) -> dict[str, Any]:
+        """Answer one request (already parsed from JSON).
+
+        A request that is not a ``gcv-conform/1`` message gets ``malformed-request``;
+        a rejected turn or a query about an unknown record gets the verifier's
+        error, and the conversation is left exactly as it was.
+        """
+        request_id = request.get("id") if isinstance(request, Mapping) else None
+        found = request_problem(request)
+        if found is not None:
+            return error_response(request_id, MalformedRequest(found))
+        assert isinstance(request, Mapping), "the schema requires an object"
+        try:
+            result = self._dispatch(request)
+        except GcvError as error:
+            return error_response(request_id, error)
+        return {"id": request_id, "ok": True, "result": result}
+
+    def _dispatch(self, request: Mapping[str, Any]) -> Any:
+        match request["cmd"]:
+            case "handshake":
+                if request["protocol"] != PROTOCOL:
+                    raise Unsupported(f"this implementation speaks {PROTOCOL} only")
+                return {
+                    "protocol": PROTOCOL,
+                    "name": IMPLEMENTATION,
+                    "version": _version(),
+                    "features": sorted(FEATURES),
+                    "language": "python",
+                }
+            case "start":
+                self.verifier = Verifier(request["agents"], request.get("atoms", ()))
+                return {}
+            case "shutdown":
+                self.closed = True
+                return {}
+        verifier = self.verifier
+        if verifier is None:
+            raise MalformedRequest(f"{request['cmd']} before start: no conversation is open")
+        if request["cmd"] == "apply":
+            turn = Turn(request["speaker"], _operations(request["operations"], verifier))
+            return {"turn": verifier.apply_turn(turn).turn}
+        return answer(verifier, request)
+
+    def expect(self, request: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Answer ``request`` (a step's request, with an id) and give the expectation it fixes.
+
+        For an ungrounded Verify the expectation lists every member of
+        Dep*(record) outside S_t, since any of them is a valid witness.
+        """
+        response = self.handle(request)
+        witnesses: tuple[str, ...] = ()
+        is_verify = request["cmd"] == "query" and request["query"] == "verify"
+        if is_verify and response["ok"] and not response["result"]["grounded"]:
+            assert self.verifier is not None, "a verify query answered, so a conversation is open"
+            witnesses = outside_good_standing(self.verifier, request["record"])
+        return response, expectation(request, response, witnesses)
+
+
+def outside_good_standing(verifier: Verifier, candidate: RecordId | None) -> tuple[RecordId, ...]:
+    """The members of Dep*(candidate) outside S_t, sorted (none for an unknown candidate)."""
+    state = verifier.state
+    if candidate is None or candidate not in state.records:
+        return ()
+    reached, frontier = {candidate}, [candidate]
+    while frontier:
+        for support in state.dep.get(frontier.pop(), ()):
+            if support not in reached:
+                reached.add(support)
+                frontier.append(support)
+    return tuple(sorted(r for r in reached if state.standing[r] not in GOOD_STANDING))
+
+
+def _operations(data: list[Mapping[str, Any]], verifier: Verifier) -> tuple[Operation, ...]:
+    operations = []
+    for index, op in enumerate(data):
+        try:
+            operations.append(operation_from_json(op))
+        except GcvError as error:
+            raise error.locate(
+                turn=verifier.state.turn + 1, operation_index=index, operation=op["op"]
+            ) from None
+    return tuple(operations)
+
+
+def answer(verifier: Verifier, request: Mapping[str, Any]) -> Any:
+    """The result of a query request (already valid) on ``verifier``'s current map."""
+    query = request["query"]
+    match query:
+        case "verify":
+            grounding = verifier.verify(request["record"])
+            return {
+                "grounded": grounding.grounded,
+                "closure": list(grounding.closure),
+                "witness": grounding.witness,
+                "path": list(grounding.path),
+            }
+        case "affected":
+            return list(verifier.affected(request["record"]))
+        case "affected_star":
+            return list(verifier.affected_star(request["record"]))
+        case "affected_star_active":
+            return list(verifier.affected_star_active(request["record"]))
+        case "standing":
+            return verifier.standing(request["record"]).value
+        case "dependencies":
+            return list(verifier.dependencies(request["record"]))
+        case "attackers":
+            return list(verifier.attackers(request["record"]))
+        case "dissenters":
+            return list(verifier.dissenters(request["record"]))
+        case "commitments":
+            return list(verifier.commitments(request["agent"]))
+        case "aware":
+            return verifier.is_aware(request["agent"], request["atom"])
+        case "state":
+            return verifier.state.snapshot()
+    raise AssertionError(f"query {query!r} is in the schema but not answered")

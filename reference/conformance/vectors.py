@@ -1,0 +1,224 @@
+"""Vector files (``gcv-vectors/1``): cases and steps, their schema, their canonical text.
+
+A case starts a conversation with its agents and atoms and runs its steps;
+each step is a ``gcv-conform/1`` request without its id and the outcome the
+reference gives.  A case's id is permanent, and its first two segments name
+the file it lives in (``core/operations/observe-kinds`` lives in
+``core/operations.json``), as the manifest repeats.  The text of a file is
+canonical (fixed key order, sorted sets, one step per line), so regenerating
+the vectors gives the same bytes whatever PYTHONHASHSEED is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+import icontract
+
+from reference.conformance.protocol import PROTOCOL, schema_problem
+from reference.errors import MalformedVectors
+
+__all__ = [
+    "FORMAT",
+    "STATEMENTS",
+    "SUITE_VERSION",
+    "Case",
+    "Step",
+    "default_directory",
+    "dump_vector_file",
+    "file_of",
+    "load_suite",
+    "load_vector_file",
+]
+
+FORMAT = "gcv-vectors/1"
+SUITE_VERSION = "1.0.0"
+"""The suite version: the major number follows the protocol, the minor grows with new cases."""
+
+STATEMENTS: tuple[str, ...] = (
+    "Definition 2.1",
+    "Section 2 (operation order)",
+    "Section 2 (per-turn composition)",
+    "Table 3 (Observe)",
+    "Table 3 (Hypothesize)",
+    "Table 3 (Support)",
+    "Table 3 (Undermine)",
+    "Table 3 (Revise)",
+    "Table 3 (Resolve)",
+    "Table 3 (Expand-Awareness)",
+    "Table 3 (Question)",
+    "Lemma 2.1",
+    "Lemma 2.2",
+    "Proposition 2.3",
+    "Definition 2.3",
+    "Corollary 2.4",
+    "A.3 (subsumption at Resolve)",
+    "Phase 2 (B.2)",
+    "Phase 3 (B.3)",
+)
+"""The paper statements a case can name (the schema's enum, in the paper's order)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A request (without its id) and the outcome the reference gives."""
+
+    request: Mapping[str, Any]
+    expect: Mapping[str, Any]
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The step's JSON object."""
+        data = {"request": dict(self.request), "expect": dict(self.expect)}
+        return data | ({"note": self.note} if self.note else {})
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One conformance case: a fresh conversation and its steps, with where it comes from."""
+
+    id: str
+    description: str
+    statements: tuple[str, ...]
+    features: tuple[str, ...]
+    tags: tuple[str, ...]
+    added_in: str
+    origin: Mapping[str, Any]
+    agents: tuple[str, ...]
+    atoms: tuple[str, ...]
+    steps: tuple[Step, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The case's JSON object, keys in the schema's order."""
+        return {
+            "id": self.id,
+            "description": self.description,
+            "statements": list(self.statements),
+            "features": list(self.features),
+            "tags": list(self.tags),
+            "added_in": self.added_in,
+            "origin": dict(self.origin),
+            "agents": list(self.agents),
+            "atoms": list(self.atoms),
+            "steps": [step.to_json() for step in self.steps],
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Case:
+        """A case from its (schema-valid) JSON object."""
+        return Case(
+            id=data["id"],
+            description=data["description"],
+            statements=tuple(data["statements"]),
+            features=tuple(data["features"]),
+            tags=tuple(data["tags"]),
+            added_in=data["added_in"],
+            origin=data["origin"],
+            agents=tuple(data["agents"]),
+            atoms=tuple(data.get("atoms", ())),
+            steps=tuple(Step(s["request"], s["expect"], s.get("note", "")) for s in data["steps"]),
+        )
+
+
+@icontract.ensure(lambda result: result.endswith(".json"), "a vector file is a JSON file")
+def file_of(case_id: str) -> str:
+    """The file, relative to the vectors directory, a case id lives in.
+
+    >>> file_of("core/operations/observe-kinds")
+    'core/operations.json'
+    """
+    first, second, *_ = case_id.split("/")
+    return f"{first}/{second}.json"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _case_text(case: Case) -> str:
+    data = case.to_json()
+    steps = data.pop("steps")
+    lines = [f"      {_compact(k)}: {_compact(v)}," for k, v in data.items()]
+    body = ",\n".join(f"        {_compact(step)}" for step in steps)
+    return "    {\n" + "\n".join(lines) + '\n      "steps": [\n' + body + "\n      ]\n    }"
+
+
+def dump_vector_file(cases: Sequence[Case], description: str) -> str:
+    """The canonical text of a vector file: fixed key order, one step per line.
+
+    >>> text = dump_vector_file([], "nothing yet")
+    >>> json.loads(text)["format"], text.endswith("\\n")
+    ('gcv-vectors/1', True)
+    """
+    head = {"format": FORMAT, "suite": SUITE_VERSION, "protocol": PROTOCOL}
+    lines = [f"  {_compact(k)}: {_compact(v)}," for k, v in head.items()]
+    lines.append(f'  "description": {_compact(description)},')
+    body = ",\n".join(_case_text(case) for case in cases)
+    cases_text = '  "cases": [\n' + body + "\n  ]" if cases else '  "cases": []'
+    return "{\n" + "\n".join(lines) + "\n" + cases_text + "\n}\n"
+
+
+def load_vector_file(text: str | bytes, name: str = "vectors") -> tuple[Case, ...]:
+    """Parse and validate one vector file against ``spec/vectors/vectors.schema.json``.
+
+    Raises
+    ------
+    MalformedVectors
+        Naming the file and the place that is wrong.
+    """
+    data = text.encode() if isinstance(text, str) else text
+    digest = hashlib.sha256(data).hexdigest()
+    if digest in _VALIDATED:  # schema validation is the slow part of loading a suite
+        return _VALIDATED[digest]
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError) as error:
+        raise MalformedVectors(f"{name}: not valid JSON: {error}") from None
+    found = schema_problem("urn:gcv:vectors:1", "", document)
+    if found is not None:
+        raise MalformedVectors(f"{name}: {found}", field=found.split(":", 1)[0])
+    cases = tuple(Case.from_json(c) for c in document["cases"])
+    _VALIDATED[digest] = cases
+    return cases
+
+
+_VALIDATED: dict[str, tuple[Case, ...]] = {}
+
+
+def default_directory() -> Traversable:
+    """The vectors shipped in ``spec/vectors``."""
+    return resources.files("spec").joinpath("vectors")
+
+
+def _vector_files(directory: Traversable) -> Iterable[tuple[str, Traversable]]:
+    for group in sorted(directory.iterdir(), key=lambda p: p.name):
+        if group.is_dir():
+            for file in sorted(group.iterdir(), key=lambda p: p.name):
+                if file.name.endswith(".json"):
+                    yield f"{group.name}/{file.name}", file
+
+
+def load_suite(directory: Traversable | Path | None = None) -> tuple[Case, ...]:
+    """Every case in the vector files under ``directory`` (default: the shipped suite).
+
+    Vector files are the ``*.json`` files one level down (``core/operations.json``);
+    the schema and the manifest, at the top, are not vector files.  Ids must be
+    unique across the suite.
+    """
+    root = default_directory() if directory is None else directory
+    cases: list[Case] = []
+    seen: set[str] = set()
+    for name, file in _vector_files(root):
+        for case in load_vector_file(file.read_bytes(), name):
+            if case.id in seen:
+                raise MalformedVectors(f"{name}: case id {case.id!r} is used twice")
+            seen.add(case.id)
+            cases.append(case)
+    return tuple(cases)
