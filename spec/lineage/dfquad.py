@@ -84,6 +84,8 @@ def check_strength(value: object, what: str) -> Real:
     ...
     spec.lineage.errors.StrengthError: strength of o1 must lie in [0, 1], got 1.5
     """
+    if (type(value) is Fraction or type(value) is float) and 0 <= value <= 1:
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
         raise StrengthError(f"{what} must be a real number in [0, 1], got {value!r}")
     if isinstance(value, float) and not math.isfinite(value):
@@ -219,20 +221,20 @@ def compute_topological_order(qbaf: QBAF) -> list[str]:
     >>> compute_topological_order(q)
     ['a', 't']
     """
-    edges = qbaf.supports | qbaf.attacks
+    successors: dict[str, list[str]] = {node: [] for node in qbaf.base}
     indegree = {node: 0 for node in qbaf.base}
-    for _, target in edges:
+    for source, target in sorted(qbaf.supports | qbaf.attacks):
+        successors[source].append(target)
         indegree[target] += 1
     ready = sorted(node for node, count in indegree.items() if count == 0)
     order: list[str] = []
     while ready:
         node = ready.pop(0)
         order.append(node)
-        for source, target in sorted(edges):
-            if source == node:
-                indegree[target] -= 1
-                if indegree[target] == 0:
-                    ready.append(target)
+        for target in successors[node]:
+            indegree[target] -= 1
+            if indegree[target] == 0:
+                ready.append(target)
         ready.sort()
     if len(order) < len(indegree):
         cycle = _find_cycle(qbaf, set(indegree) - set(order))
@@ -241,18 +243,23 @@ def compute_topological_order(qbaf: QBAF) -> list[str]:
 
 
 def _find_cycle(qbaf: QBAF, nodes: set[str]) -> list[str]:
-    """Return a cycle among ``nodes`` (every one of which lies on or above a cycle)."""
-    successors = {
-        node: sorted(t for s, t in qbaf.supports | qbaf.attacks if s == node and t in nodes)
+    """Return a cycle among ``nodes``, the nodes Kahn's algorithm left over.
+
+    Each left-over node keeps a left-over predecessor (that is why its
+    in-degree never reached 0), so walking predecessors must revisit a node.
+    """
+    predecessors = {
+        node: sorted(s for s, t in qbaf.supports | qbaf.attacks if t == node and s in nodes)
         for node in nodes
     }
     node = min(nodes)
     path: list[str] = []
     while node not in path:
         path.append(node)
-        assert successors[node], f"node {node!r} left over by Kahn's algorithm has no successor"
-        node = successors[node][0]
-    return [*path[path.index(node):], node]
+        assert predecessors[node], f"left-over node {node!r} has a left-over predecessor"
+        node = predecessors[node][0]
+    cycle = [*path[path.index(node):], node]
+    return cycle[::-1]
 
 
 def compute_layers(qbaf: QBAF) -> dict[str, int] | None:
@@ -294,7 +301,7 @@ def compute_probabilistic_sum(values: Sequence[Real]) -> Real:
     >>> compute_probabilistic_sum([Fraction(1, 5), Fraction(1, 5)])
     Fraction(9, 25)
     """
-    product: Real = Fraction(1)
+    product: Real = 1
     for value in values:
         product = product * (1 - value)
     return 1 - product
@@ -306,7 +313,7 @@ def compute_max_aggregate(values: Sequence[Real]) -> Real:
     >>> compute_max_aggregate([Fraction(1, 5), Fraction(4, 5)])
     Fraction(4, 5)
     """
-    return max(values, default=Fraction(0))
+    return max(values, default=0)
 
 
 def compute_combination(base: Real, attack: Real, support: Real) -> Real:
@@ -328,10 +335,16 @@ def compute_strengths(qbaf: QBAF, aggregate: Aggregator) -> dict[str, Real]:
     values are sorted first, so the result depends only on their multiset.
     Raises ``CycleError`` on a cyclic QBAF.
     """
+    supporters: dict[str, list[str]] = {node: [] for node in qbaf.base}
+    attackers: dict[str, list[str]] = {node: [] for node in qbaf.base}
+    for source, target in qbaf.supports:
+        supporters[target].append(source)
+    for source, target in qbaf.attacks:
+        attackers[target].append(source)
     score: dict[str, Real] = {}
     for node in compute_topological_order(qbaf):
-        supports = sorted(score[source] for source in get_supporters(qbaf, node))
-        attacks = sorted(score[source] for source in get_attackers(qbaf, node))
+        supports = sorted(score[source] for source in supporters[node])
+        attacks = sorted(score[source] for source in attackers[node])
         score[node] = compute_combination(qbaf.base[node], aggregate(attacks), aggregate(supports))
     return score
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction  # noqa: F401  (doctests)
 from itertools import combinations_with_replacement
+from typing import NamedTuple
 
 from spec.lineage.dfquad import QBAF, Real, Sign, check_strength, compute_probabilistic_sum
 from spec.lineage.errors import IneligibleExtensionError, MalformedProfileError
@@ -65,7 +66,7 @@ TOPIC = "topic"
 """The name of the topic claim in a direct profile."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Occurrence:
     """Section 3.1 (occurrence). One rendering of one root, aimed at one claim (pp. 3-4)."""
 
@@ -98,7 +99,7 @@ class Occurrence:
         object.__setattr__(self, "strength", check_strength(self.strength, what))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Profile:
     """Section 3.1 (profile). The claims' skeleton and the occurrences submitted so far."""
 
@@ -107,11 +108,12 @@ class Profile:
 
     def __post_init__(self) -> None:
         occurrences = tuple(self.occurrences)
+        claims = self.skeleton.base
         for occurrence in occurrences:
             if not isinstance(occurrence, Occurrence):
                 raise MalformedProfileError(f"{occurrence!r} is not an Occurrence")
             # Verify that the occurrence targets a claim of the skeleton
-            if occurrence.target not in self.skeleton.base:
+            if occurrence.target not in claims:
                 raise MalformedProfileError(
                     f"occurrence by {occurrence.identity!r} targets unknown claim "
                     f"{occurrence.target!r}"
@@ -184,8 +186,7 @@ def is_absorbing(aggregate: Callable[[Sequence[Real]], Real], grid: Sequence[Rea
     return True
 
 
-@dataclass(frozen=True, order=True)
-class RootRoleUnit:
+class RootRoleUnit(NamedTuple):
     """Section 3.1 (root-role unit). A root with its role (target, sign) and its strength."""
 
     root: str
@@ -208,9 +209,12 @@ def compute_units(profile: Profile) -> tuple[RootRoleUnit, ...]:
 
 def compute_same_side_aggregate(profile: Profile, target: str, sign: Sign) -> Real:
     """Section 6.1. The DF-QuAD aggregate of the units aimed at ``target`` with ``sign``."""
+    strengths: dict[str, list[Real]] = {}
+    for o in profile.occurrences:
+        if o.target == target and o.sign is sign:
+            strengths.setdefault(o.root, []).append(o.strength)
     return compute_probabilistic_sum(sorted(
-        unit.strength for unit in compute_units(profile)
-        if unit.target == target and unit.sign is sign
+        compute_root_aggregate(values) for values in strengths.values()
     ))
 
 

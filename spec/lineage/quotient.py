@@ -51,7 +51,7 @@ from spec.lineage.errors import (
     MalformedProfileError,
     MalformedQBAFError,
 )
-from spec.lineage.model import Profile, compute_root_aggregate, compute_units
+from spec.lineage.model import Profile, compute_root_aggregate
 
 __all__ = [
     "VERDICT_THRESHOLD",
@@ -146,7 +146,13 @@ def compute_lineage_quotient(profile: Profile) -> tuple[Leaf, ...]:
     >>> compute_lineage_quotient(compute_extension(p, make_relay(p.occurrences[0], "bob")))
     (('topic', <Sign.SUPPORT: 1>, Fraction(1, 5)),)
     """
-    return tuple(sorted((u.target, u.sign, u.strength) for u in compute_units(profile)))
+    strengths: dict[tuple[str, str, Sign], list[Real]] = {}
+    for o in profile.occurrences:
+        strengths.setdefault((o.root, o.target, o.sign), []).append(o.strength)
+    return tuple(sorted(
+        (target, sign, compute_root_aggregate(values))
+        for (_, target, sign), values in strengths.items()
+    ))
 
 
 # ---------------------------------------------------------------------------
@@ -162,6 +168,15 @@ def compute_leaf_score(skeleton: QBAF, leaves: Iterable[Leaf], aggregate: Aggreg
     topological order.  Returns the topic's score.
     """
     leaves = list(leaves)
+    if not skeleton.supports and not skeleton.attacks:
+        # A skeleton without links is a direct star: only the topic's own leaves count
+        topic = skeleton.topic
+        sides: dict[Sign, list[Real]] = {Sign.SUPPORT: [], Sign.ATTACK: []}
+        for target, sign, strength in leaves:
+            if target == topic:
+                sides[sign].append(strength)
+        return compute_combination(skeleton.base[topic], aggregate(sorted(sides[Sign.ATTACK])),
+                                   aggregate(sorted(sides[Sign.SUPPORT])))
     score: dict[str, Real] = {}
     for claim in compute_topological_order(skeleton):
         supports = [score[s] for s in get_supporters(skeleton, claim)]
