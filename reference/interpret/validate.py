@@ -41,7 +41,8 @@ __all__ = [
     "OPERATION_NAMES",
     "ReadReply",
     "check_turn",
-    "operation_definitions",
+    "operation_branches",
+    "operation_variants",
     "read_reply",
     "response_schema",
 ]
@@ -69,22 +70,70 @@ def _refs(node: object) -> Iterator[str]:
 
 
 @cache
-def operation_definitions() -> Mapping[str, str]:
-    """Operation label -> the name of its definition in the trace schema's ``$defs``.
+def operation_branches() -> Mapping[str, Mapping[str, Any]]:
+    """Operation label -> the schema its objects must meet (the trace schema's ``then``).
 
-    Read from the ``if op = X then $ref`` branches of ``$defs/operation``, so the
+    Read from the ``if op = X then ...`` branches of ``$defs/operation``, so the
     trace schema stays the one place that says what an operation looks like.
 
-    >>> operation_definitions()["undermine"]
-    'evidence-operation'
+    >>> operation_branches()["revise"]
+    {'$ref': '#/$defs/revise'}
     """
     branches = trace_schema()["$defs"]["operation"]["allOf"]
-    found = {
-        b["if"]["properties"]["op"]["const"]: b["then"]["$ref"].removeprefix("#/$defs/")
-        for b in branches
-    }
+    found = {b["if"]["properties"]["op"]["const"]: b["then"] for b in branches}
     assert set(found) == set(OPERATION_NAMES), f"the schema's operations are {sorted(found)}"
     return found
+
+
+def _is_forbidding(part: Mapping[str, Any]) -> bool:
+    return set(part) == {"not"} and set(part["not"]) == {"required"}
+
+
+def _flat_variant(
+    name: str, branch: Mapping[str, Any], defs: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The branch as one closed object schema with ``op`` constant, if it has that shape.
+
+    The shapes: ``{"$ref": D}``, or ``{"allOf": [{"$ref": D}, {"not": {"required": [f]}},
+    ...]}``, with D a closed object (``additionalProperties: false``); forbidding a field
+    of a closed object is dropping it from the object's properties.  Grammar-constrained
+    decoders handle flat objects best.
+    """
+    parts = branch["allOf"] if set(branch) == {"allOf"} else [branch]
+    refs = [p["$ref"] for p in parts if set(p) == {"$ref"}]
+    forbidding = [p for p in parts if _is_forbidding(p)]
+    if len(refs) != 1 or len(refs) + len(forbidding) != len(parts):
+        return None
+    variant = copy.deepcopy(dict(defs[refs[0].removeprefix("#/$defs/")]))
+    forbidden = {f for p in forbidding for f in p["not"]["required"]}
+    if variant.get("additionalProperties") is not False or forbidden & set(
+        variant.get("required", ())
+    ):
+        return None
+    properties = {k: v for k, v in variant["properties"].items() if k not in forbidden}
+    variant["properties"] = {**properties, "op": {"const": name}}
+    return variant
+
+
+@cache
+def operation_variants() -> Mapping[str, Mapping[str, Any]]:
+    """Operation label -> a schema met by exactly that operation's valid objects.
+
+    Flat (one closed object, :func:`_flat_variant`) where the trace schema's branch has
+    that shape, else the branch conjoined with ``op`` constant; either way an object
+    meets the variant of its ``op`` iff it meets the trace schema's ``$defs/operation``.
+
+    >>> operation_variants()["revise"]["properties"]["op"]
+    {'const': 'revise'}
+    """
+    defs = trace_schema()["$defs"]
+    variants: dict[str, Mapping[str, Any]] = {}
+    for name in OPERATION_NAMES:
+        branch = operation_branches()[name]
+        flat = _flat_variant(name, branch, defs)
+        pinned = {"properties": {"op": {"const": name}}, "required": ["op"]}
+        variants[name] = flat if flat is not None else {"allOf": [dict(branch), pinned]}
+    return variants
 
 
 def _closure_of_refs(defs: Mapping[str, Any], roots: list[object]) -> dict[str, Any]:
@@ -98,9 +147,14 @@ def _closure_of_refs(defs: Mapping[str, Any], roots: list[object]) -> dict[str, 
     return dict(sorted(needed.items()))
 
 
+def _op_of(variant: Mapping[str, Any]) -> object:
+    pinned = variant if "properties" in variant else variant["allOf"][-1]
+    return pinned["properties"]["op"]["const"]
+
+
 def _names_every_operation(schema: Mapping[str, Any]) -> bool:
     variants = schema["properties"]["operations"]["items"]["anyOf"]
-    return [v["properties"]["op"]["const"] for v in variants] == list(OPERATION_NAMES)
+    return [_op_of(v) for v in variants] == list(OPERATION_NAMES)
 
 
 @icontract.ensure(
@@ -109,18 +163,12 @@ def _names_every_operation(schema: Mapping[str, Any]) -> bool:
 def response_schema() -> dict[str, Any]:
     """The JSON Schema of a reply, sent to the endpoint as its structured-output format.
 
-    ``{"operations": [...]}`` where each item is one of the eight operation
-    definitions of ``spec/trace.schema.json``, with its ``op`` fixed to a
-    constant: the trace schema's ``if``/``then`` branches rewritten as an
-    ``anyOf`` that grammar-constrained decoders accept.  The reply is still
-    validated against the trace schema itself (:func:`read_reply`).
+    ``{"operations": [...]}``, each item meeting one of :func:`operation_variants`:
+    the trace schema's ``if``/``then`` branches rewritten as an ``anyOf`` over objects
+    with ``op`` constant, which grammar-constrained decoders accept.  The reply is
+    still validated against the trace schema itself (:func:`read_reply`).
     """
-    defs = trace_schema()["$defs"]
-    variants: list[object] = []
-    for name in OPERATION_NAMES:
-        variant = copy.deepcopy(dict(defs[operation_definitions()[name]]))
-        variant["properties"] = {**variant["properties"], "op": {"const": name}}
-        variants.append(variant)
+    variants: list[object] = [copy.deepcopy(dict(v)) for v in operation_variants().values()]
     return {
         "type": "object",
         "required": ["operations"],
@@ -132,7 +180,7 @@ def response_schema() -> dict[str, Any]:
                 "items": {"anyOf": variants},
             }
         },
-        "$defs": _closure_of_refs(defs, variants),
+        "$defs": _closure_of_refs(trace_schema()["$defs"], variants),
     }
 
 
