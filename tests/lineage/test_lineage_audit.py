@@ -1,0 +1,144 @@
+"""Section 7 and Appendix C.1: the paper's figures, computed by the module and compared here.
+
+Expected values are the paper's (from the summary); every observed value is
+computed by ``spec.lineage.audit`` in this run.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from spec.lineage.audit import (
+    DAG_FRESH_STRENGTH,
+    DAG_GRID,
+    PAPER,
+    STAR_GRID,
+    AuditResult,
+    PropagationResult,
+    compute_figures,
+    compute_propagation_audit,
+    compute_toy_debate,
+    generate_dags,
+    generate_star_profiles,
+    run_dag_audit,
+    run_star_audit,
+)
+from spec.lineage.quotient import compute_verdict, judge_lineage_dfquad
+
+F = Fraction
+LQ = "LQ-DF-QuAD"
+TABLE_2_LQ = {"CD": 0, "RSS8": 0, "RFR8": 0, "FASR": 0, "FLG": "0.0298", "MinG": "0.0013"}
+
+
+def floats(grid: tuple[Fraction, ...]) -> tuple[float, ...]:
+    return tuple(float(v) for v in grid)
+
+
+@pytest.fixture(scope="module")
+def star_lq() -> AuditResult:
+    """The full 28,224-profile direct-star audit, lineage judge only (the paper's LQ row)."""
+    return run_star_audit(floats(STAR_GRID), judges=((LQ, judge_lineage_dfquad),))
+
+
+@pytest.fixture(scope="module")
+def propagation() -> PropagationResult:
+    return compute_propagation_audit()
+
+
+@pytest.fixture(scope="module")
+def dag() -> AuditResult:
+    return run_dag_audit(floats(DAG_GRID), float(DAG_FRESH_STRENGTH))
+
+
+@pytest.mark.parametrize("strength", [F(1, 5), F(4, 5)])
+def test_toy_debate(strength: Fraction) -> None:
+    """Section 7.1, for both report strengths the summary leaves open."""
+    toy = compute_toy_debate(strength)
+    assert all(score == F(1, 2) for score in toy.clean.values())
+    assert toy.replica["Occ-DF-QuAD"] == F(42, 100)
+    assert compute_verdict(toy.clean["Occ-DF-QuAD"]) != compute_verdict(toy.replica["Occ-DF-QuAD"])
+    assert toy.replica[LQ] == F(1, 2)
+    assert (toy.fresh_attack[LQ], toy.fresh_support[LQ]) == (F(42, 100), F(58, 100))
+    assert toy.bound_attack == toy.bound_support == F(8, 100)
+    assert F(1, 2) - toy.fresh_attack[LQ] == toy.bound_attack
+    for judge in ("Max-QuAD", "CQ-DF-QuAD"):
+        assert toy.fresh_attack[judge] == toy.fresh_support[judge] == F(1, 2)
+
+
+def test_grid_sizes() -> None:
+    assert sum(1 for _ in generate_star_profiles()) == PAPER["star_profiles"] == 28_224
+    dags = list(generate_dags())
+    assert len(dags) == 2_052
+    assert sum(len(leaves) for _, _, leaves in dags) == 2_700
+
+
+def test_table_2_lineage_row(star_lq: AuditResult) -> None:
+    """Section 7.2, Table 2: the lineage quotient's row, and B.5's analytic minimum."""
+    assert star_lq.profiles == 28_224
+    assert star_lq.replica_tests == star_lq.fresh_tests == 153_216 and star_lq.ineligible == 0
+    row = star_lq.metrics[LQ].table_row()
+    for key in ("CD", "RSS8", "RFR8", "FASR"):
+        assert row[key] == TABLE_2_LQ[key], key
+    assert f"{row['FLG']:.4f}" == TABLE_2_LQ["FLG"]
+    assert star_lq.exact_min_gain == F(128, 100_000)  # .00128, B.5's minimum on the grid
+    assert f"{float(star_lq.exact_min_gain):.4f}" == TABLE_2_LQ["MinG"]
+    assert star_lq.modulus_violations == 0 and star_lq.modulus_tight > 0
+
+
+def test_table_2_exact_flg_on_a_subgrid() -> None:
+    """Exact and float runs agree (same tests, rational arithmetic) on a smaller grid."""
+    exact = run_star_audit(STAR_GRID, leaves=1)
+    approx = run_star_audit(floats(STAR_GRID), leaves=1)
+    for name, metrics in exact.metrics.items():
+        for key, value in metrics.table_row().items():
+            assert abs(float(value) - float(approx.metrics[name].table_row()[key])) < 1e-12
+
+
+def test_only_the_lineage_quotient_meets_the_joint_target() -> None:
+    """Each other judge of Table 2 already misses the target on the grid's smallest stars."""
+    small = run_star_audit(floats(STAR_GRID), leaves=1)
+    missed = {name for name, m in small.metrics.items()
+              if any(m.table_row()[k] != 0 for k in ("CD", "RSS8", "RFR8", "FASR"))}
+    assert missed == {"Occ-DF-QuAD", "Max-QuAD", "CQ-DF-QuAD"}
+    occurrence = small.metrics["Occ-DF-QuAD"].table_row()
+    assert occurrence["RSS8"] > 0 and occurrence["RFR8"] > 0 and occurrence["FASR"] == 0
+    for name in ("Max-QuAD", "CQ-DF-QuAD"):
+        row = small.metrics[name].table_row()
+        assert row["RSS8"] == 0 and row["FASR"] == 1  # matched fresh reports are ignored
+    assert small.metrics["Max-QuAD"].table_row()["CD"] > 0
+
+
+def test_dag_audit(dag: AuditResult) -> None:
+    """Section 7.2 and C.1: counts, the lineage lifting's zeros, and its minimum gain."""
+    assert (dag.profiles, dag.replica_tests, dag.fresh_tests) == (2_052, 2_700, 4_104)
+    row = dag.metrics[LQ].table_row()
+    assert row["CD"] == row["RSS8"] == row["RFR8"] == row["FASR"] == 0
+    assert dag.exact_min_gain == F(128, 1_000_000)  # the reported 1.28e-4
+    assert dag.modulus_violations == 0
+    assert dag.metrics["Occ-DF-QuAD"].table_row()["RSS8"] > 0
+    assert dag.metrics["Max-QuAD"].table_row()["FASR"] > 0
+
+
+def test_propagation_on_the_dags(propagation: PropagationResult) -> None:
+    result = propagation
+    assert result.consistent == result.consistent_strict_with_sign > 0
+    assert result.mixed_cancelled > 0
+    assert result.b4_after["t"] == result.b4_before["t"]
+
+
+def test_every_claimed_figure_agrees(dag: AuditResult, propagation: PropagationResult) -> None:
+    figures = compute_figures(compute_toy_debate(), None, dag, propagation)
+    disagreeing = [f for f in figures if f.claimed and not f.agrees]
+    assert not disagreeing, disagreeing
+    assert len(figures) > 20
+
+
+def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    from reference.cli import main as gcv
+
+    assert gcv(["audit", "lineage", "--skip-star"]) == 0
+    out = capsys.readouterr().out
+    assert "Section 7.1  toy debate" in out and "Multi-layer DAG audit" in out
+    assert "DIFFERS" not in out and "AVeriTeC" in out
