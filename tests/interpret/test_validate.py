@@ -95,11 +95,14 @@ def test_every_gold_operation_fits_both_schemas(name: str) -> None:
 
 
 _junk = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["", "bad id!", "h1", "x" * 200])
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from(["", "bad id!", "h1", "x" * 200, "lexicographic"]),
 )
-_keys = st.sampled_from(
-    ["op", "id", "claim", "kind", "target", "evidence", "attackers", "atom", "agents", "extra"]
-)
+_FIELDS = ["op", "id", "claim", "kind", "target", "evidence", "attackers", "atom", "agents"]
+# Fields some operations accept and others forbid, and one no operation has.
+_keys = st.sampled_from([*_FIELDS, "formula", "specific", "downgrade", "extra"])
 
 
 @st.composite
