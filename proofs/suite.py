@@ -1,8 +1,17 @@
-"""The registry: every obligation the prover runs, in paper order."""
+"""The registry: every obligation the prover runs, in paper order (the core paper, then
+the lineage module)."""
 
 from __future__ import annotations
 
-from proofs.obligations import affected, bounded, conflict_free, retraction, standing, walk
+from proofs.obligations import (
+    affected,
+    bounded,
+    conflict_free,
+    lineage_modulus,
+    retraction,
+    standing,
+    walk,
+)
 from proofs.registry import Obligation
 
 __all__ = ["OBLIGATIONS"]
@@ -16,4 +25,5 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     retraction.OBLIGATION,
     affected.OBLIGATION,
     bounded.AFFECTED,
+    lineage_modulus.OBLIGATION,
 )
