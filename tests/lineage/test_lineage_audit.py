@@ -83,6 +83,7 @@ def test_table_2_lineage_row(star_lq: AuditResult) -> None:
         assert row[key] == TABLE_2_LQ[key], key
     assert f"{row['FLG']:.4f}" == TABLE_2_LQ["FLG"]
     assert star_lq.exact_min_gain == F(128, 100_000)  # .00128, B.5's minimum on the grid
+    assert star_lq.exact_min_modulus == F(128, 100_000)  # ... and the modulus attains it
     assert f"{float(star_lq.exact_min_gain):.4f}" == TABLE_2_LQ["MinG"]
     assert star_lq.modulus_violations == 0 and star_lq.modulus_tight > 0
 
@@ -142,3 +143,20 @@ def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     assert "Section 7.1  toy debate" in out and "Multi-layer DAG audit" in out
     assert "DIFFERS" not in out and "AVeriTeC" in out
+
+
+def test_a_disagreeing_figure_fails_the_audit(
+    monkeypatch: pytest.MonkeyPatch, dag: AuditResult, propagation: PropagationResult,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``gcv audit lineage`` returns 1 when a reproduced figure differs from the paper's."""
+    import spec.lineage.audit as audit
+
+    monkeypatch.setattr(audit, "run_dag_audit", lambda *args, **kwargs: dag)
+    monkeypatch.setattr(audit, "compute_propagation_audit", lambda *args, **kwargs: propagation)
+    assert audit.main(["--skip-star"]) == 0
+    wrong = dict(audit.PAPER)
+    wrong["dags"] = 2_053
+    monkeypatch.setattr(audit, "PAPER", wrong)
+    assert audit.main(["--skip-star"]) == 1
+    assert "[DIFFERS] C.1 DAGs" in capsys.readouterr().out
