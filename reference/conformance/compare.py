@@ -161,10 +161,24 @@ def _set_diff(expected: Collection[Any], got: Sequence[Any]) -> str:
     return "; ".join(parts)
 
 
+def _state_lines(state: Mapping[str, Any]) -> list[str]:
+    """One line per member of each part of a (normalised) state dump, so a diff reads as
+    the records, links and commitments that differ."""
+    lines = []
+    for name in sorted(state):
+        value = state[name]
+        if isinstance(value, list):
+            lines += [f"{name}: {_show(member)}" for member in value]
+        elif isinstance(value, dict):
+            lines += [f"{name}.{key}: {_show(members)}" for key, members in value.items()]
+        else:
+            lines.append(f"{name}: {_show(value)}")
+    return lines
+
+
 def _state_diff(expected: Mapping[str, Any], got: Mapping[str, Any]) -> str:
-    left = json.dumps(expected, indent=1, sort_keys=True).splitlines()
-    right = json.dumps(normalize_state(got), indent=1, sort_keys=True).splitlines()
-    lines = difflib.unified_diff(left, right, "expected", "response", lineterm="", n=2)
+    left, right = _state_lines(expected), _state_lines(normalize_state(got))
+    lines = difflib.unified_diff(left, right, "expected", "response", lineterm="", n=1)
     return "\n".join(lines)
 
 

@@ -50,7 +50,7 @@ from reference.operations import (
 )
 from reference.trace import operation_to_json
 
-__all__ = ["AGENTS", "ATOMS", "fuzz_report", "operations_over", "turns_over"]
+__all__ = ["AGENTS", "ATOMS", "fuzz_report", "operations_over", "save_finding", "turns_over"]
 
 AGENTS = ("a", "b", "c")
 ATOMS = ("p",)
@@ -84,7 +84,12 @@ def operations_over(existing: tuple[str, ...]) -> st.SearchStrategy[dict[str, An
         )
         for cls in (Support, Undermine)
     ] + [st.builds(cls, target=cited, evidence=cited) for cls in (Support, Undermine)]
+    # A hypothesis resting on one existing record is weighted up: chains of them are where
+    # one-step and transitive answers part.
+    chain = st.builds(Hypothesize, id=fresh, claim=_CLAIMS, depends_on=cited.map(lambda r: (r,)))
     well_formed = st.one_of(
+        chain,
+        chain,
         st.builds(Observe, id=new, claim=_CLAIMS, depends_on=cited_tuple),
         st.builds(Hypothesize, id=new, claim=_CLAIMS, depends_on=cited_tuple),
         *evidence,
@@ -122,14 +127,14 @@ class _Difference(Exception):
 
 
 def _probes(session: Session, features: frozenset[str]) -> list[dict[str, Any]]:
-    """The queries asked after each turn: the state dump, then Verify and Affected* (and
-    standing) about every record, as far as the implementation supports them."""
+    """The queries asked after each turn: the state dump, then Verify and Affected* about
+    every record, as far as the implementation supports them."""
     assert session.verifier is not None, "a conversation is open"
     probes: list[dict[str, Any]] = []
     if "query:state" in features:
         probes.append({"cmd": "query", "query": "state"})
     for record in sorted(session.verifier.state.records):
-        for query in ("verify", "affected_star", "standing"):
+        for query in ("verify", "affected_star"):
             if f"query:{query}" in features:
                 probes.append({"cmd": "query", "query": query, "record": record})
     return probes
