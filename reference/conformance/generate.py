@@ -63,8 +63,9 @@ DESCRIPTIONS: Mapping[str, str] = {
     "spec/scenarios/phase3-deliberation.json.",
     "findings/fuzz.json": "Shrunk mismatches found by differential fuzzing (gcv conform --fuzz "
     "--save-vector); requests kept, expectations regenerated.",
-    "findings/proofs.json": "Counterexample traces from proofs/ (gcv vectors --import-trace); "
-    "requests kept, expectations regenerated.",
+    "findings/proofs.json": "Counterexamples refuting the non-vacuity twins of proofs/, built "
+    "as conversations (python -m tests.conformance.proof_vectors, or gcv vectors "
+    "--import-trace); requests kept, expectations regenerated.",
 }
 
 _GENERATED_TOP = ("manifest.json", "COVERAGE.md")

@@ -4,6 +4,8 @@
   hand-written cases, one decorated function each (:mod:`.registry`);
 - :mod:`.traces`: the Phase 2 and Phase 3 scenarios, and the hook that turns any
   trace (a counterexample from ``proofs/``, say) into a case;
+- :mod:`.realise`: a conversation that builds a given dependency map (a decoded
+  counterexample), as a trace;
 - :func:`.builder.rederive`: fresh expectations for cases whose requests are
   the source (fuzz findings, imported traces).
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from reference.conformance.cases import operations, preconditions, queries, turns
 from reference.conformance.cases.builder import CaseBuilder, CaseError, rederive
+from reference.conformance.cases.realise import Unrealisable, trace_from_map
 from reference.conformance.cases.registry import REGISTRY, declared
 from reference.conformance.cases.traces import case_from_trace, scenario_cases
 from reference.conformance.vectors import Case
@@ -20,10 +23,12 @@ __all__ = [
     "REGISTRY",
     "CaseBuilder",
     "CaseError",
+    "Unrealisable",
     "case_from_trace",
     "hand_written_cases",
     "rederive",
     "scenario_cases",
+    "trace_from_map",
 ]
 
 # Imported for their declarations; the order is the order of the files.
