@@ -24,7 +24,15 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from spec.lineage.dfquad import Real, Sign
+from spec.lineage.dfquad import (
+    QBAF,
+    Real,
+    Sign,
+    compute_dfquad_strengths,
+    compute_probabilistic_sum,
+    get_signed_sources,
+    get_signed_targets,
+)
 from spec.lineage.errors import IneligibleExtensionError
 from spec.lineage.model import (
     Occurrence,
@@ -43,15 +51,26 @@ from spec.lineage.model import (
     make_relay,
     rename_roots,
 )
-from spec.lineage.quotient import Judge, compute_lineage_quotient, compute_verdict
+from spec.lineage.quotient import (
+    Judge,
+    QJudge,
+    check_compatibility,
+    compute_lineage_partition,
+    compute_lineage_quotient,
+    compute_quotient,
+    compute_verdict,
+)
+from spec.lineage.response import make_fresh_leaf
 
 __all__ = [
     "PRINCIPLES",
     "Interface",
     "Modulus",
+    "QModulus",
     "Violation",
     "compute_boundary_violation",
     "compute_orbit_components",
+    "find_qbaf_violations",
     "find_violations",
     "generate_content_replicas",
     "generate_fresh_extensions",
@@ -71,8 +90,14 @@ __all__ = [
     "is_replication_proof",
     "is_rri_lni_on_domain",
     "is_rri_respected",
+    "is_structural_flr_respected",
+    "is_structural_lni_respected",
+    "is_structural_qflr_respected",
+    "is_structural_rri_respected",
+    "is_structurally_eligible",
     "is_threshold_uniform_immune",
     "make_lineage_code_judge",
+    "make_qbaf_replica",
     "observe_prompt",
 ]
 
@@ -81,6 +106,9 @@ PRINCIPLES = ("RRI", "LNI", "CRI", "FLR", "qFLR")
 
 Modulus = Callable[[Profile, Occurrence], Real]
 """A lower bound on the signed score change an eligible fresh report must cause (qFLR)."""
+
+QModulus = Callable[[QBAF, Sign, Real], Real]
+"""A lower bound on the signed move of a fresh direct root of a sign and strength (QBAFs)."""
 
 Interface = Callable[[Profile], Hashable]
 """What a judge observes of a profile (Section 4.2): a prompt, a quotient, ..."""
@@ -91,8 +119,8 @@ class Violation:
     """A witness that a judge violates a principle: the case and the two scores."""
 
     principle: str
-    before: Profile
-    after: Profile
+    before: Profile | QBAF
+    after: Profile | QBAF
     score_before: Real
     score_after: Real
     detail: str
@@ -464,3 +492,137 @@ def is_finer_than_lineage(representation: Callable[[Profile], Hashable],
     :func:`make_lineage_code_judge`.
     """
     return is_factorizing(make_lineage_code_judge(domain), representation, domain)
+
+
+# ---------------------------------------------------------------------------
+# Section 6: the principles on QBAFs (structural RRI, LNI, FLR, qFLR)
+# ---------------------------------------------------------------------------
+
+
+def make_qbaf_replica(qbaf: QBAF, node: str, name: str, base: Real | None = None) -> QBAF:
+    """Section 6 (structural replica). A copy of ``node`` under the same root: no new unit.
+
+    Same root and content labels, same signed targets and sources, and a
+    base score no greater than the node's (default: equal).
+    """
+    if node == qbaf.topic or node not in qbaf.roots:
+        raise IneligibleExtensionError(f"node {node!r} renders no root, so it has no replica")
+    base = qbaf.base[node] if base is None else base
+    # Verify that the replica adds no strength
+    if base > qbaf.base[node]:
+        raise IneligibleExtensionError(
+            f"a replica of {node!r} with base {base} would be stronger than {qbaf.base[node]}"
+        )
+    if name in qbaf.base:
+        raise IneligibleExtensionError(f"node {name!r} is already in the QBAF")
+    targets = get_signed_targets(qbaf, node)
+    sources = get_signed_sources(qbaf, node)
+    return QBAF(
+        topic=qbaf.topic,
+        base={**qbaf.base, name: base},
+        supports=qbaf.supports | {(name, t) for s, t in targets if s is Sign.SUPPORT}
+        | {(x, name) for s, x in sources if s is Sign.SUPPORT},
+        attacks=qbaf.attacks | {(name, t) for s, t in targets if s is Sign.ATTACK}
+        | {(x, name) for s, x in sources if s is Sign.ATTACK},
+        roots={**qbaf.roots, name: qbaf.roots[node]},
+        contents={**qbaf.contents, **({name: qbaf.contents[node]} if node in qbaf.contents
+                                      else {})},
+    )
+
+
+def is_structural_rri_respected(judge: QJudge, qbaf: QBAF, node: str,
+                                base: Real | None = None) -> bool:
+    """Section 6 (structural RRI). Check a replica of ``node`` leaves the topic's score alone."""
+    return judge(make_qbaf_replica(qbaf, node, f"{node}~replica", base)) == judge(qbaf)
+
+
+def is_structural_lni_respected(judge: QJudge, qbaf: QBAF, renaming: Mapping[str, str]) -> bool:
+    """Section 6 (structural LNI). Check an injective renaming of root labels changes nothing."""
+    labels = sorted(set(qbaf.roots.values()))
+    renamed = [renaming.get(label, label) for label in labels]
+    if len(set(renamed)) != len(renamed):
+        raise IneligibleExtensionError(f"renaming {dict(renaming)!r} merges distinct roots")
+    relabelled = QBAF(qbaf.topic, qbaf.base, qbaf.supports, qbaf.attacks,
+                      {n: renaming.get(r, r) for n, r in qbaf.roots.items()}, qbaf.contents)
+    return judge(relabelled) == judge(qbaf)
+
+
+def is_structurally_eligible(qbaf: QBAF, sign: Sign, strength: Real) -> bool:
+    """Section 3.3 on QBAFs. A fresh direct root: positive strength, unsaturated topic and side.
+
+    The side's aggregate is taken over the lineage-lifted scores of the
+    topic's direct children of that sign.
+    """
+    partition = compute_lineage_partition(qbaf)
+    check_compatibility(qbaf, partition)
+    quotient = compute_quotient(qbaf, partition)
+    scores = compute_dfquad_strengths(quotient)
+    same = sorted(scores[x] for s, x in get_signed_sources(quotient, quotient.topic) if s is sign)
+    return (strength > 0 and 0 < qbaf.base[qbaf.topic] < 1
+            and compute_probabilistic_sum(same) < 1)
+
+
+def _structural_change(judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real) -> Real:
+    if not is_structurally_eligible(qbaf, sign, strength):
+        raise IneligibleExtensionError(
+            f"a fresh {sign.name.lower()} of strength {strength} is not eligible here"
+        )
+    fresh = make_fresh_leaf(qbaf, qbaf.topic, sign, strength, name="fresh~root")
+    return int(sign) * (judge(fresh) - judge(qbaf))
+
+
+def is_structural_flr_respected(judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real, *,
+                                strict: bool = True) -> bool:
+    """Section 6 (FLR, direct topic leaves). Check a fresh direct root moves the topic its way."""
+    change = _structural_change(judge, qbaf, sign, strength)
+    return change > 0 if strict else change >= 0
+
+
+def is_structural_qflr_respected(judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real,
+                                 modulus: QModulus) -> bool:
+    """Section 6.1 (qFLR on QBAFs). Check the move is at least ``modulus(qbaf, sign, strength)``."""
+    return _structural_change(judge, qbaf, sign, strength) >= modulus(qbaf, sign, strength)
+
+
+def find_qbaf_violations(
+    judge: QJudge,
+    qbaf: QBAF,
+    *,
+    fresh_strengths: Sequence[Real] = (Fraction(1, 5), Fraction(4, 5)),
+    modulus: QModulus | None = None,
+) -> list[Violation]:
+    """Check structural RRI, LNI, FLR (and qFLR given a modulus) on one QBAF.
+
+    Replicas of every root-rendering node (equal and half base), two
+    renamings of the root labels (priming them; rotating them), and eligible
+    fresh direct roots of both signs at ``fresh_strengths``.
+    """
+    before = judge(qbaf)
+    found: list[Violation] = []
+
+    def record(principle: str, after: QBAF, detail: str) -> None:
+        found.append(Violation(principle, qbaf, after, before, judge(after), detail))
+
+    for node in sorted(qbaf.roots):
+        if node == qbaf.topic:
+            continue
+        for base in (qbaf.base[node], qbaf.base[node] / 2):
+            if not is_structural_rri_respected(judge, qbaf, node, base):
+                record("RRI", make_qbaf_replica(qbaf, node, f"{node}~replica", base),
+                       f"replica of {node} with base {base}")
+    labels = sorted(set(qbaf.roots.values()))
+    for renaming in ({label: f"{label}'" for label in labels},
+                     {label: labels[(i + 1) % len(labels)] for i, label in enumerate(labels)}):
+        if not is_structural_lni_respected(judge, qbaf, renaming):
+            record("LNI", qbaf, f"renaming {renaming}")
+    for sign in (Sign.SUPPORT, Sign.ATTACK):
+        for strength in fresh_strengths:
+            if not is_structurally_eligible(qbaf, sign, strength):
+                continue
+            after = make_fresh_leaf(qbaf, qbaf.topic, sign, strength, name="fresh~root")
+            if not is_structural_flr_respected(judge, qbaf, sign, strength):
+                record("FLR", after, f"fresh {sign.name.lower()} of strength {strength}")
+            if modulus is not None and not is_structural_qflr_respected(
+                    judge, qbaf, sign, strength, modulus):
+                record("qFLR", after, f"fresh {sign.name.lower()} of strength {strength}")
+    return found
