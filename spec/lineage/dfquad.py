@@ -119,6 +119,9 @@ class QBAF:
     contents: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for name in ("base", "roots", "contents"):
+            if not isinstance(getattr(self, name), Mapping):
+                raise MalformedQBAFError(f"the QBAF's {name} must be a mapping from nodes")
         base = {str(node): check_strength(score, f"base score of {node!r}")
                 for node, score in self.base.items()}
         # Verify that the topic is a node

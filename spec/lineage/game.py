@@ -109,6 +109,9 @@ def compute_outcome(game: JudgmentGame, actions: Sequence[Action]) -> Profile:
 def compute_utility(game: JudgmentGame, judge: Judge, actions: Sequence[Action],
                     agent: str) -> Real:
     """Section 3.2 (utility). Verdict value to ``agent`` minus the cost of its actions."""
+    # Verify that the agent has a verdict preference
+    if agent not in game.prefers_accept:
+        raise MalformedProfileError(f"agent {agent!r} has no verdict preference in the game")
     verdict = compute_verdict(judge(compute_outcome(game, actions)), game.threshold)
     value = 1 if verdict == game.prefers_accept[agent] else 0
     cost = sum(

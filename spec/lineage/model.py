@@ -107,6 +107,11 @@ class Profile:
     occurrences: tuple[Occurrence, ...]
 
     def __post_init__(self) -> None:
+        # Verify that the claims form a QBAF
+        if not isinstance(self.skeleton, QBAF):
+            raise MalformedProfileError(
+                f"a profile's skeleton must be a QBAF, got {self.skeleton!r}"
+            )
         occurrences = tuple(self.occurrences)
         claims = self.skeleton.base
         for occurrence in occurrences:

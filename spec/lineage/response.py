@@ -30,6 +30,7 @@ from spec.lineage.dfquad import (
     Aggregator,
     Real,
     Sign,
+    check_strength,
     compute_combination,
     compute_dfquad_strengths,
     compute_extended_qbaf,
@@ -113,6 +114,9 @@ def compute_response_modulus(base: Real, same_side: Real, strength: Real) -> Rea
     >>> compute_response_modulus(Fraction(4, 5), Fraction(121, 125), Fraction(1, 5))
     Fraction(4, 3125)
     """
+    check_strength(base, "base score")
+    check_strength(same_side, "same-side aggregate")
+    check_strength(strength, "strength")
     return strength * (1 - same_side) * min(base, 1 - base)
 
 
@@ -124,6 +128,9 @@ def compute_direct_gain(base: Real, attack: Real, support: Real, sign: Sign,
     "on direct stars, LQ-DF-QuAD needs only the base score and both
     aggregates").
     """
+    for value, what in ((base, "base score"), (attack, "attack aggregate"),
+                        (support, "support aggregate"), (strength, "strength")):
+        check_strength(value, what)
     before = compute_combination(base, attack, support)
     if sign is Sign.SUPPORT:
         after = compute_combination(base, attack, 1 - (1 - support) * (1 - strength))
@@ -266,6 +273,7 @@ def compute_split_aggregate(strength: Real, parts: int) -> Real:
     """Appendix B.6. The aggregate of ``parts`` distinct roots of one strength: ``1 - (1-t)^m``."""
     if parts < 1:
         raise IneligibleExtensionError(f"a root splits into at least one part, got {parts}")
+    check_strength(strength, "strength of the split root")
     return compute_probabilistic_sum([strength] * parts)
 
 

@@ -153,3 +153,30 @@ def test_extension_by_a_replica_keeps_units(profile: Profile) -> None:
     for occurrence in profile.occurrences:
         extended = compute_extension(profile, make_relay(occurrence, "relay"))
         assert compute_units(extended) == compute_units(profile)
+
+
+def test_other_bad_inputs_raise_typed_errors() -> None:
+    from spec.lineage import (
+        QBAF,
+        JudgmentGame,
+        LineageError,
+        compute_direct_gain,
+        compute_response_modulus,
+        compute_split_aggregate,
+        compute_utility,
+        judge_lineage_dfquad,
+    )
+
+    with pytest.raises(MalformedProfileError, match="skeleton must be a QBAF"):
+        Profile("topic", ())  # type: ignore[arg-type]
+    with pytest.raises(LineageError, match="mapping"):
+        QBAF("t", [("t", F(1, 2))])  # type: ignore[arg-type]
+    with pytest.raises(StrengthError, match="same-side aggregate"):
+        compute_response_modulus(F(1, 2), F(3, 2), F(1, 5))
+    with pytest.raises(StrengthError, match="strength"):
+        compute_direct_gain(F(1, 2), F(0), F(0), Sign.SUPPORT, F(-1, 5))
+    with pytest.raises(StrengthError):
+        compute_split_aggregate(F(2), 3)
+    game = JudgmentGame(make_direct_profile(F(1, 2), []), {"ann": True})
+    with pytest.raises(MalformedProfileError, match="'zed' has no verdict preference"):
+        compute_utility(game, judge_lineage_dfquad, (), "zed")
