@@ -1,0 +1,87 @@
+"""The conformance runner's throughput, in protocol steps per second.
+
+    .venv/bin/python -m tests.benchmarks.bench_conform [ROUNDS]
+
+Runs the whole vector suite ROUNDS times (default 3) against ``gcv serve`` with its
+contracts on and under ``python -O`` (contracts off), and prints the best round of each.
+Then the runner's ceiling: 2000 standing queries against a stub that answers each with a
+fixed line (the pipe, the runner's schema checks and comparison, nothing else); and 30
+fuzzing conversations in lockstep with ``gcv serve``.  A step is one request and
+its response; the start request of each case is not counted.  The machine's load is
+printed too, since it is shared.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from reference.conformance.fuzz import fuzz_report
+from reference.conformance.process import Implementation
+from reference.conformance.runner import run_cases
+from reference.conformance.vectors import load_suite
+
+_STUB = """
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if r["cmd"] == "handshake":
+        result = {"protocol": "gcv-conform/1", "name": "stub", "version": "0",
+                  "features": ["core", "query:standing"]}
+        print(json.dumps({"id": r["id"], "ok": True, "result": result}), flush=True)
+    else:
+        print(json.dumps({"id": r["id"], "ok": True, "result": "active"}), flush=True)
+"""
+
+
+def _best_rate(command: list[str], rounds: int) -> tuple[float, int, int]:
+    cases = load_suite()
+    best, steps, passed = 0.0, 0, 0
+    for _ in range(rounds):
+        impl = Implementation(command)
+        impl.start()
+        report = run_cases(impl, cases)
+        impl.close()
+        rate = report.steps / report.seconds
+        if rate > best:
+            best, steps, passed = rate, report.steps, report.counts["pass"]
+    return best, steps, passed
+
+
+def main(rounds: int = 3) -> None:
+    python = sys.executable
+    print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
+    stub = Path(os.environ.get("TMPDIR", "/tmp")) / "gcv_conform_stub.py"
+    stub.write_text(_STUB)
+    runs = [
+        ("gcv serve, contracts on", [python, "-m", "reference.cli", "serve"]),
+        ("gcv serve, python -O", [python, "-O", "-m", "reference.cli", "serve"]),
+    ]
+    for label, command in runs:
+        rate, steps, passed = _best_rate(command, rounds)
+        print(f"{label:26} {rate:8.0f} steps/s   ({steps} steps, {passed} cases passed)")
+    impl = Implementation([python, str(stub)])
+    impl.start()
+    query = {"cmd": "query", "query": "standing", "record": "o1"}
+    started = time.perf_counter()
+    for _ in range(2000):
+        impl.request(query)
+    rate = 2000 / (time.perf_counter() - started)
+    impl.close()
+    print(f"{'stub (the runner alone)':26} {rate:8.0f} steps/s   (2000 standing queries)")
+    impl = Implementation([python, "-O", "-m", "reference.cli", "serve"])
+    impl.start()
+    started = time.perf_counter()
+    report = fuzz_report(impl, 30, 1, 8)
+    impl.close()
+    elapsed = time.perf_counter() - started
+    print(
+        f"{'fuzz, 30 conversations':26} {report.fuzz_requests / elapsed:8.0f} steps/s   "
+        f"({report.fuzz_requests} requests, both sides and Hypothesis included)"
+    )
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
