@@ -25,6 +25,7 @@ from reference.predicates import (
     is_dependency_path,
     is_least_reverse_closure,
     is_reachable_closure,
+    is_relation_over,
     is_within_good_standing,
 )
 from reference.records import GOOD_STANDING, RecordId, Standing
@@ -94,6 +95,11 @@ def _rejects_with_a_witness(
 
 @icontract.require(
     lambda standing, start: start in standing, "the associated record alpha_c is in Args_t"
+)
+@icontract.require(
+    lambda dep, standing: is_relation_over(dep, standing),
+    "Definition 2.1: Dep_t maps Args_t to subsets of Args_t",
+    enabled=icontract.SLOW,
 )
 @icontract.ensure(
     lambda result, standing: _accepts_within_good_standing(result, standing),

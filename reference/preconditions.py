@@ -39,6 +39,7 @@ from reference.operations import (
     Support,
     Undermine,
 )
+from reference.predicates import is_well_formed_view
 from reference.records import GOOD_STANDING, AgentId, RecordId
 from reference.rules import RULES
 
@@ -139,6 +140,11 @@ def _evidence(view: StateView, op: Support | Undermine) -> PreconditionViolation
     )
 
 
+@icontract.require(
+    lambda view: is_well_formed_view(view),
+    "the view is a state of Definition 2.1: every agent has A_i, Att_t relates records of Args_t",
+    enabled=icontract.SLOW,
+)
 @icontract.ensure(
     lambda result: result is None or isinstance(result, PreconditionViolation),
     "a violation is reported as a typed PreconditionViolation, never raised",

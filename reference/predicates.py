@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from itertools import pairwise
 
-from reference.depmap import AttackAdded, Change, StandingChanged
+import icontract
+
+from reference.depmap import AttackAdded, Change, StandingChanged, StateView
 from reference.records import GOOD_STANDING, RecordId, Standing
 
 __all__ = [
@@ -23,6 +25,8 @@ __all__ = [
     "is_index_of",
     "is_least_reverse_closure",
     "is_reachable_closure",
+    "is_relation_over",
+    "is_well_formed_view",
     "is_within_good_standing",
     "keeps_out_of_standing_out",
 ]
@@ -33,6 +37,25 @@ def is_within_good_standing(
 ) -> bool:
     """Check that every member lies in S_t."""
     return all(standing.get(member) in GOOD_STANDING for member in members)
+
+
+def is_relation_over(
+    relation: Mapping[RecordId, Collection[RecordId]], members: Collection[RecordId]
+) -> bool:
+    """Check that ``relation`` relates only ``members``: Dep_t maps Args_t to subsets of
+    Args_t, and Att_t is a subset of Args_t x Args_t (Definition 2.1)."""
+    return all(
+        key in members and all(value in members for value in values)
+        for key, values in relation.items()
+    )
+
+
+def is_well_formed_view(view: StateView) -> bool:
+    """Check that ``view`` is a state the engine can be in: each agent of Ags has an
+    awareness set A_i, and the recorded attacks relate registered records only."""
+    return all(agent in view.awareness for agent in view.agents) and is_relation_over(
+        view.attackers, view.standing
+    )
 
 
 def is_closed_under_dep(
@@ -50,6 +73,11 @@ def is_dependency_path(
     return all(later in dep.get(earlier, ()) for earlier, later in pairwise(path))
 
 
+@icontract.ensure(
+    lambda dep, start, members, result: not result or _contains_and_is_closed(dep, start, members),
+    "Dep*(alpha) contains alpha and is closed under Dep",
+    enabled=icontract.SLOW,
+)
 def is_reachable_closure(
     dep: Mapping[RecordId, Collection[RecordId]],
     start: RecordId,
@@ -62,6 +90,14 @@ def is_reachable_closure(
         if grown == reached:
             return reached == set(members)
         reached = grown
+
+
+def _contains_and_is_closed(
+    dep: Mapping[RecordId, Collection[RecordId]],
+    start: RecordId,
+    members: Collection[RecordId],
+) -> bool:
+    return start in members and is_closed_under_dep(dep, members)
 
 
 def is_closed_under_rdep(
@@ -80,6 +116,13 @@ def is_closed_under_rdep(
     )
 
 
+@icontract.ensure(
+    lambda rdep, withdrawn, members, result: (
+        not result or is_closed_under_rdep(rdep, withdrawn, members)
+    ),
+    "the union of the X_k is closed under the X_k step (Definition 2.3)",
+    enabled=icontract.SLOW,
+)
 def is_least_reverse_closure(
     rdep: Mapping[RecordId, Collection[RecordId]],
     withdrawn: RecordId,

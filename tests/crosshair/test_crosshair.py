@@ -1,0 +1,120 @@
+"""CrossHair finds planted bugs, stays silent on the engine's code, and what it found stays fixed.
+
+``bugs_detected/`` holds copies of the closure queries with one planted bug each and,
+beside each, the golden output: the ``file:line`` of every contract CrossHair must
+report broken.  As in CrossHair's own example suite, only the line numbers are
+compared (the counterexample it prints may differ between runs).  ``correct_code/``
+holds a verbatim copy of the engine's two closure queries, on which CrossHair must
+print nothing.  The last tests are regression tests for the counterexamples CrossHair
+found in reference/ (docs/verification.md, "CrossHair").
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import icontract
+import pytest
+
+import reference.closure
+from reference.closure import dependency_walk
+from reference.depmap import StateView
+from reference.operations import ExpandAwareness
+from reference.preconditions import find_violation
+from reference.records import Standing
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+BUGS = sorted((HERE / "bugs_detected").glob("*.py"))
+CORRECT = sorted((HERE / "correct_code").glob("*.py"))
+
+# CPU seconds per contract: a planted bug is found in well under a second; on correct
+# code CrossHair spends the whole budget on each contract and prints nothing.
+BUDGET = {"bugs_detected": 3.0, "correct_code": 1.5}
+
+
+def _start(path: Path) -> subprocess.Popen[str]:
+    budget = BUDGET[path.parent.name]
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "crosshair",
+            "check",
+            "--analysis_kind=icontract",
+            f"--per_condition_timeout={budget}",
+            str(path),
+        ],
+        cwd=ROOT,
+        env=dict(os.environ, ICONTRACT_SLOW="1", PYTHONPATH=str(ROOT)),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def runs() -> Iterator[dict[Path, tuple[int, str, str]]]:
+    """Start every example's check at once (they are independent), then collect them."""
+    started = {path: _start(path) for path in BUGS + CORRECT}
+    results = {}
+    for path, process in started.items():
+        stdout, stderr = process.communicate(timeout=600)
+        results[path] = (process.returncode, stdout, stderr)
+    yield results
+
+
+def _line_numbers(output: str) -> list[int]:
+    return [int(n) for n in re.findall(r"^[^:\n]*\.py:(\d+): error:", output, re.MULTILINE)]
+
+
+@pytest.mark.parametrize("path", BUGS, ids=[p.stem for p in BUGS])
+def test_crosshair_finds_the_planted_bug(
+    path: Path, runs: dict[Path, tuple[int, str, str]]
+) -> None:
+    returncode, stdout, stderr = runs[path]
+    golden = path.with_suffix(".out").read_text(encoding="utf-8")
+    assert returncode == 1, (returncode, stdout, stderr)
+    assert _line_numbers(stdout) == _line_numbers(golden), (stdout, golden)
+
+
+@pytest.mark.parametrize("path", CORRECT, ids=[p.stem for p in CORRECT])
+def test_crosshair_prints_nothing_on_correct_code(
+    path: Path, runs: dict[Path, tuple[int, str, str]]
+) -> None:
+    assert runs[path] == (0, "", ""), runs[path]
+
+
+def test_the_correct_copy_is_still_the_engines_code() -> None:
+    """correct_code/ must be the engine's code: refresh the copy after editing closure.py."""
+    from tests.crosshair.correct_code import closure_queries as copy
+
+    for name in ("dependency_walk", "reverse_closure"):
+        ours = inspect.getsource(getattr(copy, name))
+        engine = inspect.getsource(getattr(reference.closure, name))
+        assert ours == engine, f"tests/crosshair/correct_code/ has an old copy of {name}"
+
+
+# -- regression tests for what CrossHair found in reference/ ----------------------------------
+
+
+def test_walk_refuses_a_dep_link_to_an_unregistered_record() -> None:
+    """CrossHair: dependency_walk({'\\x00': ('',), '': ()}, {'\\x00': RESOLVED}, '\\x00') raised
+    KeyError. Dep must be a relation over Args_t (Definition 2.1); the precondition says so."""
+    with pytest.raises(icontract.ViolationError, match="Dep_t maps Args_t to subsets of Args_t"):
+        dependency_walk({"\x00": ("",), "": ()}, {"\x00": Standing.RESOLVED}, "\x00")
+
+
+def test_precondition_check_refuses_a_view_without_an_agents_awareness() -> None:
+    """CrossHair: find_violation(ExpandAwareness('0'), StateView(('',), {'': ACTIVE}, {},
+    {'\\x01': ()}), '\\x00') raised KeyError: agent '' has no awareness set in the view."""
+    view = StateView(("",), {"": Standing.ACTIVE}, {}, {"\x01": ()})
+    with pytest.raises(icontract.ViolationError, match="every agent has A_i"):
+        find_violation(ExpandAwareness("0"), view, "\x00")
