@@ -14,4 +14,5 @@ spec's definitions before it writes them down.
 - :mod:`~reference.conformance.process`: an implementation under test, as a subprocess.
 - :mod:`~reference.conformance.runner`: ``gcv conform``; :mod:`~reference.conformance.report`.
 - :mod:`~reference.conformance.fuzz`: differential fuzzing against the reference.
+- :mod:`~reference.conformance.predicates`: what the package's contracts state.
 """

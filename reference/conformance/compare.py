@@ -18,6 +18,7 @@ from typing import Any
 
 import icontract
 
+from reference.conformance.predicates import is_one_outcome
 from reference.conformance.protocol import SET_QUERIES
 
 __all__ = ["Mismatch", "check", "expectation", "normalize_state", "show_expected"]
@@ -71,6 +72,7 @@ def normalize_state(state: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+@icontract.ensure(lambda result: is_one_outcome(result), "an expectation states one outcome")
 def expectation(
     request: Mapping[str, Any], response: Mapping[str, Any], witnesses: Sequence[str] = ()
 ) -> dict[str, Any]:

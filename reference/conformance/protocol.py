@@ -255,6 +255,7 @@ def response_problem(request: Mapping[str, Any], response: object) -> str | None
     return schema_problem("urn:gcv:conform:1:response", pointer, response["result"], "result")
 
 
+@icontract.ensure(lambda result: result in FEATURES, "a feature of gcv-conform/1")
 def feature_of(request: Mapping[str, Any]) -> str:
     """The feature a step's request needs: ``core`` for a turn, ``query:NAME`` for a query.
 

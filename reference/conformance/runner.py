@@ -32,7 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import icontract
+
 from reference.conformance.compare import check, show_expected
+from reference.conformance.predicates import is_ordered_subset
 from reference.conformance.process import Fault, Implementation
 from reference.conformance.protocol import feature_of
 from reference.conformance.report import CaseResult, RunReport
@@ -82,6 +85,9 @@ class KnownFailures:
         return [p for p in self.patterns if not any(fnmatch.fnmatchcase(i, p) for i in ids)]
 
 
+@icontract.ensure(
+    lambda cases, result: is_ordered_subset(result, cases), "a selection keeps the suite's order"
+)
 def select(cases: Sequence[Case], ids: Sequence[str], features: Sequence[str]) -> list[Case]:
     """The cases whose id matches one of the ``ids`` globs (if any are given) and that carry
     one of ``features`` as a feature or a tag (if any are given)."""

@@ -16,6 +16,7 @@ from typing import Any
 import icontract
 
 from reference.conformance.compare import expectation
+from reference.conformance.predicates import is_outside_good_standing
 from reference.conformance.protocol import FEATURES, PROTOCOL, request_problem, response_problem
 from reference.errors import GcvError, MalformedRequest, Unsupported
 from reference.operations import Operation
@@ -35,6 +36,10 @@ def _version() -> str:
         return "0+unknown"
 
 
+@icontract.ensure(
+    lambda error, result: result["ok"] is False and result["error"]["code"] == error.code,
+    "the response carries the error's code",
+)
 def error_response(request_id: object, error: GcvError) -> dict[str, Any]:
     """The ``ok: false`` response carrying ``error`` (its code is normative, its text is not).
 
@@ -142,6 +147,10 @@ class Session:
         return response, expectation(request, response, witnesses)
 
 
+@icontract.ensure(
+    lambda verifier, result: is_outside_good_standing(result, verifier.state.standing),
+    "every admissible witness of an ungrounded Verify lies outside S_t (Lemma 2.1)",
+)
 def outside_good_standing(verifier: Verifier, candidate: RecordId | None) -> tuple[RecordId, ...]:
     """The members of Dep*(candidate) outside S_t, sorted (none for an unknown candidate)."""
     state = verifier.state

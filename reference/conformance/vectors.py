@@ -22,6 +22,7 @@ from typing import Any
 
 import icontract
 
+from reference.conformance.predicates import has_unique_ids, is_round_trip
 from reference.conformance.protocol import PROTOCOL, schema_problem
 from reference.errors import MalformedVectors
 
@@ -150,6 +151,11 @@ def _case_text(case: Case) -> str:
     return "    {\n" + "\n".join(lines) + '\n      "steps": [\n' + body + "\n      ]\n    }"
 
 
+@icontract.ensure(
+    lambda cases, result: is_round_trip(result, cases),
+    "the text parses back to the same cases",
+    enabled=icontract.SLOW,
+)
 def dump_vector_file(cases: Sequence[Case], description: str) -> str:
     """The canonical text of a vector file: fixed key order, one step per line.
 
@@ -205,6 +211,7 @@ def _vector_files(directory: Traversable) -> Iterable[tuple[str, Traversable]]:
                     yield f"{group.name}/{file.name}", file
 
 
+@icontract.ensure(lambda result: has_unique_ids(result), "case ids are unique across the suite")
 def load_suite(directory: Traversable | Path | None = None) -> tuple[Case, ...]:
     """Every case in the vector files under ``directory`` (default: the shipped suite).
 

@@ -28,6 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import icontract
+
+from reference.conformance.predicates import is_rebuilt_by
 from spec import core
 
 __all__ = ["Unrealisable", "trace_from_map"]
@@ -67,6 +70,11 @@ def _check(d: core.DependencyMap) -> None:
             raise Unrealisable(f"{r} is weakened but has no attacker (only Undermine weakens)")
 
 
+@icontract.ensure(
+    lambda d, result: is_rebuilt_by(result, d),
+    "the conversation ends in exactly the map",
+    enabled=icontract.SLOW,
+)
 def trace_from_map(
     d: core.DependencyMap, *, name: str = "", description: str = "", agents: Sequence[str] = ("a",)
 ) -> dict[str, Any]:
