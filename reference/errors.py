@@ -14,21 +14,27 @@ from typing import ClassVar
 __all__ = [
     "AlreadyAware",
     "AttackedTarget",
+    "DuplicateAtom",
     "DuplicateRecord",
     "EndpointError",
     "EndpointTimeout",
     "GcvError",
+    "MalformedFormula",
     "MalformedInput",
     "MalformedOperation",
     "MalformedReply",
     "MalformedRequest",
     "MalformedTrace",
     "MalformedVectors",
+    "ModelTooLarge",
+    "NoSurvivingWorld",
     "PreconditionViolation",
     "SelfReference",
     "UnknownAgent",
+    "UnknownAtom",
     "UnknownOperation",
     "UnknownRecord",
+    "UnknownWorld",
     "Unsupported",
     "WrongStanding",
 ]
@@ -193,3 +199,42 @@ class EndpointTimeout(EndpointError):
     """The interpreter's endpoint did not answer within the timeout, on every attempt."""
 
     code = "endpoint-timeout"
+
+
+# -- the epistemic layer (M_t: formulas, the plausibility model, its updates) ----------
+
+
+class MalformedFormula(MalformedInput):
+    """A formula's text does not parse, is too long, or is nested too deeply."""
+
+    code = "malformed-formula"
+
+
+class UnknownAtom(PreconditionViolation):
+    """A formula, a world or an expectation names an atom that is not in Prop_t."""
+
+    code = "unknown-atom"
+
+
+class DuplicateAtom(PreconditionViolation):
+    """An operation introduces an atom that is already in Prop_t."""
+
+    code = "duplicate-atom"
+
+
+class NoSurvivingWorld(PreconditionViolation):
+    """A hard announcement [!psi] would eliminate every world: psi holds nowhere in W_t."""
+
+    code = "no-surviving-world"
+
+
+class UnknownWorld(PreconditionViolation):
+    """A query names a world (a valuation) that is not in W_t."""
+
+    code = "unknown-world"
+
+
+class ModelTooLarge(PreconditionViolation):
+    """Materialising or refining M_t would exceed the reference's bound on |W|."""
+
+    code = "model-too-large"

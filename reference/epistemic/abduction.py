@@ -1,0 +1,202 @@
+"""Abduction (Definition A.2): abductive problems, the check of a candidate, the queue.
+
+An abductive problem (B_i, chi) arises when chi is announced (Observe) or
+asked about (Question) while agent i did not believe it.  The problem keeps
+the model in which it arose, M_chi: for an observation, the model as it
+would be without that announcement (the turn's other announcements made);
+for a question, the model when it is asked.  A hypothesis gamma solves it when
+
+1. consistency: M_t does not satisfy B_i ~gamma;
+2. explanatory: M_chi[up-up gamma] satisfies B_i chi;
+3. non-triviality: gamma != chi, M_t does not satisfy B_i gamma, gamma != true,
+
+where M_t is the current model just before gamma's upgrade and "M satisfies
+phi" means phi holds at every world of M.  M_chi is brought to the current
+vocabulary first: an atom gamma mentions that M_chi lacks splits its worlds
+(Definition A.3), as it did in M_t.
+
+The explanatory check reads M_chi and not M_t because in M_t chi has been
+announced: every agent knows it, and every candidate would explain it.  B.2's
+own checks do the same: at T5, h1 explains o7 because "Redis being down plus
+h1 entails Stripe 429s", with Redis known and the 429s not yet.
+
+Mirrors ``spec.epistemic.is_abductive_problem`` and ``is_abductive_solution``.
+
+References
+----------
+Velazquez-Quesada, Fernando R., Fernando Soler-Toscano, and Angel
+Nepomuceno-Fernandez. 2013. "An Epistemic and Dynamic Approach to Abductive
+Reasoning: Abductive Problem and Abductive Solution." *Journal of Applied
+Logic* 11 (4): 505-22. https://doi.org/10.1016/j.jal.2013.07.002.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+import icontract
+
+from reference.epistemic.formula import TOP, Believes, Formula, Not, atoms_of, show
+from reference.epistemic.model import PlausibilityModel
+from reference.epistemic.semantics import holds_everywhere
+from reference.epistemic.updates import expand, lexicographic_upgrade
+from reference.records import GOOD_STANDING, AgentId, RecordId, Standing
+
+__all__ = [
+    "Problem",
+    "Verdict",
+    "check_solution",
+    "close_problems",
+    "is_surprising",
+    "open_problems",
+    "queue_question",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """An abductive problem (B_agent, formula), posed by the record ``source``.
+
+    ``model`` is M_chi, the model in which the agent did not believe chi;
+    ``closed_by`` lists the hypotheses that passed Definition A.2's checks for it.
+    """
+
+    agent: AgentId
+    formula: Formula
+    source: RecordId
+    model: PlausibilityModel
+    closed_by: tuple[RecordId, ...] = ()
+
+    def is_explained(self, standing: Mapping[RecordId, Standing]) -> bool:
+        """Some hypothesis that solved it is still in S_t."""
+        return any(standing.get(h) in GOOD_STANDING for h in self.closed_by)
+
+    def snapshot(self) -> dict[str, object]:
+        """The problem as plain JSON data."""
+        return {
+            "agent": self.agent,
+            "formula": show(self.formula),
+            "source": self.source,
+            "model": self.model.fingerprint(),
+            "closed_by": list(self.closed_by),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Definition A.2's three checks for one problem and one candidate."""
+
+    consistent: bool
+    explanatory: bool
+    non_trivial: bool
+
+    @property
+    def solves(self) -> bool:
+        """All three checks pass."""
+        return self.consistent and self.explanatory and self.non_trivial
+
+
+def is_surprising(model: PlausibilityModel, agent: AgentId, chi: Formula) -> bool:
+    """Definition A.2's problem: the agent does not believe chi in ``model`` (M |/= B_i chi)."""
+    return not holds_everywhere(model, Believes(agent, chi))
+
+
+def _in_vocabulary(model: PlausibilityModel, atoms: Collection[str]) -> PlausibilityModel:
+    """M_chi with the atoms it lacks added (worlds split, awareness unchanged)."""
+    for atom in sorted(set(atoms) - set(model.atoms)):
+        model = expand(model, atom, agents=())
+    return model
+
+
+@icontract.ensure(
+    lambda gamma, problem, result: not result.solves or gamma != problem.formula,
+    "a solution is never the problem's own formula",
+)
+def check_solution(current: PlausibilityModel, problem: Problem, gamma: Formula) -> Verdict:
+    """Check the candidate gamma against ``problem`` (Definition A.2).
+
+    ``current`` is M_t just before gamma's upgrade; gamma's atoms are in it.
+
+    Examples
+    --------
+    >>> from reference.epistemic.formula import parse
+    >>> from reference.epistemic.updates import announce
+    >>> before = PlausibilityModel.implicit(["b"], ["redis", "stripe429", "h1"])
+    >>> posed = announce(before, parse("redis"))   # o8 announced, o7 not yet
+    >>> problem = Problem("b", parse("stripe429"), "o7", posed)
+    >>> now = announce(posed, parse("stripe429"))
+    >>> check_solution(now, problem, parse("h1 & (redis -> stripe429)")).solves
+    True
+    >>> check_solution(now, problem, parse("h1")).explanatory
+    False
+    """
+    agent, chi = problem.agent, problem.formula
+    consistent = not holds_everywhere(current, Believes(agent, Not(gamma)))
+    posed = _in_vocabulary(problem.model, atoms_of(gamma))
+    upgraded = lexicographic_upgrade(posed, gamma, [agent])
+    explanatory = holds_everywhere(upgraded, Believes(agent, chi))
+    non_trivial = (
+        gamma != chi and gamma != TOP and not holds_everywhere(current, Believes(agent, gamma))
+    )
+    return Verdict(consistent, explanatory, non_trivial)
+
+
+def open_problems(
+    problems: tuple[Problem, ...],
+    standing: Mapping[RecordId, Standing],
+    agent: AgentId | None = None,
+) -> tuple[Problem, ...]:
+    """The problems (of ``agent``, or of everyone) with no solving hypothesis in S_t."""
+    return tuple(
+        p for p in problems if (agent is None or p.agent == agent) and not p.is_explained(standing)
+    )
+
+
+def close_problems(
+    problems: tuple[Problem, ...],
+    current: PlausibilityModel,
+    gamma: Formula,
+    hypothesis: RecordId,
+    standing: Mapping[RecordId, Standing],
+) -> tuple[Problem, ...]:
+    """Record ``hypothesis`` as a solution of every open problem gamma solves.
+
+    A problem whose solutions have all left S_t (weakened or abandoned) is open
+    again, and a later hypothesis may close it.
+    """
+    out = []
+    for problem in problems:
+        if not problem.is_explained(standing) and check_solution(current, problem, gamma).solves:
+            problem = Problem(
+                problem.agent,
+                problem.formula,
+                problem.source,
+                problem.model,
+                (*problem.closed_by, hypothesis),
+            )
+        out.append(problem)
+    return tuple(out)
+
+
+def queue_question(
+    problems: tuple[Problem, ...],
+    current: PlausibilityModel,
+    chi: Formula,
+    question: RecordId,
+    standing: Mapping[RecordId, Standing],
+) -> tuple[Problem, ...]:
+    """Question: queue (B_i, chi) for every agent who does not believe chi.
+
+    An agent who already has an open problem with the same chi keeps that one
+    (B.2, T10: the question "keeps o6 on the abductive-problem queue"); an agent
+    who believes chi has no problem with it.
+    """
+    added = []
+    for agent in current.agents:
+        if not is_surprising(current, agent, chi):
+            continue
+        if any(p.formula == chi for p in open_problems(problems, standing, agent)):
+            continue
+        added.append(Problem(agent, chi, question, current))
+    return problems + tuple(added)
