@@ -127,14 +127,17 @@ class _Difference(Exception):
 
 
 def _probes(session: Session, features: frozenset[str]) -> list[dict[str, Any]]:
-    """The queries asked after each turn: the state dump, then Verify and Affected* about
-    every record, as far as the implementation supports them."""
+    """The queries asked after each turn: the state dump, then Verify and Affected* (and
+    standing, without the dump) about every record, as far as the implementation supports
+    them."""
     assert session.verifier is not None, "a conversation is open"
     probes: list[dict[str, Any]] = []
     if "query:state" in features:
         probes.append({"cmd": "query", "query": "state"})
+    # Standing is in the state dump; asked on its own only when the dump is not declared.
+    queries = ("verify", "affected_star") + (() if probes else ("standing",))
     for record in sorted(session.verifier.state.records):
-        for query in ("verify", "affected_star"):
+        for query in queries:
             if f"query:{query}" in features:
                 probes.append({"cmd": "query", "query": query, "record": record})
     return probes

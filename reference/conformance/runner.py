@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import importlib.util
 import json
 import sys
 import time
@@ -399,6 +400,10 @@ def main(argv: list[str]) -> int:
             return _fail_early(str(error), EXIT_BAD_INPUT)
         if not cases:
             return _fail_early("the filters select no case", EXIT_BAD_INPUT)
+    elif importlib.util.find_spec("hypothesis") is None:
+        return _fail_early(
+            "--fuzz needs Hypothesis: pip install -e '.[conformance]'", EXIT_BAD_INPUT
+        )
     impl = Implementation(command, timeout=args.timeout, start_timeout=args.start_timeout)
     try:
         impl.start()
@@ -407,6 +412,10 @@ def main(argv: list[str]) -> int:
         for line in stderr.splitlines():
             print(f"  | {line}", file=sys.stderr)
         return _fail_early(f"cannot use {' '.join(command)}: {fault.kind}: {fault}", EXIT_UNUSABLE)
+    assert impl.handshake is not None, "started"
+    if args.fuzz is not None and "core" not in impl.handshake.features:
+        impl.close()
+        return _fail_early("fuzzing needs the core feature, which is not declared", EXIT_UNUSABLE)
     try:
         if args.fuzz is not None:
             from reference.conformance.fuzz import fuzz_report  # Hypothesis, only when asked

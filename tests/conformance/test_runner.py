@@ -140,3 +140,13 @@ def test_a_broken_vector_file_is_exit_2_naming_the_place(
     )
     assert main(["--vectors", str(tmp_path), "--", *SERVE]) == EXIT_BAD_INPUT
     assert "mine/bad.json: cases[0]" in capsys.readouterr().err
+
+
+def test_fuzzing_without_hypothesis_is_exit_2_saying_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reference.conformance import runner
+
+    monkeypatch.setattr(runner.importlib.util, "find_spec", lambda name: None)
+    assert main(["--fuzz", "3", "--", *SERVE]) == EXIT_BAD_INPUT
+    assert ".[conformance]" in capsys.readouterr().err
