@@ -5,13 +5,27 @@ against the state as the turn has left it so far, then applied through the
 dependency map's journaled primitives.  The label and attack effects come from
 the operation table :data:`~reference.rules.RULES`; what is specific to an
 operation (which Dep links it records, who commits) is spelled out below.
+The epistemic effect comes from the sibling table
+:data:`~reference.epistemic.table.DEL_RULES` and is applied in the same call,
+so it is part of the same atomic turn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import icontract
 
 from reference.depmap import DependencyMap
+from reference.epistemic.effects import (
+    announce_simultaneously,
+    apply_effect,
+    find_empty_announcement,
+    find_epistemic_violation,
+)
+from reference.epistemic.formula import Formula
+from reference.epistemic.table import DEL_RULES
+from reference.errors import GcvError, NoSurvivingWorld
 from reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -27,7 +41,7 @@ from reference.preconditions import find_violation
 from reference.records import AgentId, Kind, Record, RecordId
 from reference.rules import RULES
 
-__all__ = ["apply_operation"]
+__all__ = ["apply_announcements", "apply_operation"]
 
 
 def _register(
@@ -37,8 +51,9 @@ def _register(
     kind: Kind,
     speaker: AgentId,
     depends_on: tuple[RecordId, ...],
+    formula: Formula | None = None,
 ) -> None:
-    dmap.add_record(Record(record, claim, speaker, dmap.turn + 1, kind))
+    dmap.add_record(Record(record, claim, speaker, dmap.turn + 1, kind, formula))
     for support in depends_on:
         dmap.add_dependency(record, support)
 
@@ -86,25 +101,39 @@ def _has_table_effect(dmap: DependencyMap, op: Operation) -> bool:
     "Table 3: Undermine leaves its target weakened, Revise abandoned, Resolve resolved, "
     "each attacked by the operation's evidence or attackers",
 )
-def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
+def apply_operation(
+    dmap: DependencyMap,
+    op: Operation,
+    speaker: AgentId,
+    *,
+    deferred: list[Observe] | None = None,
+) -> None:
     """Apply one operation to ``dmap`` inside its open transaction.
+
+    Its argumentation effect (Table 3) and its epistemic effect (the DEL
+    realisation) are both applied.  With ``deferred``, an operation whose
+    realisations are simultaneous within a turn (Observe's hard announcements)
+    is appended to it instead, for :func:`apply_announcements` to apply with
+    the turn's others.
 
     Raises
     ------
     PreconditionViolation
-        The operation's precondition does not hold; ``dmap`` is untouched by it.
+        The operation's precondition (Table 3's, then the epistemic ones) does
+        not hold, or its hard announcement would leave no world; the transaction
+        undoes whatever the operation changed.
     """
-    violation = find_violation(op, dmap.view(), speaker)
+    violation = find_violation(op, dmap.view(), speaker) or find_epistemic_violation(op, dmap.model)
     if violation is not None:
         raise violation
     match op:
         case Observe():
-            _register(dmap, op.id, op.claim, op.kind, speaker, op.depends_on)
+            _register(dmap, op.id, op.claim, op.kind, speaker, op.depends_on, op.formula)
             dmap.commit(speaker, op.id)
         case Hypothesize():
-            _register(dmap, op.id, op.claim, op.kind, speaker, op.depends_on)
+            _register(dmap, op.id, op.claim, op.kind, speaker, op.depends_on, op.formula)
         case Question():
-            _register(dmap, op.id, op.claim, Kind.QUESTION, speaker, op.depends_on)
+            _register(dmap, op.id, op.claim, Kind.QUESTION, speaker, op.depends_on, op.formula)
         case Support():
             _register_evidence(dmap, op, speaker)
             dmap.add_dependency(op.target, op.evidence)
@@ -135,3 +164,47 @@ def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Non
                 dmap.add_attack(attacker, target)
         if rule.target_becomes is not None:
             dmap.set_standing(target, rule.target_becomes)
+    # The epistemic effect, from the DEL table.  An operation with no formula (and
+    # no target formula) leaves M_t as it is, at no cost.
+    if deferred is not None and DEL_RULES[op.operation].simultaneous:
+        assert isinstance(op, Observe), "only Observe's announcements are simultaneous"
+        if op.formula is not None:
+            deferred.append(op)
+        return
+    target_formula = dmap.records[target].formula if target is not None else None
+    dmap.replace_epistemic(
+        apply_effect(dmap.epistemic, op, target_formula=target_formula, standing=dmap.standing)
+    )
+
+
+def apply_announcements(dmap: DependencyMap, observations: Sequence[Observe]) -> None:
+    """Apply the hard announcements of one turn's observations, simultaneously.
+
+    Each psi is read in M_t as the turn's Observe phase found it; the worlds where
+    any fails are eliminated at once, and each observation poses its abductive
+    problems (Definition A.2).
+
+    Raises
+    ------
+    NoSurvivingWorld
+        No world satisfies them all; ``record`` names the observation at which
+        the conjunction (in the turn's order) first became unsatisfiable.
+    """
+    announced = [(op.id, op.formula) for op in observations if op.formula is not None]
+    if not announced:
+        return
+    try:
+        model = dmap.model.explicit()
+    except GcvError as error:
+        error.record = announced[0][0]
+        raise
+    position = find_empty_announcement(model, [formula for _, formula in announced])
+    if position is not None:
+        record, formula = announced[position]
+        raise NoSurvivingWorld(
+            f"after announcing {formula} with the turn's earlier observations no world of "
+            "W_t is left",
+            field="formula",
+            record=record,
+        )
+    dmap.replace_epistemic(announce_simultaneously(dmap.epistemic, announced))

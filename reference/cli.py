@@ -22,7 +22,7 @@ from pathlib import Path
 from reference.errors import GcvError
 from reference.render import render_grounding, render_turn
 from reference.replay import Check, Replay, replay
-from reference.trace import Trace, load_trace
+from reference.trace import EPISTEMIC_QUERIES, Trace, load_trace
 
 __all__ = ["main"]
 
@@ -70,13 +70,20 @@ def _read_trace(name_or_path: str) -> Trace:
     return load_trace(path.read_bytes())
 
 
+def _plain(value: object) -> object:
+    # Sets (of identifiers, or of worlds) print sorted, nested sets as sorted lists.
+    if isinstance(value, frozenset):
+        return sorted((_plain(v) for v in value), key=str)
+    return value
+
+
 def _show_check(check: Check) -> str:
     e = check.expectation
     mark = "ok  " if check.ok else "FAIL"
     subject = e.subject if e.atom is None else f"{e.subject}, {e.atom}"
-    expected = sorted(e.expected) if isinstance(e.expected, frozenset) else e.expected
-    actual = sorted(check.actual) if isinstance(check.actual, frozenset) else check.actual
-    line = f"    [{mark}] {e.query}({subject}) = {expected}"
+    label = e.describe() if e.query in EPISTEMIC_QUERIES else f"{e.query}({subject})"
+    expected, actual = _plain(e.expected), _plain(check.actual)
+    line = f"    [{mark}] {label} = {expected}"
     if not check.ok:
         line += f"; got {actual}"
     return line + (f"   # {e.why}" if e.why and check.ok else "")

@@ -11,8 +11,11 @@ All mutation goes through a handful of primitives, and only inside
 so a turn applies all of its operations or none.  The same journal is the
 turn's change report.
 
-The epistemic component M_t is represented here by its vocabulary only:
-Prop_t and the awareness sets A_i.
+The epistemic component M_t (:class:`~reference.epistemic.effects.EpistemicState`:
+the plausibility model with Prop_t, the worlds and the awareness sets A_i, and
+the queue of abductive problems) is one immutable value.  An operation that
+changes it replaces it, journaling :class:`ModelReplaced` with both values, so
+undoing a turn restores M_t exactly and costs O(1) per replacement.
 """
 
 from __future__ import annotations
@@ -26,9 +29,13 @@ from types import MappingProxyType
 
 import icontract
 
+from reference.epistemic.effects import EpistemicState
+from reference.epistemic.model import PlausibilityModel
+from reference.epistemic.updates import expand
 from reference.records import GOOD_STANDING, AgentId, Record, RecordId, Standing
 
 __all__ = [
+    "AtomAdded",
     "AttackAdded",
     "AwarenessGained",
     "Change",
@@ -36,6 +43,7 @@ __all__ = [
     "DependencyAdded",
     "DependencyMap",
     "DissentRecorded",
+    "ModelReplaced",
     "RecordAdded",
     "Retracted",
     "StandingChanged",
@@ -100,15 +108,23 @@ class DissentRecorded:
 
 
 @dataclass(frozen=True, slots=True)
+class ModelReplaced:
+    """The epistemic component (M_t and its problem queue) went from ``before`` to ``after``."""
+
+    before: EpistemicState
+    after: EpistemicState
+
+
+@dataclass(frozen=True, slots=True)
 class AtomAdded:
-    """``atom`` joined Prop_t."""
+    """``atom`` joined Prop_t (reported after the :class:`ModelReplaced` that added it)."""
 
     atom: str
 
 
 @dataclass(frozen=True, slots=True)
 class AwarenessGained:
-    """``atom`` joined A_``agent``."""
+    """``atom`` joined A_``agent`` (reported after the :class:`ModelReplaced` that did it)."""
 
     agent: AgentId
     atom: str
@@ -122,6 +138,7 @@ Change = (
     | Committed
     | Retracted
     | DissentRecorded
+    | ModelReplaced
     | AtomAdded
     | AwarenessGained
 )
@@ -144,7 +161,7 @@ def _ordered_set() -> dict[str, None]:
 
 
 class DependencyMap:
-    """D_t: records with standing, Dep and its reverse index, Att and its reverse, Cm, Prop, A_i.
+    """D_t: records with standing, Dep and its reverse index, Att and its reverse, Cm, and M_t.
 
     Parameters
     ----------
@@ -152,6 +169,9 @@ class DependencyMap:
         Ags, the agents of the conversation.
     atoms:
         Prop_0; every agent starts aware of every atom.
+    model:
+        M_0, when declared (its Ags and Prop_0 are the map's); by default the
+        implicit model over ``atoms``: every valuation, nothing known or believed.
 
     Examples
     --------
@@ -160,7 +180,12 @@ class DependencyMap:
     (0, 0, ['p'])
     """
 
-    def __init__(self, agents: Sequence[AgentId], atoms: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        agents: Sequence[AgentId],
+        atoms: Sequence[str] = (),
+        model: PlausibilityModel | None = None,
+    ) -> None:
         self.agents: tuple[AgentId, ...] = tuple(agents)
         self.turn = 0
         self._records: dict[RecordId, Record] = {}
@@ -173,10 +198,10 @@ class DependencyMap:
         self._ratt: dict[RecordId, dict[RecordId, None]] = {}
         self._commitments: dict[AgentId, dict[RecordId, None]] = {a: {} for a in self.agents}
         self._dissent: dict[RecordId, dict[AgentId, None]] = {}
-        self._atoms = dict.fromkeys(atoms)
-        self._awareness: dict[AgentId, dict[str, None]] = {
-            a: dict.fromkeys(atoms) for a in self.agents
-        }
+        # M_t is the one home of Prop_t, the worlds and the awareness sets.
+        if model is None:
+            model = PlausibilityModel.implicit(self.agents, tuple(atoms))
+        self._epistemic = EpistemicState(model)
         self._journal: list[Change] | None = None
 
     # -- reads ---------------------------------------------------------------
@@ -212,13 +237,23 @@ class DependencyMap:
         return MappingProxyType(self._ratt)
 
     @property
+    def epistemic(self) -> EpistemicState:
+        """M_t with the queue of abductive problems."""
+        return self._epistemic
+
+    @property
+    def model(self) -> PlausibilityModel:
+        """M_t, the epistemic plausibility model."""
+        return self._epistemic.model
+
+    @property
     def atoms(self) -> Collection[str]:
-        """Prop_t."""
-        return self._atoms.keys()
+        """Prop_t (M_t's vocabulary)."""
+        return self._epistemic.model.atoms
 
     def awareness(self, agent: AgentId) -> Collection[str]:
-        """A_agent, the atoms the agent is aware of."""
-        return self._awareness[agent].keys()
+        """A_agent, the atoms the agent is aware of (M_t's awareness set)."""
+        return self._epistemic.model.awareness[agent]
 
     def commitments(self, agent: AgentId) -> tuple[RecordId, ...]:
         """Cm_t(agent), the agent's public commitments, sorted."""
@@ -238,32 +273,41 @@ class DependencyMap:
             agents=self.agents,
             standing=self.standing,
             attackers=self.ratt,
-            awareness=MappingProxyType(self._awareness),
+            awareness=self._epistemic.model.awareness,
         )
 
     def snapshot(self) -> dict[str, object]:
-        """The canonical state as plain JSON data: every collection sorted."""
+        """The canonical state as plain JSON data: every collection sorted.
+
+        M_t is covered by Prop_t, the awareness sets, the model's fingerprint and
+        the problem queue; a record's formula is listed when it has one.
+        """
+        model = self._epistemic.model
         return {
             "turn": self.turn,
             "agents": sorted(self.agents),
-            "atoms": sorted(self._atoms),
-            "awareness": {a: sorted(atoms) for a, atoms in sorted(self._awareness.items())},
-            "records": [
-                {
-                    "id": r.id,
-                    "claim": r.claim,
-                    "speaker": r.speaker,
-                    "turn": r.turn,
-                    "kind": r.kind.value,
-                    "standing": self._standing[r.id].value,
-                }
-                for r in sorted(self._records.values(), key=lambda r: r.id)
-            ],
+            "atoms": sorted(model.atoms),
+            "awareness": {a: sorted(atoms) for a, atoms in sorted(model.awareness.items())},
+            "records": [self._record_data(r) for r in sorted(self._records.values(), key=_id)],
             "dep": sorted([r, s] for r, supports in self._dep.items() for s in supports),
             "att": sorted([a, t] for a, targets in self._att.items() for t in targets),
             "commitments": {a: sorted(rs) for a, rs in sorted(self._commitments.items())},
             "dissent": {r: sorted(ags) for r, ags in sorted(self._dissent.items())},
+            **self._epistemic.snapshot(),
         }
+
+    def _record_data(self, r: Record) -> dict[str, object]:
+        data: dict[str, object] = {
+            "id": r.id,
+            "claim": r.claim,
+            "speaker": r.speaker,
+            "turn": r.turn,
+            "kind": r.kind.value,
+            "standing": self._standing[r.id].value,
+        }
+        if r.formula is not None:
+            data["formula"] = str(r.formula)
+        return data
 
     def digest(self) -> str:
         """A SHA-256 of the canonical snapshot: equal digests, equal states."""
@@ -355,13 +399,31 @@ class DependencyMap:
             self._dissent.setdefault(record, _ordered_set())[agent] = None
 
     def make_aware(self, agent: AgentId, atom: str) -> None:
-        """Add ``atom`` to Prop_t (if new) and to A_``agent``."""
-        if atom not in self._atoms:
-            self._log(AtomAdded(atom))
-            self._atoms[atom] = None
-        if atom not in self._awareness[agent]:
-            self._log(AwarenessGained(agent, atom))
-            self._awareness[agent][atom] = None
+        """Add ``atom`` to Prop_t (if new, splitting W) and to A_``agent``."""
+        self.replace_epistemic(
+            EpistemicState(expand(self.model, atom, (agent,)), self._epistemic.problems)
+        )
+
+    def replace_epistemic(self, after: EpistemicState) -> None:
+        """Install ``after`` as M_t and its problem queue (nothing is journaled if unchanged).
+
+        The journal gets :class:`ModelReplaced`, then an :class:`AtomAdded` for each
+        new atom and an :class:`AwarenessGained` for each new (agent, atom) pair, so
+        the turn's change report names them.
+        """
+        before = self._epistemic
+        if after is before:
+            return
+        self._log(ModelReplaced(before, after))
+        self._epistemic = after
+        old, new = before.model, after.model
+        for atom in new.atoms:
+            if atom not in old.atoms:
+                self._log(AtomAdded(atom))
+        for agent in self.agents:
+            for atom in new.atoms:
+                if atom in new.awareness[agent] and atom not in old.awareness[agent]:
+                    self._log(AwarenessGained(agent, atom))
 
     def advance_turn(self) -> None:
         """Count one more applied turn (not journaled: only a committed turn advances)."""
@@ -388,12 +450,16 @@ class DependencyMap:
                 self._commitments[agent][record] = None
             case DissentRecorded(record, agent):
                 _discard(self._dissent, record, agent)
-            case AtomAdded(atom):
-                del self._atoms[atom]
-            case AwarenessGained(agent, atom):
-                del self._awareness[agent][atom]
+            case ModelReplaced(before, _):
+                self._epistemic = before
+            case AtomAdded() | AwarenessGained():
+                pass  # reports of a ModelReplaced, which is what undo reverses
             case _:
                 raise AssertionError(f"unknown change {change!r}")
+
+
+def _id(record: Record) -> RecordId:
+    return record.id
 
 
 def _discard(index: dict[str, dict[str, None]], key: str, member: str) -> None:

@@ -5,6 +5,11 @@ when it is built and a :class:`~reference.errors.MalformedOperation` names the
 field that is wrong.  Whether it may be *applied* depends on the state; that
 is the job of :mod:`reference.preconditions`.
 
+Each operation may carry the formula its DEL realisation needs (Section 2's
+table: psi for Observe, gamma for Hypothesize, Support, Undermine, Revise and
+Resolve, chi for Question).  An operation with no formula, whose target has
+none either, changes nothing in M_t (see :mod:`reference.epistemic.table`).
+
 Within a turn the engine applies operations in the fixed order of
 :data:`APPLICATION_ORDER` (the paper fixes an order without listing it; see
 spec/normative.md, "Operation order"), keeping the written order among
@@ -13,17 +18,20 @@ operations of the same kind.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
 from typing import ClassVar
 
 import icontract
 
+from reference.epistemic.formula import Formula, is_atom_name
 from reference.errors import MalformedOperation
 from reference.records import MAX_CLAIM_LENGTH, AgentId, Kind, RecordId, is_identifier
 
 __all__ = [
     "APPLICATION_ORDER",
+    "DOWNGRADES",
     "ExpandAwareness",
     "Hypothesize",
     "Observe",
@@ -94,6 +102,40 @@ def _check_flag(kind: OperationKind, field: str, value: object) -> None:
         raise _fail(kind, field, f"expected true or false, got {value!r}")
 
 
+def _check_formula(kind: OperationKind, value: object) -> None:
+    if value is not None and not isinstance(value, Formula):
+        raise _fail(kind, "formula", f"expected a formula, got {type(value).__name__}")
+
+
+def _check_atoms(kind: OperationKind, field: str, values: object) -> None:
+    if not isinstance(values, tuple):
+        raise _fail(kind, field, f"expected a tuple of atoms, got {type(values).__name__}")
+    for value in values:
+        if not is_atom_name(value):
+            raise _fail(kind, field, f"{value!r} cannot be written as an atom in a formula")
+    if len(set(values)) != len(values):
+        raise _fail(kind, field, f"repeats an atom: {list(values)!r}")
+
+
+_EPISTEMIC_FIELDS = frozenset({"formula", "introduces", "specific", "downgrade", "announce"})
+
+
+def _show(op: object) -> str:
+    """The dataclass repr, leaving out the epistemic fields at their defaults (so an
+    operation without a formula reads as it always has)."""
+    shown = []
+    for field in dataclasses.fields(op):  # type: ignore[arg-type]
+        value = getattr(op, field.name)
+        if field.name in _EPISTEMIC_FIELDS and value == field.default:
+            continue
+        shown.append(f"{field.name}={value!r}")
+    return f"{type(op).__name__}({', '.join(shown)})"
+
+
+DOWNGRADES = ("lexicographic", "conservative")
+"""Undermine's downgrade family: [up-up ~gamma] (the default, B.2 T7) or [up ~gamma]."""
+
+
 def _check_evidence(
     kind: OperationKind, evidence: object, claim: object, depends_on: object
 ) -> None:
@@ -111,122 +153,168 @@ def _check_evidence(
     _check_identifiers(kind, "evidence_depends_on", depends_on)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Observe:
     """Observe: register an observed claim psi as a new active record (DEL: [!psi]).
 
     ``kind`` is ``observation`` or ``premise`` (an assumption a decision may rest on).
-    The speaker commits to the record.
+    The speaker commits to the record.  ``formula`` is psi; the hard
+    announcements of one turn's observations are simultaneous.
     """
 
     operation: ClassVar[OperationKind] = OperationKind.OBSERVE
+    __repr__ = _show
     id: RecordId
     claim: str
     kind: Kind = Kind.OBSERVATION
     depends_on: tuple[RecordId, ...] = ()
+    formula: Formula | None = None
 
     def __post_init__(self) -> None:
         _check_identifier(self.operation, "id", self.id)
         _check_claim(self.operation, "claim", self.claim)
         _check_kind(self.operation, self.kind, frozenset({Kind.OBSERVATION, Kind.PREMISE}))
         _check_identifiers(self.operation, "depends_on", self.depends_on)
+        _check_formula(self.operation, self.formula)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Hypothesize:
     """Hypothesize: register a hypothesis gamma as a new active record (DEL: [up-up gamma]).
 
     ``kind`` is ``hypothesis`` or ``position`` (an IBIS position, "adopt P_n").
     ``depends_on`` are the records it rests on.  No commitment is made.
+    ``formula`` is gamma; ``introduces`` are the new atoms gamma brings into
+    Prop_t (B.2's integration step: Prop_5 = Prop_4 + {h1, rate_bypass}), every
+    agent becoming aware of them, before gamma is checked against the open
+    abductive problems and upgraded.
     """
 
     operation: ClassVar[OperationKind] = OperationKind.HYPOTHESIZE
+    __repr__ = _show
     id: RecordId
     claim: str
     kind: Kind = Kind.HYPOTHESIS
     depends_on: tuple[RecordId, ...] = ()
+    formula: Formula | None = None
+    introduces: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _check_identifier(self.operation, "id", self.id)
         _check_claim(self.operation, "claim", self.claim)
         _check_kind(self.operation, self.kind, frozenset({Kind.HYPOTHESIS, Kind.POSITION}))
         _check_identifiers(self.operation, "depends_on", self.depends_on)
+        _check_formula(self.operation, self.formula)
+        _check_atoms(self.operation, "introduces", self.introduces)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Support:
     """Support: add the evidence record alpha_e to Dep(target) (DEL: [up gamma]).
 
     With ``evidence_claim`` the evidence is registered as a new record of its own;
     without it, ``evidence`` names an existing record in good standing.
+    gamma is ``formula``, else the target's formula; ``specific`` evidence (evidence
+    specific to gamma) makes the upgrade lexicographic, [up-up gamma].
     """
 
     operation: ClassVar[OperationKind] = OperationKind.SUPPORT
+    __repr__ = _show
     target: RecordId
     evidence: RecordId
     evidence_claim: str | None = None
     evidence_depends_on: tuple[RecordId, ...] = ()
+    formula: Formula | None = None
+    specific: bool = False
 
     def __post_init__(self) -> None:
         _check_identifier(self.operation, "target", self.target)
         _check_evidence(
             self.operation, self.evidence, self.evidence_claim, self.evidence_depends_on
         )
+        _check_formula(self.operation, self.formula)
+        _check_flag(self.operation, "specific", self.specific)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Undermine:
     """Undermine: add the attack (alpha_e, target) and label the target weakened.
 
-    DEL: a plausibility downgrade of gamma.  The evidence is registered or
+    DEL: a plausibility downgrade of gamma (``formula``, else the target's
+    formula), from the family ``downgrade``: ``lexicographic`` [up-up ~gamma]
+    (B.2, T7) or ``conservative`` [up ~gamma].  The evidence is registered or
     reused exactly as for :class:`Support`.
     """
 
     operation: ClassVar[OperationKind] = OperationKind.UNDERMINE
+    __repr__ = _show
     target: RecordId
     evidence: RecordId
     evidence_claim: str | None = None
     evidence_depends_on: tuple[RecordId, ...] = ()
+    formula: Formula | None = None
+    downgrade: str = "lexicographic"
 
     def __post_init__(self) -> None:
         _check_identifier(self.operation, "target", self.target)
         _check_evidence(
             self.operation, self.evidence, self.evidence_claim, self.evidence_depends_on
         )
+        _check_formula(self.operation, self.formula)
+        if self.downgrade not in DOWNGRADES:
+            raise _fail(
+                self.operation, "downgrade", f"{self.downgrade!r} is not one of {list(DOWNGRADES)}"
+            )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Revise:
     """Revise: add an attack from each of ``attackers`` on the target and label it abandoned.
 
-    DEL: [!not gamma], or the attack additions alone.  The speaker's commitment
-    to the target, if any, is retracted.
+    DEL: [!not gamma] (gamma: ``formula``, else the target's formula), or the
+    attack additions alone.  ``announce`` chooses; left out, a Revise with no
+    attackers announces (B.2, T9) and one with attackers only attacks (T12).
+    The speaker's commitment to the target, if any, is retracted.
     """
 
     operation: ClassVar[OperationKind] = OperationKind.REVISE
+    __repr__ = _show
     target: RecordId
     attackers: tuple[RecordId, ...] = ()
+    formula: Formula | None = None
+    announce: bool | None = None
 
     def __post_init__(self) -> None:
         _check_identifier(self.operation, "target", self.target)
         _check_identifiers(self.operation, "attackers", self.attackers)
+        _check_formula(self.operation, self.formula)
+        if self.announce is not None:
+            _check_flag(self.operation, "announce", self.announce)
+
+    @property
+    def announces(self) -> bool:
+        """Whether the epistemic effect is [!not gamma] rather than the attacks alone."""
+        return self.announce if self.announce is not None else not self.attackers
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Resolve:
     """Resolve: label the target resolved (DEL: consensual [!gamma], or a decision with dissent).
 
     ``subsumes``: each subsumed record gains a Dep link to the target (A.3).
     An ``authoritative`` Resolve is a decision: it may add the ``premises`` it
-    rests on to Dep(target) and record the ``dissenters``.
+    rests on to Dep(target) and record the ``dissenters``; it changes nothing in
+    M_t.  A consensual Resolve announces gamma: ``formula``, else the target's.
     """
 
     operation: ClassVar[OperationKind] = OperationKind.RESOLVE
+    __repr__ = _show
     target: RecordId
     subsumes: tuple[RecordId, ...] = ()
     authoritative: bool = False
     premises: tuple[RecordId, ...] = ()
     dissenters: tuple[AgentId, ...] = ()
+    formula: Formula | None = None
 
     def __post_init__(self) -> None:
         _check_identifier(self.operation, "target", self.target)
@@ -234,15 +322,22 @@ class Resolve:
         _check_flag(self.operation, "authoritative", self.authoritative)
         _check_identifiers(self.operation, "premises", self.premises)
         _check_identifiers(self.operation, "dissenters", self.dissenters)
+        _check_formula(self.operation, self.formula)
         if not self.authoritative:
             for field in ("premises", "dissenters"):
                 if getattr(self, field):
                     raise _fail(
                         self.operation, field, f"only an authoritative Resolve records {field}"
                     )
+        elif self.formula is not None:
+            raise _fail(
+                self.operation,
+                "formula",
+                "only a consensual Resolve announces a formula; a decision records dissent",
+            )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ExpandAwareness:
     """Expand-Awareness: add the atom p to Prop_t and to the awareness sets A_i.
 
@@ -250,6 +345,7 @@ class ExpandAwareness:
     """
 
     operation: ClassVar[OperationKind] = OperationKind.EXPAND_AWARENESS
+    __repr__ = _show
     atom: str
     agents: tuple[AgentId, ...] = ()
 
@@ -258,19 +354,25 @@ class ExpandAwareness:
         _check_identifiers(self.operation, "agents", self.agents)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Question:
-    """Question: register the query chi as a new active question record (no DEL update)."""
+    """Question: register the query chi as a new active question record.
+
+    No DEL update; ``formula`` chi is queued as an open abductive problem.
+    """
 
     operation: ClassVar[OperationKind] = OperationKind.QUESTION
+    __repr__ = _show
     id: RecordId
     claim: str
     depends_on: tuple[RecordId, ...] = ()
+    formula: Formula | None = None
 
     def __post_init__(self) -> None:
         _check_identifier(self.operation, "id", self.id)
         _check_claim(self.operation, "claim", self.claim)
         _check_identifiers(self.operation, "depends_on", self.depends_on)
+        _check_formula(self.operation, self.formula)
 
 
 Operation = (

@@ -5,6 +5,10 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # formulas are built from identifiers, so the import runs one way
+    from reference.epistemic.formula import Formula
 
 __all__ = [
     "GOOD_STANDING",
@@ -66,7 +70,8 @@ class Record:
     """An argument of Args_t: its identifier and the facts fixed when it was registered.
 
     The standing label is not part of the record: it changes, and it lives in
-    the dependency map.
+    the dependency map.  ``formula`` is the claim as a formula over Prop_t, when
+    the operation that registered the record gave one.
     """
 
     id: RecordId
@@ -74,3 +79,4 @@ class Record:
     speaker: AgentId
     turn: int
     kind: Kind
+    formula: Formula | None = None

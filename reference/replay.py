@@ -100,12 +100,36 @@ def evaluate(verifier: Verifier, expectation: Expectation) -> Check:
             case "commitments":
                 assert subject is not None, "the schema requires an agent"
                 actual = frozenset(verifier.commitments(subject))
+            case "holds" | "knows" | "believes" | "worlds" | "ordered" | "unexplained":
+                actual = _epistemic(verifier, e)
             case _:
                 assert subject is not None, "the schema requires a record"
                 actual = frozenset(_record_set(verifier, e.query, subject))
     except GcvError as error:
         return Check(e, f"error: {error.code}", False)
     return Check(e, actual, actual == e.expected)
+
+
+def _epistemic(verifier: Verifier, e: Expectation) -> object:
+    """The answer to an epistemic expectation (M_t's queries)."""
+    match e.query:
+        case "worlds":
+            worlds = verifier.worlds()
+            return len(worlds) if isinstance(e.expected, int) else frozenset(worlds)
+        case "unexplained":
+            return frozenset(p.source for p in verifier.unexplained(e.subject))
+        case "ordered":
+            assert e.subject is not None, "the schema requires an agent"
+            return verifier.is_ordered(e.subject, e.layers)
+    assert e.formula is not None, "the schema requires a formula"
+    match e.query:
+        case "knows":
+            assert e.subject is not None, "the schema requires an agent"
+            return verifier.knows(e.subject, e.formula, at=e.at)
+        case "believes":
+            assert e.subject is not None, "the schema requires an agent"
+            return verifier.believes(e.subject, e.formula, given=e.given, at=e.at)
+    return verifier.holds(e.formula, at=e.at)
 
 
 def _record_set(verifier: Verifier, query: str, record: str) -> tuple[str, ...]:
@@ -141,7 +165,7 @@ def _replay_turn(verifier: Verifier, trace_turn: TraceTurn) -> TurnOutcome:
 
 def replay(trace: Trace) -> Replay:
     """Replay ``trace`` from an empty map, checking after each turn and at the end."""
-    verifier = Verifier(list(trace.agents), list(trace.atoms))
+    verifier = Verifier(list(trace.agents), list(trace.atoms), trace.model)
     turns = tuple(_replay_turn(verifier, t) for t in trace.turns)
     final = tuple(evaluate(verifier, e) for e in trace.expectations)
     return Replay(trace, verifier, turns, final)

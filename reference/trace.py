@@ -21,7 +21,9 @@ from typing import Any
 import icontract
 import jsonschema
 
-from reference.errors import GcvError, MalformedTrace
+from reference.epistemic.formula import Formula, parse, show
+from reference.epistemic.model import PlausibilityModel, build_model
+from reference.errors import GcvError, MalformedFormula, MalformedOperation, MalformedTrace
 from reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -38,6 +40,7 @@ from reference.records import AgentId, Kind
 from reference.verifier import Turn
 
 __all__ = [
+    "EPISTEMIC_QUERIES",
     "FORMAT",
     "MAX_TRACE_BYTES",
     "Expectation",
@@ -72,6 +75,7 @@ _SEQUENCE_FIELDS = frozenset(
         "premises",
         "dissenters",
         "agents",
+        "introduces",
     }
 )
 
@@ -80,9 +84,11 @@ _SEQUENCE_FIELDS = frozenset(
 class Expectation:
     """A query and the answer the trace expects.
 
-    ``subject`` is the record (or, for ``commitments`` and ``aware``, the agent)
-    queried; ``expected`` is a standing label, a bool, or a frozenset of
-    identifiers compared without order.
+    ``subject`` is the record (or, for ``commitments``, ``aware`` and the
+    epistemic queries, the agent) queried; ``expected`` is a standing label, a
+    bool, a count, or a frozenset compared without order.  The epistemic
+    queries carry their ``formula`` (and ``given``), the world ``at`` which it is
+    evaluated (``None``: every world), or the ``layers`` of an ordering.
     """
 
     query: str
@@ -91,6 +97,23 @@ class Expectation:
     atom: str | None = None
     closure: frozenset[str] | None = None
     why: str = ""
+    formula: Formula | None = None
+    given: Formula | None = None
+    at: frozenset[str] | None = None
+    layers: tuple[Formula, ...] = ()
+
+    def describe(self) -> str:
+        """The query as a reader would write it, e.g. ``knows(a, K[a] m_a at {m_a, m_b})``."""
+        parts = [p for p in (self.subject, self.atom) if p is not None]
+        if self.formula is not None:
+            parts.append(show(self.formula))
+        if self.given is not None:
+            parts.append(f"given {show(self.given)}")
+        if self.layers:
+            parts.append(" < ".join(f"[{show(layer)}]" for layer in self.layers))
+        if self.at is not None:
+            parts.append(f"at {{{', '.join(sorted(self.at))}}}")
+        return f"{self.query}({', '.join(parts)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +138,8 @@ class Trace:
     atoms: tuple[str, ...]
     turns: tuple[TraceTurn, ...]
     expectations: tuple[Expectation, ...]
+    model: PlausibilityModel | None = None
+    """M_0 when the trace declares one (``model``), else the implicit model over ``atoms``."""
 
 
 @cache
@@ -162,6 +187,11 @@ def operation_from_json(data: Mapping[str, Any]) -> Operation:
         fields[name] = tuple(fields[name])
     if "kind" in fields:
         fields["kind"] = Kind(fields["kind"])
+    if isinstance(fields.get("formula"), str):
+        try:
+            fields["formula"] = parse(fields["formula"])
+        except MalformedFormula as error:
+            raise MalformedOperation(f"{data['op']}: {error.detail}", field="formula") from None
     return _CLASSES[OperationKind(data["op"])](**fields)
 
 
@@ -179,15 +209,59 @@ def operation_to_json(op: Operation) -> dict[str, Any]:
             continue
         if isinstance(value, Kind):
             value = value.value
+        elif isinstance(value, Formula):
+            value = show(value)
         elif isinstance(value, tuple):
             value = list(value)
         data[field.name] = value
     return data
 
 
-def _expectation(data: Mapping[str, Any]) -> Expectation:
+def _formula(text: str, where: str) -> Formula:
+    try:
+        return parse(text)
+    except MalformedFormula as error:
+        raise MalformedTrace(f"{where}: {error.detail}", field=where) from None
+
+
+def _epistemic_expectation(data: Mapping[str, Any], where: str) -> Expectation:
+    query, why = data["query"], data.get("why", "")
+    at = frozenset(data["at"]) if "at" in data else None
+    match query:
+        case "worlds":
+            if "count" in data:
+                return Expectation(query, None, data["count"], why=why)
+            return Expectation(
+                query, None, frozenset(frozenset(w) for w in data["equals"]), why=why
+            )
+        case "ordered":
+            layers = tuple(
+                _formula(text, f"{where}.layers[{k}]") for k, text in enumerate(data["layers"])
+            )
+            return Expectation(query, data["agent"], data["equals"], layers=layers, why=why)
+        case "unexplained":
+            return Expectation(query, data["agent"], frozenset(data["equals"]), why=why)
+    given = _formula(data["given"], f"{where}.given") if "given" in data else None
+    return Expectation(
+        query,
+        data.get("agent"),
+        data["equals"],
+        formula=_formula(data["formula"], f"{where}.formula"),
+        given=given,
+        at=at,
+        why=why,
+    )
+
+
+EPISTEMIC_QUERIES = frozenset({"holds", "knows", "believes", "worlds", "ordered", "unexplained"})
+"""The expectation kinds that query M_t."""
+
+
+def _expectation(data: Mapping[str, Any], where: str = "expect") -> Expectation:
     query = data["query"]
     why = data.get("why", "")
+    if query in EPISTEMIC_QUERIES:
+        return _epistemic_expectation(data, where)
     match query:
         case "verify":
             closure = data.get("closure")
@@ -220,7 +294,9 @@ def _turn(data: Mapping[str, Any], where: str) -> TraceTurn:
     return TraceTurn(
         number=data["turn"],
         turn=Turn(data["speaker"], tuple(operations), data.get("text", "")),
-        expectations=tuple(_expectation(e) for e in data.get("expect", ())),
+        expectations=tuple(
+            _expectation(e, f"{where}.expect[{k}]") for k, e in enumerate(data.get("expect", ()))
+        ),
         rejected=data.get("rejected"),
         why=data.get("why", ""),
     )
@@ -267,5 +343,29 @@ def load_trace(text: str | bytes) -> Trace:
         agents=dict(document["agents"]),
         atoms=tuple(document.get("atoms", ())),
         turns=tuple(turns),
-        expectations=tuple(_expectation(e) for e in document.get("expect", ())),
+        expectations=tuple(
+            _expectation(e, f"expect[{k}]") for k, e in enumerate(document.get("expect", ()))
+        ),
+        model=_model(document) if "model" in document else None,
     )
+
+
+def _model(document: Mapping[str, Any]) -> PlausibilityModel:
+    """M_0 from the trace's ``model``: worlds, what each agent observes, ranks, awareness."""
+    declared = document["model"]
+    ranks = {
+        agent: [(entry["world"], entry["rank"]) for entry in entries]
+        for agent, entries in declared.get("ranks", {}).items()
+    }
+    try:
+        return build_model(
+            list(document["agents"]),
+            list(document.get("atoms", ())),
+            worlds=declared.get("worlds"),
+            observes=declared.get("observes"),
+            ranks=ranks or None,
+            awareness=declared.get("awareness"),
+        )
+    except GcvError as error:
+        where = f"model.{error.field}" if error.field else "model"
+        raise MalformedTrace(f"{where}: {error.detail}", field=where) from None

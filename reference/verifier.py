@@ -5,21 +5,28 @@ applies a turn's operations in the fixed order of
 :data:`~reference.operations.APPLICATION_ORDER`, each checked against the state
 the turn has produced so far, and commits all of them or none.  The queries
 (:meth:`~Verifier.verify`, :meth:`~Verifier.affected`,
-:meth:`~Verifier.affected_star`, ...) never mutate.
+:meth:`~Verifier.affected_star`, ...) never mutate.  The epistemic queries
+(:meth:`~Verifier.knows`, :meth:`~Verifier.believes`, :meth:`~Verifier.worlds`,
+:meth:`~Verifier.unexplained`, ...) read M_t.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import icontract
 
-from reference.apply import apply_operation
+from reference.apply import apply_announcements, apply_operation
 from reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
 from reference.depmap import Change, DependencyMap
+from reference.epistemic.abduction import Problem, open_problems
+from reference.epistemic.formula import Believes, CondBelieves, Formula, Knows, parse
+from reference.epistemic.model import PlausibilityModel
+from reference.epistemic.semantics import check_formula, everything, is_ordered, truth_set
+from reference.epistemic.table import DEL_RULES
 from reference.errors import GcvError, MalformedInput, UnknownAgent, UnknownRecord
-from reference.operations import Operation, in_application_order
+from reference.operations import Observe, Operation, in_application_order
 from reference.predicates import (
     is_conflict_free,
     is_conflict_free_after,
@@ -95,6 +102,10 @@ class Verifier:
         Ags.
     atoms:
         Prop_0; every agent starts aware of every atom.
+    model:
+        M_0, when the conversation declares one (its agents must be ``agents``
+        and its atoms, if ``atoms`` is given, ``atoms``); by default the implicit
+        model over ``atoms``, which is materialised only when a formula needs it.
 
     Examples
     --------
@@ -109,12 +120,23 @@ class Verifier:
     ('o1', ('h1',))
     """
 
-    def __init__(self, agents: Sequence[AgentId], atoms: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        agents: Sequence[AgentId],
+        atoms: Sequence[str] = (),
+        model: PlausibilityModel | None = None,
+    ) -> None:
         if not agents:
             raise MalformedInput("a conversation needs at least one agent", field="agents")
         _check_names("agents", agents)
         _check_names("atoms", atoms)
-        self.state = DependencyMap(agents, atoms)
+        if model is not None:
+            if set(model.agents) != set(agents):
+                raise MalformedInput("M_0's agents are not Ags", field="model")
+            if atoms and set(model.atoms) != set(atoms):
+                raise MalformedInput("M_0's atoms are not Prop_0", field="model")
+            atoms = model.atoms
+        self.state = DependencyMap(agents, atoms, model)
 
     # -- the one mutator ---------------------------------------------------------
 
@@ -146,15 +168,32 @@ class Verifier:
                 raise UnknownAgent(
                     f"speaker {turn.speaker!r} is not in Ags", field="speaker"
                 ).locate(turn=number)
+            # Observe's hard announcements wait until the turn's last Observe, then
+            # apply together (DEL_RULES: simultaneous).
+            deferred: list[Observe] = []
+            written = {id(op): index for index, op in ordered}
             for index, op in ordered:
+                if deferred and not DEL_RULES[op.operation].simultaneous:
+                    self._announce(deferred, written, number)
                 try:
-                    apply_operation(self.state, op, turn.speaker)
+                    apply_operation(self.state, op, turn.speaker, deferred=deferred)
                 except GcvError as error:
                     raise error.locate(
                         turn=number, operation_index=index, operation=op.operation.value
                     ) from None
+            self._announce(deferred, written, number)
         self.state.advance_turn()
         return TurnReport(number, turn.speaker, tuple(op for _, op in ordered), tuple(journal))
+
+    def _announce(self, deferred: list[Observe], written: dict[int, int], number: int) -> None:
+        try:
+            apply_announcements(self.state, deferred)
+        except GcvError as error:
+            failed = next((op for op in deferred if op.id == error.record), deferred[0])
+            raise error.locate(
+                turn=number, operation_index=written[id(failed)], operation="observe"
+            ) from None
+        deferred.clear()
 
     # -- queries -----------------------------------------------------------------
 
@@ -224,3 +263,99 @@ class Verifier:
     def is_aware(self, agent: AgentId, atom: str) -> bool:
         """Whether ``atom`` is in the awareness set A_agent."""
         return atom in self.state.awareness(self._agent(agent))
+
+    # -- epistemic queries (M_t) ----------------------------------------------------
+
+    @property
+    def model(self) -> PlausibilityModel:
+        """M_t, the epistemic plausibility model."""
+        return self.state.model
+
+    def _formula(self, formula: Formula | str, field: str = "formula") -> Formula:
+        parsed = parse(formula) if isinstance(formula, str) else formula
+        problem = check_formula(self.state.model, parsed, field)
+        if problem is not None:
+            raise problem
+        return parsed
+
+    def _holds(self, formula: Formula, at: Collection[str] | None) -> bool:
+        model = self.state.model
+        inside = truth_set(model, formula)
+        if at is None:
+            return inside == everything(model)
+        return bool(inside >> model.index_of(at) & 1)
+
+    def holds(self, formula: Formula | str, at: Collection[str] | None = None) -> bool:
+        """M_t, w |= phi at the world where exactly the atoms ``at`` are true, or at every world.
+
+        Raises
+        ------
+        MalformedFormula, UnknownAgent, UnknownAtom, UnknownWorld
+            The formula does not parse or names what M_t does not have, or no
+            world of W_t has the valuation ``at``.
+        """
+        return self._holds(self._formula(formula), at)
+
+    def knows(
+        self, agent: AgentId, formula: Formula | str, at: Collection[str] | None = None
+    ) -> bool:
+        """Does ``agent`` know phi (K_i phi) at ``at``, or at every world?
+
+        >>> v = Verifier(["a", "b"], ["p"])
+        >>> _ = v.apply_turn(Turn("a", (Observe("o1", "p holds", formula=parse("p")),)))
+        >>> v.knows("b", "p"), v.worlds()
+        (True, (frozenset({'p'}),))
+        """
+        return self._holds(Knows(self._agent(agent), self._formula(formula)), at)
+
+    def believes(
+        self,
+        agent: AgentId,
+        formula: Formula | str,
+        given: Formula | str | None = None,
+        at: Collection[str] | None = None,
+    ) -> bool:
+        """Does ``agent`` believe phi (B_i phi), or phi given psi (B_i(phi | psi))?"""
+        body = self._formula(formula)
+        agent = self._agent(agent)
+        if given is None:
+            return self._holds(Believes(agent, body), at)
+        return self._holds(CondBelieves(agent, body, self._formula(given, "given")), at)
+
+    def worlds(self) -> tuple[frozenset[str], ...]:
+        """W_t, each world as the set of atoms true at it, sorted."""
+        return tuple(sorted(self.state.model.valuations(), key=sorted))
+
+    def plausibility(self, agent: AgentId) -> tuple[tuple[frozenset[frozenset[str]], ...], ...]:
+        """Agent i's information cells, each as its layers from most to least plausible.
+
+        Cells are listed by their first world (sorted); each layer is a set of worlds.
+        """
+        model = self.state.model
+        labels, ranks = model.cells(self._agent(agent)), model.ranks(agent)
+        names = model.valuations()
+        cells: dict[int, dict[int, set[frozenset[str]]]] = {}
+        for w, (label, rank) in enumerate(zip(labels, ranks, strict=True)):
+            cells.setdefault(label, {}).setdefault(rank, set()).add(names[w])
+        ordered = [tuple(frozenset(layers[r]) for r in sorted(layers)) for layers in cells.values()]
+        return tuple(sorted(ordered, key=lambda cell: min(sorted(w) for w in cell[0])))
+
+    def is_ordered(self, agent: AgentId, layers: Sequence[Formula | str]) -> bool:
+        """Whether every world of each layer precedes every world of the later layers for i.
+
+        Each layer must hold somewhere; see :func:`reference.epistemic.semantics.is_ordered`.
+        """
+        parsed = [self._formula(layer, "layers") for layer in layers]
+        if len(parsed) < 2:
+            raise MalformedInput("an ordering compares at least two layers", field="layers")
+        return is_ordered(self.state.model, self._agent(agent), parsed)
+
+    def unexplained(self, agent: AgentId | None = None) -> tuple[Problem, ...]:
+        """The open abductive problems (of ``agent``, or of every agent), in the order posed.
+
+        A problem is open while no hypothesis that solved it (Definition A.2) is
+        in S_t; its ``source`` is the observation or question that posed it.
+        """
+        if agent is not None:
+            self._agent(agent)
+        return open_problems(self.state.epistemic.problems, self.state.standing, agent)

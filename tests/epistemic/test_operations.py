@@ -1,0 +1,409 @@
+"""Each operation's epistemic effect through the Verifier: the DEL table, atomic turns with
+M_t, typed errors that leave D_t as it was, and the cost-free path for formula-less runs."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+from reference.epistemic import formula as rf
+from reference.epistemic.formula import parse
+from reference.epistemic.table import DEL_RULES, Update, realisation
+from reference.errors import GcvError, MalformedOperation
+from reference.operations import (
+    ExpandAwareness,
+    Hypothesize,
+    Observe,
+    Operation,
+    OperationKind,
+    Question,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+)
+from reference.trace import operation_from_json, operation_to_json
+from reference.verifier import Turn, Verifier
+from spec import epistemic as se
+from tests.epistemic.support import formulas, to_spec_formula, to_spec_model
+from tests.strategies import turns_over
+
+_SPEC_NAMES = {
+    Update.HARD_ANNOUNCEMENT: "hard announcement",
+    Update.LEXICOGRAPHIC_UPGRADE: "lexicographic upgrade",
+    Update.CONSERVATIVE_UPGRADE: "conservative upgrade",
+    Update.AWARENESS_EXPANSION: "awareness expansion",
+    Update.QUEUE_PROBLEM: "queue abductive problem",
+    None: None,
+}
+
+
+@pytest.mark.parametrize("kind", list(OperationKind), ids=lambda k: k.value)
+def test_the_del_table_is_the_papers(kind: OperationKind) -> None:
+    rule = DEL_RULES[kind]
+    default, alternative = se.DEL_REALISATIONS[kind.value]
+    assert (_SPEC_NAMES[rule.default.update], rule.default.negated) == default
+    if alternative is None:
+        assert rule.alternative is None
+    else:
+        assert rule.alternative is not None
+        assert (_SPEC_NAMES[rule.alternative.update], rule.alternative.negated) == alternative
+
+
+def test_each_operation_reads_its_switch() -> None:
+    lex, cons, hard = (
+        Update.LEXICOGRAPHIC_UPGRADE,
+        Update.CONSERVATIVE_UPGRADE,
+        Update.HARD_ANNOUNCEMENT,
+    )
+    assert realisation(Support("h", "e")).update is cons
+    assert realisation(Support("h", "e", specific=True)).update is lex
+    assert realisation(Undermine("h", "e")).update is lex
+    assert realisation(Undermine("h", "e", downgrade="conservative")).update is cons
+    assert realisation(Revise("h")).update is hard, "no attackers: [!~gamma] (B.2 T9)"
+    assert realisation(Revise("h", ("a1",))).update is None, "attackers: attacks only (T12)"
+    assert realisation(Revise("h", ("a1",), announce=True)).update is hard
+    assert realisation(Revise("h", announce=False)).update is None
+    assert realisation(Resolve("h")).update is hard
+    assert realisation(Resolve("h", authoritative=True)).update is None
+
+
+# -- each operation's effect, against the spec's update ----------------------------------------
+
+AG = ("a", "b", "c")
+
+
+def _verifier() -> Verifier:
+    v = Verifier(list(AG), ["p", "q"])
+    ops = (
+        Observe("o1", "p or q", formula=parse("p | q")),
+        Hypothesize("h1", "p", formula=parse("p")),
+        Hypothesize("h2", "q", formula=parse("q")),
+    )
+    v.apply_turn(Turn("a", ops))
+    return v
+
+
+@pytest.mark.parametrize(
+    ("op", "update"),
+    [
+        (Support("h1", "o1"), lambda m, f: se.process_conservative_upgrade(m, f)),
+        (Support("h1", "o1", specific=True), lambda m, f: se.process_lexicographic_upgrade(m, f)),
+        (Undermine("h1", "o1"), lambda m, f: se.process_lexicographic_downgrade(m, f)),
+        (
+            Undermine("h1", "o1", downgrade="conservative"),
+            lambda m, f: se.process_conservative_downgrade(m, f),
+        ),
+        (Revise("h1"), lambda m, f: se.process_announcement(m, se.Not(f))),
+        (Revise("h1", ("o1",)), lambda m, f: m),
+        (Resolve("h1"), lambda m, f: se.process_announcement(m, f)),
+        (Resolve("h1", authoritative=True), lambda m, f: m),
+    ],
+    ids=lambda x: repr(x)[:40] if isinstance(x, Operation) else "",
+)
+def test_an_operation_on_a_target_updates_with_the_targets_formula(
+    op: Operation, update: object
+) -> None:
+    v = _verifier()
+    before = to_spec_model(v.model)
+    v.apply_turn(Turn("b", (op,)))
+    expected = update(before, se.Atom("p"))  # type: ignore[operator]
+    assert to_spec_model(v.model) == expected
+
+
+def test_an_explicit_formula_overrides_the_targets() -> None:
+    v = _verifier()
+    before = to_spec_model(v.model)
+    v.apply_turn(Turn("b", (Support("h1", "o1", formula=parse("q & ~p"), specific=True),)))
+    formula = to_spec_formula(parse("q & ~p"))
+    assert to_spec_model(v.model) == se.process_lexicographic_upgrade(before, formula)
+
+
+def test_expand_awareness_splits_w_and_question_queues_without_updating() -> None:
+    v = _verifier()
+    before = v.model
+    v.apply_turn(Turn("c", (Question("q0", "why q?", formula=parse("q")),)))
+    assert v.unexplained("c") == (), "everyone believes q: no problem"
+    v.apply_turn(Turn("c", (Question("q1", "why not q?", formula=parse("~q")),)))
+    assert v.model is before, "Question: no DEL update"
+    assert [p.source for p in v.unexplained("c")] == ["q1"]
+    v.apply_turn(Turn("c", (ExpandAwareness("r", ("a",)),)))
+    assert to_spec_model(v.model) == se.process_awareness_expansion(
+        to_spec_model(before), "r", ("a",)
+    )
+    assert v.is_aware("a", "r") and not v.is_aware("b", "r")
+
+
+def test_one_turns_observations_are_announced_simultaneously() -> None:
+    # "p, and Bob did not know p": both conjuncts are about the moment of speaking.
+    v = Verifier(list(AG), ["p"])
+    ops = (
+        Observe("o1", "p", formula=parse("p")),
+        Observe("o2", "Bob did not know p", formula=parse("~K[b] p")),
+    )
+    v.apply_turn(Turn("a", ops))
+    assert v.knows("b", "p")
+    # One after another, the second would be false everywhere.
+    w = Verifier(list(AG), ["p"])
+    w.apply_turn(Turn("a", ops[:1]))
+    with pytest.raises(GcvError) as caught:
+        w.apply_turn(Turn("a", (Observe("o2", "Bob did not know p", formula=parse("~K[b] p")),)))
+    assert caught.value.code == "no-surviving-world"
+
+
+# -- bad input: a typed error, and D_t (M_t included) exactly as before ---------------------
+
+BAD_TURNS = [
+    ("unknown-agent", Hypothesize("h9", "x", formula=parse("K[z] p"))),
+    ("unknown-atom", Observe("o9", "x", formula=parse("p & zz"))),
+    ("unknown-atom", Support("h1", "e9", evidence_claim="x", formula=parse("nope"))),
+    ("no-surviving-world", Observe("o9", "x", formula=parse("~(p | q)"))),
+    ("no-surviving-world", Resolve("h1", formula=parse("p & ~p"))),
+    ("duplicate-atom", Hypothesize("h9", "x", formula=parse("p"), introduces=("p",))),
+    ("unknown-atom", Question("q9", "x", formula=parse("B[a given r] p"))),
+]
+
+
+@pytest.mark.parametrize(("code", "bad"), BAD_TURNS, ids=[c for c, _ in BAD_TURNS])
+def test_bad_epistemic_input_is_refused_and_leaves_d_t_unchanged(code: str, bad: Operation) -> None:
+    v = _verifier()
+    model, digest = v.model, v.state.digest()
+    # Earlier operations of the turn change M_t; the rejection must undo them too.
+    good = (
+        ExpandAwareness("fresh"),
+        Hypothesize("h8", "fresh", formula=parse("fresh"), introduces=("fresh2",)),
+    )
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("a", (*good, bad)))
+    assert caught.value.code == code, caught.value
+    assert caught.value.operation_index == 2
+    assert v.model is model and v.state.digest() == digest
+    assert v.state.turn == 1
+
+
+def test_a_malformed_or_too_deep_formula_is_refused_when_the_operation_is_built() -> None:
+    with pytest.raises(MalformedOperation) as caught:
+        operation_from_json({"op": "observe", "id": "o1", "claim": "x", "formula": "p &"})
+    assert caught.value.field == "formula"
+    with pytest.raises(MalformedOperation) as caught:
+        operation_from_json(
+            {"op": "observe", "id": "o1", "claim": "x", "formula": "~" * 99_999 + "p"}
+        )
+    assert caught.value.field == "formula"
+    with pytest.raises(MalformedOperation):
+        Observe("o1", "x", formula="p")  # type: ignore[arg-type]
+    with pytest.raises(MalformedOperation):
+        Undermine("h", "e", downgrade="radical")
+    with pytest.raises(MalformedOperation):
+        Resolve("h", authoritative=True, formula=parse("p"))
+    with pytest.raises(MalformedOperation):
+        Hypothesize("h", "x", introduces=("true",))
+
+
+def test_queries_refuse_unknown_names_with_typed_errors() -> None:
+    v = _verifier()
+    for call, code in [
+        (lambda: v.knows("z", "p"), "unknown-agent"),
+        (lambda: v.knows("a", "zz"), "unknown-atom"),
+        (lambda: v.holds("K[z] p"), "unknown-agent"),
+        (lambda: v.holds("p", at=["zz"]), "unknown-atom"),
+        (lambda: v.holds("p", at=[]), "unknown-world"),
+        (lambda: v.believes("a", "p & "), "malformed-formula"),
+    ]:
+        with pytest.raises(GcvError) as caught:
+            call()
+        assert caught.value.code == code
+
+
+# -- JSON round trip of the new fields ----------------------------------------------------------
+
+_f = formulas(("p", "q"), AG, max_leaves=4)
+EPISTEMIC_OPS = st.one_of(
+    st.builds(Observe, id=st.just("o1"), claim=st.just("x"), formula=_f),
+    st.builds(
+        Hypothesize,
+        id=st.just("h1"),
+        claim=st.just("x"),
+        formula=st.none() | _f,
+        introduces=st.lists(st.sampled_from(["r", "s"]), unique=True).map(tuple),
+    ),
+    st.builds(
+        Support, target=st.just("h1"), evidence=st.just("e"), formula=_f, specific=st.booleans()
+    ),
+    st.builds(
+        Undermine,
+        target=st.just("h1"),
+        evidence=st.just("e"),
+        formula=st.none() | _f,
+        downgrade=st.sampled_from(["lexicographic", "conservative"]),
+    ),
+    st.builds(Revise, target=st.just("h1"), formula=_f, announce=st.none() | st.booleans()),
+    st.builds(Resolve, target=st.just("h1"), formula=_f),
+    st.builds(Question, id=st.just("q1"), claim=st.just("x"), formula=_f),
+)
+
+
+@given(EPISTEMIC_OPS)
+def test_operations_with_formulas_round_trip_through_json(op: Operation) -> None:
+    encoded = operation_to_json(op)
+    assert operation_from_json(json.loads(json.dumps(encoded))) == op
+
+
+def test_an_operation_without_a_formula_encodes_and_prints_as_before() -> None:
+    assert operation_to_json(Revise("h2", ("h4",))) == {
+        "op": "revise",
+        "target": "h2",
+        "attackers": ["h4"],
+    }
+    assert repr(Revise("h2")) == "Revise(target='h2', attackers=())"
+
+
+# -- no formula, no cost ------------------------------------------------------------------------
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_a_conversation_without_formulas_never_builds_the_worlds(data: st.DataObject) -> None:
+    atoms = [f"a{i}" for i in range(30)]
+    v = Verifier(list(AG), atoms)
+    for _ in range(data.draw(st.integers(1, 8))):
+        turn = data.draw(turns_over(tuple(v.state.records)))
+        with contextlib.suppress(GcvError):
+            v.apply_turn(turn)
+        assert not v.model.is_explicit, "2^30 worlds were built"
+        assert v.state.epistemic.problems == ()
+
+
+# -- random conversations with formulas, against the spec --------------------------------------
+
+
+def _spec_effect(
+    m: se.EpistemicModel, op: Operation, records: dict[str, rf.Formula | None]
+) -> se.EpistemicModel:
+    """Section 2's table, restated on the spec's updates (Observe is handled per turn)."""
+    target = getattr(op, "target", None)
+    own = getattr(op, "formula", None)
+    gamma = own if own is not None or target is None else records.get(target)
+    match op:
+        case ExpandAwareness():
+            return se.process_awareness_expansion(m, op.atom, op.agents or None)
+        case Hypothesize():
+            for atom in op.introduces:
+                m = se.process_awareness_expansion(m, atom)
+            if gamma is None:
+                return m
+            return se.process_lexicographic_upgrade(m, to_spec_formula(gamma))
+    if gamma is None:
+        return m
+    g = to_spec_formula(gamma)
+    match op:
+        case Support():
+            if op.specific:
+                return se.process_lexicographic_upgrade(m, g)
+            return se.process_conservative_upgrade(m, g)
+        case Undermine():
+            if op.downgrade == "conservative":
+                return se.process_conservative_downgrade(m, g)
+            return se.process_lexicographic_downgrade(m, g)
+        case Revise():
+            announces = op.announce if op.announce is not None else not op.attackers
+            return se.process_announcement(m, se.Not(g)) if announces else m
+        case Resolve():
+            return m if op.authoritative else se.process_announcement(m, g)
+    return m
+
+
+def _spec_turn(
+    m: se.EpistemicModel, ops: tuple[Operation, ...], records: dict[str, rf.Formula | None]
+) -> se.EpistemicModel:
+    from reference.operations import in_application_order
+
+    observed: list[se.Formula] = []
+    for _, op in in_application_order(ops):
+        if isinstance(op, Observe):
+            if op.formula is not None:
+                observed.append(to_spec_formula(op.formula))
+            continue
+        if observed:
+            m = se.process_announcement(m, se.And(tuple(observed)))
+            observed = []
+        m = _spec_effect(m, op, records)
+    if observed:
+        m = se.process_announcement(m, se.And(tuple(observed)))
+    return m
+
+
+@st.composite
+def _turn(draw: st.DrawFn, v: Verifier, fresh: int) -> Turn:
+    atoms = v.model.atoms
+    records = list(v.state.records)
+    f = formulas(atoms, AG, max_leaves=3)
+    maybe = st.none() | f
+    ops: list[Operation] = []
+    for k in range(draw(st.integers(1, 3))):
+        new = f"n{fresh}_{k}"
+        choices = ["observe", "hypothesize", "question", "expand"]
+        if records:
+            choices += ["support", "undermine", "revise", "resolve"]
+        kind = draw(st.sampled_from(choices))
+        target = draw(st.sampled_from(records)) if records else ""
+        match kind:
+            case "observe":
+                ops.append(Observe(new, "x", formula=draw(f)))
+            case "hypothesize":
+                intro = () if len(atoms) >= 4 or draw(st.booleans()) else (f"x{fresh}",)
+                g = formulas((*atoms, *intro), AG, max_leaves=3)
+                ops.append(Hypothesize(new, "x", formula=draw(st.none() | g), introduces=intro))
+            case "question":
+                ops.append(Question(new, "x", formula=draw(maybe)))
+            case "expand":
+                atom = draw(st.sampled_from([*atoms, "r"])) if len(atoms) < 4 else atoms[0]
+                ops.append(ExpandAwareness(atom, draw(st.sampled_from([(), ("a",), ("b", "c")]))))
+            case "support":
+                ops.append(
+                    Support(target, new, "e", formula=draw(maybe), specific=draw(st.booleans()))
+                )
+            case "undermine":
+                how = draw(st.sampled_from(["lexicographic", "conservative"]))
+                ops.append(Undermine(target, new, "e", formula=draw(maybe), downgrade=how))
+            case "revise":
+                ops.append(
+                    Revise(target, formula=draw(maybe), announce=draw(st.none() | st.booleans()))
+                )
+            case "resolve":
+                if draw(st.booleans()):
+                    ops.append(Resolve(target, authoritative=True))
+                else:
+                    ops.append(Resolve(target, formula=draw(maybe)))
+    return Turn(draw(st.sampled_from(AG)), tuple(ops))
+
+
+@settings(max_examples=40)
+@given(st.data())
+def test_random_conversations_with_formulas_agree_with_the_spec(data: st.DataObject) -> None:
+    v = Verifier(list(AG), ["p", "q"])
+    m = to_spec_model(v.model.explicit())
+    for fresh in range(data.draw(st.integers(1, 5), label="turns")):
+        turn = data.draw(_turn(v, fresh), label=f"turn {fresh}")
+        before_model, before_digest = v.model, v.state.digest()
+        records = {r: rec.formula for r, rec in v.state.records.items()}
+        try:
+            v.apply_turn(turn)
+        except GcvError as error:
+            note(f"rejected: {error}")
+            assert v.model is before_model and v.state.digest() == before_digest
+            continue
+        m = _spec_turn(m, turn.operations, {**records, **_registered(turn)})
+        assert to_spec_model(v.model) == m, f"M_t differs after turn {fresh}"
+
+
+def _registered(turn: Turn) -> dict[str, rf.Formula | None]:
+    out: dict[str, rf.Formula | None] = {}
+    for op in turn.operations:
+        if isinstance(op, Observe | Hypothesize | Question):
+            out[op.id] = op.formula
+    return out
