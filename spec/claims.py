@@ -256,6 +256,190 @@ CLAIMS: tuple[Claim, ...] = (
         implemented_in=("reference.closure.dependency_walk", "reference.closure.reverse_closure"),
         benchmarks=("tests/benchmarks/bench_queries.py",),
     ),
+    # -- the core paper, the epistemic model M_t (Appendix A.1, Definitions A.1-A.3) --------
+    Claim(
+        "core.def-a.1",
+        "core",
+        "Definition A.1 and its Convention",
+        "an epistemic plausibility model has a non-empty W, per agent a reflexive, "
+        "transitive, locally connected preorder <=_i and a valuation; i knows phi at w iff "
+        "phi holds throughout w's ~_i-cell, and believes phi iff phi holds at the "
+        "<=_i-minimal worlds of the cell (Baltag-Smets reading)",
+        Status.TESTED,
+        implemented_in=(
+            "spec.epistemic.is_plausibility_model",
+            "spec.epistemic.is_true",
+            "reference.epistemic.model.PlausibilityModel",
+            "reference.epistemic.semantics.truth_set",
+        ),
+        tests=(
+            _t("epistemic/test_agreement.py", "test_random_models_are_plausibility_models"),
+            _t("epistemic/test_agreement.py", "test_truth_agrees_on_random_models_and_formulas"),
+            _t("epistemic/test_agreement.py", "test_an_implicit_model_is_its_materialisation"),
+        ),
+    ),
+    Claim(
+        "core.a.1.updates",
+        "core",
+        "Appendix A.1, Updates",
+        "[!psi] eliminates every world outside [[psi]]; [up-up psi] makes every psi-world "
+        "strictly more plausible than every ~psi-world, keeping the order within each side; "
+        "[up psi] promotes the most plausible psi-worlds, keeping every other comparison",
+        Status.TESTED,
+        implemented_in=(
+            "spec.epistemic.process_announcement",
+            "spec.epistemic.process_lexicographic_upgrade",
+            "spec.epistemic.process_conservative_upgrade",
+            "reference.epistemic.updates.announce",
+            "reference.epistemic.updates.lexicographic_upgrade",
+            "reference.epistemic.updates.conservative_upgrade",
+        ),
+        tests=(
+            _t("epistemic/test_agreement.py", "test_models_and_truth_agree_after_random_updates"),
+            _t(
+                "epistemic/test_updates.py",
+                "test_lexicographic_upgrade_puts_psi_first_and_keeps_each_side_in_order",
+            ),
+            _t(
+                "epistemic/test_updates.py",
+                "test_the_agreement_check_catches_an_upgrade_that_forgets_the_order",
+            ),
+        ),
+    ),
+    Claim(
+        "core.def-a.2",
+        "core",
+        "Definition A.2",
+        "gamma solves the abductive problem (B_i, chi) iff it is consistent (M does not "
+        "satisfy B_i ~gamma), explanatory (M[up-up gamma] satisfies B_i chi) and non-trivial "
+        "(gamma != chi, M does not satisfy B_i gamma, gamma != true)",
+        Status.TESTED,
+        implemented_in=(
+            "spec.epistemic.is_abductive_solution",
+            "reference.epistemic.abduction.check_solution",
+        ),
+        tests=(
+            _t("epistemic/test_abduction.py", "test_the_abduction_check_agrees_with_the_spec"),
+            _t("epistemic/test_abduction.py", "test_b2_t5_h1_solves_o7_but_not_o8"),
+            _t(
+                "epistemic/test_abduction.py",
+                "test_a_problem_reopens_when_its_solution_leaves_s_t_and_a_later_one_closes_it",
+            ),
+        ),
+    ),
+    Claim(
+        "core.def-a.3",
+        "core",
+        "Definition A.3",
+        "an awareness structure adds A_i; A_i phi iff phi is in A_i(w); X_i phi iff K_i phi "
+        "and A_i phi; awareness expansion adds to A_i and splits each world into copies that "
+        "differ on the new proposition",
+        Status.TESTED,
+        implemented_in=(
+            "spec.epistemic.process_awareness_expansion",
+            "reference.epistemic.updates.expand",
+        ),
+        tests=(
+            _t("epistemic/test_agreement.py", "test_truth_agrees_on_random_models_and_formulas"),
+            _t(
+                "epistemic/test_updates.py",
+                "test_expansion_splits_every_world_and_keeps_cells_and_ranks",
+            ),
+        ),
+    ),
+    Claim(
+        "core.del-table",
+        "core",
+        "Section 2's operation table and Table 3 (DEL realisations)",
+        "Observe [!psi]; Hypothesize [up-up gamma]; Support [up gamma], or [up-up gamma] with "
+        "gamma-specific evidence; Undermine a downgrade of gamma; Revise [!~gamma] or an "
+        "attack; Expand-Awareness adds p and refines W; Resolve consensual [!gamma] or a "
+        "decision; Question queues chi; applied in the same atomic turn as the argumentation "
+        "effect",
+        Status.TESTED,
+        implemented_in=(
+            "reference.epistemic.table.DEL_RULES",
+            "reference.epistemic.effects.apply_effect",
+            "spec.epistemic.DEL_REALISATIONS",
+        ),
+        tests=(
+            _t("epistemic/test_operations.py", "test_the_del_table_is_the_papers"),
+            _t(
+                "epistemic/test_operations.py",
+                "test_random_conversations_with_formulas_agree_with_the_spec",
+            ),
+            _t(
+                "epistemic/test_operations.py",
+                "test_bad_epistemic_input_is_refused_and_leaves_d_t_unchanged",
+            ),
+        ),
+    ),
+    Claim(
+        "core.prop-2.5.updates",
+        "core",
+        "Proposition 2.5 (updates)",
+        "under (A3) a hard announcement costs O(|W|) and a soft upgrade O(|W| log |W|)",
+        Status.REPRODUCED,
+        implemented_in=(
+            "reference.epistemic.updates.announce",
+            "reference.epistemic.updates.lexicographic_upgrade",
+        ),
+        benchmarks=("tests/benchmarks/bench_epistemic.py",),
+    ),
+    Claim(
+        "core.phase-1",
+        "core",
+        "Appendix B.1 (Phase 1)",
+        "the muddy children: M0 has 8 worlds, the father's announcement leaves 7, the three "
+        "'I don't know' answers 4, the three answers MMC, with B.1's knowledge facts at each "
+        "step; with k of n children muddy, the muddy ones first know in round k",
+        Status.REPRODUCED,
+        implemented_in=("reference.replay.replay", "spec.epistemic.compute_muddy_children_model"),
+        tests=(
+            _t(
+                "epistemic/test_muddy_children.py",
+                "test_the_phase1_trace_replays_with_every_expectation",
+            ),
+            _t("epistemic/test_muddy_children.py", "test_m0_is_b1s_model"),
+            _t("epistemic/test_muddy_children.py", "test_the_muddy_ones_first_know_in_round_k"),
+        ),
+    ),
+    Claim(
+        "core.phase-2.epistemic",
+        "core",
+        "Appendix B.2 (Phase 2, the symbolic model)",
+        "mis_monitor is outside every A_i until T4 and inside after; h1-worlds are upgraded "
+        "after T5; the orderings printed after T6 and T7; after T7 every agent believes ~h2 "
+        "but does not know it; after T9 every agent knows ~h2; after T12 every h4-world "
+        "precedes every ~h4-world",
+        Status.REPRODUCED,
+        implemented_in=("reference.replay.replay",),
+        tests=(
+            _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
+            _t("epistemic/test_phase2.py", "test_the_epistemic_trace_is_phase_2_with_formulas"),
+            _t(
+                "epistemic/test_phase2.py",
+                "test_h2_is_believed_false_after_t7_and_known_false_after_t9_for_every_agent",
+            ),
+        ),
+    ),
+    Claim(
+        "core.phase-2.abduction",
+        "core",
+        "Appendix B.2 (Phase 2, the abductive steps)",
+        "h1 solves the problem posed by o7 (T5), h3 the one posed by o6 (T11), h4 the one "
+        "posed by o8 (T12); o6 stays open from T2 to T11; h1, h3 and h4 together explain every "
+        "observation",
+        Status.PARTIAL,
+        implemented_in=("reference.epistemic.abduction.close_problems",),
+        tests=(
+            _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
+            _t("epistemic/test_abduction.py", "test_b2_t5_h1_solves_o7_but_not_o8"),
+        ),
+        reason="Definition A.2's check reproduces the T5, T11 and T12 steps and o6's problem; "
+        "o2, o3 and o5 stay open, since no hypothesis's formula entails p_pay, p_db or p_tok "
+        "in the model where they were posed (B.2 counts the causal chain as explaining them)",
+    ),
     Claim(
         "core.dung",
         "core",
