@@ -18,12 +18,14 @@ import icontract
 
 from reference.depmap import DependencyMap
 from reference.epistemic.effects import (
+    EpistemicState,
     announce_simultaneously,
     apply_effect,
     find_empty_announcement,
     find_epistemic_violation,
 )
 from reference.epistemic.formula import Formula
+from reference.epistemic.predicates import keeps_the_queue
 from reference.epistemic.table import DEL_RULES
 from reference.errors import GcvError, NoSurvivingWorld
 from reference.operations import (
@@ -177,6 +179,20 @@ def apply_operation(
     )
 
 
+def _only_eliminates(before: EpistemicState, after: EpistemicState) -> bool:
+    if after is before:
+        return True
+    kept = set(before.model.explicit().worlds)
+    return keeps_the_queue(before.problems, after.problems) and all(
+        w in kept for w in after.model.worlds
+    )
+
+
+@icontract.snapshot(lambda dmap: dmap.epistemic, name="epistemic")
+@icontract.ensure(
+    lambda OLD, dmap: _only_eliminates(OLD.epistemic, dmap.epistemic),
+    "[!psi] eliminates worlds and adds none; posed problems stay queued",
+)
 def apply_announcements(dmap: DependencyMap, observations: Sequence[Observe]) -> None:
     """Apply the hard announcements of one turn's observations, simultaneously.
 

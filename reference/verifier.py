@@ -21,7 +21,7 @@ from reference.apply import apply_announcements, apply_operation
 from reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
 from reference.depmap import Change, DependencyMap
 from reference.epistemic.abduction import Problem, open_problems
-from reference.epistemic.formula import Believes, CondBelieves, Formula, Knows, parse
+from reference.epistemic.formula import Believes, CondBelieves, Formula, Knows, Not, parse
 from reference.epistemic.model import PlausibilityModel
 from reference.epistemic.semantics import check_formula, everything, is_ordered, truth_set
 from reference.epistemic.table import DEL_RULES
@@ -68,6 +68,13 @@ def _check_names(field: str, names: Sequence[str]) -> None:
             raise MalformedInput(f"{name!r} is not a well-formed identifier", field=field)
     if len(set(names)) != len(names):
         raise MalformedInput(f"{field} repeats a name: {list(names)!r}", field=field)
+
+
+def _is_partition_of_w(
+    model: PlausibilityModel, cells: tuple[tuple[frozenset[frozenset[str]], ...], ...]
+) -> bool:
+    worlds = [w for cell in cells for layer in cell for w in layer]
+    return len(worlds) == len(set(worlds)) == model.size and all(all(c) for c in cells)
 
 
 def _is_unassociated_ungrounded(
@@ -285,6 +292,18 @@ class Verifier:
             return inside == everything(model)
         return bool(inside >> model.index_of(at) & 1)
 
+    @icontract.ensure(
+        lambda self, formula, at, result: not (result and self._holds_not(formula, at)),
+        "phi and ~phi never both hold",
+        enabled=icontract.SLOW,
+    )
+    # Contract helpers: the queries' logic without their own contracts.
+    def _holds_not(self, formula: Formula | str, at: Collection[str] | None) -> bool:
+        return self._holds(Not(self._formula(formula)), at)
+
+    def _believed(self, agent: AgentId, formula: Formula | str, at: Collection[str] | None) -> bool:
+        return self._holds(Believes(agent, self._formula(formula)), at)
+
     def holds(self, formula: Formula | str, at: Collection[str] | None = None) -> bool:
         """M_t, w |= phi at the world where exactly the atoms ``at`` are true, or at every world.
 
@@ -296,6 +315,11 @@ class Verifier:
         """
         return self._holds(self._formula(formula), at)
 
+    @icontract.ensure(
+        lambda self, agent, formula, at, result: not result or self._believed(agent, formula, at),
+        "knowledge implies belief: the most plausible worlds lie in the cell",
+        enabled=icontract.SLOW,
+    )
     def knows(
         self, agent: AgentId, formula: Formula | str, at: Collection[str] | None = None
     ) -> bool:
@@ -308,6 +332,13 @@ class Verifier:
         """
         return self._holds(Knows(self._agent(agent), self._formula(formula)), at)
 
+    @icontract.ensure(
+        lambda self, agent, formula, given, at, result: (
+            given is not None or not (result and self._believed(agent, f"~({formula})", at))
+        ),
+        "beliefs are consistent: a cell's most plausible worlds exist",
+        enabled=icontract.SLOW,
+    )
     def believes(
         self,
         agent: AgentId,
@@ -322,10 +353,18 @@ class Verifier:
             return self._holds(Believes(agent, body), at)
         return self._holds(CondBelieves(agent, body, self._formula(given, "given")), at)
 
+    @icontract.ensure(
+        lambda self, result: len(set(result)) == len(result) == self.state.model.size,
+        "W_t, each world once",
+    )
     def worlds(self) -> tuple[frozenset[str], ...]:
         """W_t, each world as the set of atoms true at it, sorted."""
         return tuple(sorted(self.state.model.valuations(), key=sorted))
 
+    @icontract.ensure(
+        lambda self, result: _is_partition_of_w(self.state.model, result),
+        "the cells and their layers partition W_t",
+    )
     def plausibility(self, agent: AgentId) -> tuple[tuple[frozenset[frozenset[str]], ...], ...]:
         """Agent i's information cells, each as its layers from most to least plausible.
 
@@ -340,6 +379,13 @@ class Verifier:
         ordered = [tuple(frozenset(layers[r]) for r in sorted(layers)) for layers in cells.values()]
         return tuple(sorted(ordered, key=lambda cell: min(sorted(w) for w in cell[0])))
 
+    @icontract.ensure(
+        lambda self, agent, layers, result: (
+            not result or all(not self._holds_not(layer, None) for layer in layers)
+        ),
+        "an ordering that holds has layers that hold somewhere",
+        enabled=icontract.SLOW,
+    )
     def is_ordered(self, agent: AgentId, layers: Sequence[Formula | str]) -> bool:
         """Whether every world of each layer precedes every world of the later layers for i.
 
@@ -350,6 +396,13 @@ class Verifier:
             raise MalformedInput("an ordering compares at least two layers", field="layers")
         return is_ordered(self.state.model, self._agent(agent), parsed)
 
+    @icontract.ensure(
+        lambda self, agent, result: (
+            all(agent is None or p.agent == agent for p in result)
+            and all(not p.is_explained(self.state.standing) for p in result)
+        ),
+        "the agent's problems no hypothesis in S_t solves",
+    )
     def unexplained(self, agent: AgentId | None = None) -> tuple[Problem, ...]:
         """The open abductive problems (of ``agent``, or of every agent), in the order posed.
 

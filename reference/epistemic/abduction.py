@@ -39,6 +39,7 @@ import icontract
 
 from reference.epistemic.formula import TOP, Believes, Formula, Not, atoms_of, show
 from reference.epistemic.model import PlausibilityModel
+from reference.epistemic.predicates import keeps_the_queue
 from reference.epistemic.semantics import holds_everywhere
 from reference.epistemic.updates import expand, lexicographic_upgrade
 from reference.records import GOOD_STANDING, AgentId, RecordId, Standing
@@ -97,6 +98,7 @@ class Verdict:
         return self.consistent and self.explanatory and self.non_trivial
 
 
+@icontract.require(lambda model, agent: agent in model.agents, "i is in Ags")
 def is_surprising(model: PlausibilityModel, agent: AgentId, chi: Formula) -> bool:
     """Definition A.2's problem: the agent does not believe chi in ``model`` (M |/= B_i chi)."""
     return not holds_everywhere(model, Believes(agent, chi))
@@ -142,6 +144,16 @@ def check_solution(current: PlausibilityModel, problem: Problem, gamma: Formula)
     return Verdict(consistent, explanatory, non_trivial)
 
 
+def _are_open(
+    found: tuple[Problem, ...], problems: tuple[Problem, ...], standing: Mapping[RecordId, Standing]
+) -> bool:
+    return all(p in problems and not p.is_explained(standing) for p in found)
+
+
+@icontract.ensure(
+    lambda problems, standing, result: _are_open(result, problems, standing),
+    "the queued problems no hypothesis in S_t solves",
+)
 def open_problems(
     problems: tuple[Problem, ...],
     standing: Mapping[RecordId, Standing],
@@ -153,6 +165,10 @@ def open_problems(
     )
 
 
+@icontract.ensure(
+    lambda problems, result: len(result) == len(problems) and keeps_the_queue(problems, result),
+    "the same problems, solutions only added",
+)
 def close_problems(
     problems: tuple[Problem, ...],
     current: PlausibilityModel,
@@ -179,6 +195,16 @@ def close_problems(
     return tuple(out)
 
 
+def _are_posed_by(new: tuple[Problem, ...], question: RecordId, chi: Formula) -> bool:
+    return all(p.source == question and p.formula == chi for p in new)
+
+
+@icontract.ensure(
+    lambda problems, chi, question, result: (
+        keeps_the_queue(problems, result) and _are_posed_by(result[len(problems) :], question, chi)
+    ),
+    "the queue grows by (B_i, chi) problems posed by the question",
+)
 def queue_question(
     problems: tuple[Problem, ...],
     current: PlausibilityModel,

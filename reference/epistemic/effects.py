@@ -28,6 +28,7 @@ from reference.epistemic.abduction import (
 )
 from reference.epistemic.formula import Formula, Not
 from reference.epistemic.model import PlausibilityModel
+from reference.epistemic.predicates import keeps_the_queue
 from reference.epistemic.semantics import check_formula, everything, truth_set
 from reference.epistemic.table import DEL_RULES, FormulaSource, Update, realisation
 from reference.epistemic.updates import (
@@ -72,6 +73,14 @@ class EpistemicState:
         }
 
 
+def _is_own_first(op: Operation, result: Formula | None) -> bool:
+    own = getattr(op, "formula", None)
+    return own is None or result is own
+
+
+@icontract.ensure(
+    lambda op, result: _is_own_first(op, result), "an operation's own formula comes first"
+)
 def formula_of(op: Operation, target_formula: Formula | None) -> Formula | None:
     """The formula the operation's update acts on (its row's :class:`FormulaSource`)."""
     rule = DEL_RULES[op.operation]
@@ -81,6 +90,10 @@ def formula_of(op: Operation, target_formula: Formula | None) -> Formula | None:
     return own
 
 
+@icontract.ensure(
+    lambda result: result is None or isinstance(result, PreconditionViolation),
+    "a violation is reported as a typed PreconditionViolation, never raised",
+)
 def find_epistemic_violation(
     op: Operation, model: PlausibilityModel
 ) -> PreconditionViolation | None:
@@ -111,6 +124,10 @@ def find_epistemic_violation(
     return check_formula(model, own, also=introduced)
 
 
+@icontract.ensure(
+    lambda formulas, result: result is None or 0 <= result < len(formulas),
+    "the position of one of the announcements",
+)
 def find_empty_announcement(model: PlausibilityModel, formulas: Sequence[Formula]) -> int | None:
     """The position of the first announcement after which no world would be left, if any.
 
@@ -125,7 +142,7 @@ def find_empty_announcement(model: PlausibilityModel, formulas: Sequence[Formula
 
 
 def _keeps_problems(before: EpistemicState, after: EpistemicState) -> bool:
-    return after.problems[: len(before.problems)] == before.problems
+    return keeps_the_queue(before.problems, after.problems)
 
 
 @icontract.require(
@@ -184,6 +201,10 @@ def _update(model: PlausibilityModel, update: Update, formula: Formula) -> Plaus
     raise AssertionError(f"{update} is not a plausibility update")
 
 
+@icontract.ensure(
+    lambda state, result: _keeps_problems(state, result),
+    "posed problems stay queued; solutions are only added",
+)
 def apply_effect(
     state: EpistemicState,
     op: Operation,

@@ -73,6 +73,9 @@ _ATOM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:']*")
 _RESERVED = frozenset({"true", "false"})
 
 
+@icontract.ensure(
+    lambda text, result: not result or is_identifier(text), "an atom is an identifier"
+)
 def is_atom_name(text: object) -> bool:
     """Check that ``text`` can be written as an atom in a formula.
 
@@ -328,6 +331,11 @@ _AGENT_HEADS: dict[str, type[Knows | Believes | Aware | Explicit]] = {
 _GROUP_HEADS: dict[str, type[Everybody | Common]] = {"E": Everybody, "C": Common}
 
 
+def _joins(parts: list[Formula] | tuple[Formula, ...], result: Formula) -> bool:
+    return atoms_of(result) == frozenset().union(*(atoms_of(p) for p in parts))
+
+
+@icontract.ensure(lambda parts, result: _joins(parts, result), "the parts' atoms, no other")
 def conjunction(parts: list[Formula] | tuple[Formula, ...]) -> Formula:
     """The conjunction of ``parts``: ``true`` for none, the part itself for one.
 
@@ -339,6 +347,7 @@ def conjunction(parts: list[Formula] | tuple[Formula, ...]) -> Formula:
     return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
+@icontract.ensure(lambda parts, result: _joins(parts, result), "the parts' atoms, no other")
 def disjunction(parts: list[Formula] | tuple[Formula, ...]) -> Formula:
     """The disjunction of ``parts``: ``false`` for none, the part itself for one."""
     if not parts:
@@ -363,30 +372,48 @@ def _children(formula: Formula) -> tuple[Formula, ...]:
     raise AssertionError(f"unknown formula {formula!r}")
 
 
+def _are_atom_names(names: frozenset[str]) -> bool:
+    return all(is_atom_name(n) for n in names)
+
+
+@icontract.ensure(lambda result: _are_atom_names(result), "atoms, written as atoms")
 def atoms_of(formula: Formula) -> frozenset[str]:
     """The atoms ``formula`` mentions.
 
     >>> sorted(atoms_of(parse("K[a] (p -> q) | ~p")))
     ['p', 'q']
     """
+    return _atoms(formula)
+
+
+def _atoms(formula: Formula) -> frozenset[str]:
     if isinstance(formula, Atom):
         return frozenset({formula.name})
-    return frozenset().union(*(atoms_of(c) for c in _children(formula)))
+    return frozenset().union(*(_atoms(c) for c in _children(formula)))
 
 
+def _are_agent_names(names: frozenset[str]) -> bool:
+    return all(is_identifier(n) for n in names)
+
+
+@icontract.ensure(lambda result: _are_agent_names(result), "agents, as identifiers")
 def agents_of(formula: Formula) -> frozenset[str]:
     """The agents ``formula``'s operators name.
 
     >>> sorted(agents_of(parse("C[a,b] K[c] p")))
     ['a', 'b', 'c']
     """
+    return _agents_named(formula)
+
+
+def _agents_named(formula: Formula) -> frozenset[str]:
     own: frozenset[str] = frozenset()
     match formula:
         case Knows(agent) | Believes(agent) | CondBelieves(agent) | Aware(agent) | Explicit(agent):
             own = frozenset({agent})
         case Everybody(group) | Common(group):
             own = frozenset(group)
-    return own.union(*(agents_of(c) for c in _children(formula)))
+    return own.union(*(_agents_named(c) for c in _children(formula)))
 
 
 # -- printing --------------------------------------------------------------------------

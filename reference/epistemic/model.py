@@ -402,6 +402,16 @@ def _subset(field: str, values: Iterable[str], atoms: Sequence[str]) -> frozense
     return chosen
 
 
+def _is_declared_over(
+    model: PlausibilityModel, agents: Sequence[AgentId], atoms: Sequence[str]
+) -> bool:
+    return model.agents == tuple(agents) and model.atoms == tuple(atoms)
+
+
+@icontract.ensure(
+    lambda agents, atoms, result: _is_declared_over(result, agents, atoms),
+    "M_0 is over the declared Ags and Prop_0",
+)
 def build_model(
     agents: Sequence[AgentId],
     atoms: Sequence[str],

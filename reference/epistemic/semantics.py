@@ -102,6 +102,11 @@ def _believes(
     return _keep_cells(labels, bad)
 
 
+def _is_bitset_over(model: PlausibilityModel, mask: int) -> bool:
+    return 0 <= mask <= everything(model)
+
+
+@icontract.ensure(lambda model, result: _is_bitset_over(model, result), "[[phi]] is a subset of W")
 def truth_set(model: PlausibilityModel, formula: Formula) -> int:
     """[[formula]] in ``model``: bit w set iff the formula holds at the world stored at w.
 
@@ -181,16 +186,10 @@ def _evaluate(model: PlausibilityModel, formula: Formula, memo: dict[int, int]) 
     return result
 
 
-def holds_everywhere(model: PlausibilityModel, formula: Formula) -> bool:
-    """M |= phi: the formula holds at every world of W.
-
-    >>> from reference.epistemic.formula import parse
-    >>> holds_everywhere(PlausibilityModel.implicit(["a"], ["p"]), parse("p | ~p"))
-    True
-    """
-    return truth_set(model, formula) == everything(model)
-
-
+@icontract.ensure(
+    lambda result: result is None or isinstance(result, PreconditionViolation),
+    "a violation is reported as a typed PreconditionViolation, never raised",
+)
 def check_formula(
     model: PlausibilityModel,
     formula: Formula,
@@ -213,6 +212,21 @@ def check_formula(
     if unknown_atoms:
         return UnknownAtom(f"the formula names atoms {unknown_atoms} not in Prop_t", field=field)
     return None
+
+
+@icontract.require(
+    lambda model, formula: check_formula(model, formula) is None,
+    "the formula is over Ags and Prop_t",
+    enabled=icontract.SLOW,
+)
+def holds_everywhere(model: PlausibilityModel, formula: Formula) -> bool:
+    """M |= phi: the formula holds at every world of W.
+
+    >>> from reference.epistemic.formula import parse
+    >>> holds_everywhere(PlausibilityModel.implicit(["a"], ["p"]), parse("p | ~p"))
+    True
+    """
+    return truth_set(model, formula) == everything(model)
 
 
 def _strictly_before(model: PlausibilityModel, agent: AgentId, better: int, worse: int) -> bool:

@@ -34,6 +34,13 @@ import icontract
 
 from reference.epistemic.formula import Formula, Not
 from reference.epistemic.model import MAX_WORLDS, PlausibilityModel
+from reference.epistemic.predicates import (
+    is_bitset_over,
+    is_conservative_upgrade,
+    is_lexicographic_upgrade,
+    is_submodel_on,
+    keeps_the_worlds,
+)
 from reference.epistemic.semantics import members, truth_set
 from reference.errors import ModelTooLarge, NoSurvivingWorld
 from reference.records import AgentId
@@ -53,9 +60,16 @@ def _group(model: PlausibilityModel, agents: Sequence[AgentId] | None) -> tuple[
     return model.agents if agents is None else tuple(agents)
 
 
+@icontract.require(
+    lambda model, keep: keep != 0 and is_bitset_over(model, keep), "a non-empty set of worlds"
+)
+@icontract.ensure(
+    lambda model, keep, result: is_submodel_on(model, result, keep),
+    "the submodel on exactly the kept worlds, cells and ranks as they were",
+    enabled=icontract.SLOW,
+)
 def restrict(model: PlausibilityModel, keep: int) -> PlausibilityModel:
     """The submodel on the worlds in the bitset ``keep`` (non-empty): one pass over W."""
-    assert keep, "a model keeps at least one world"
     model = model.explicit()
     flags = members(keep, model.size)
     chosen = [w for w, f in enumerate(flags) if f == "1"]
@@ -141,6 +155,11 @@ def _upgraded(
     return model.with_parts(ranks=ranks)
 
 
+@icontract.ensure(
+    lambda model, formula, agents, result: is_lexicographic_upgrade(model, result, formula, agents),
+    "every psi-world strictly more plausible than every ~psi-world, each side's order kept",
+    enabled=icontract.SLOW,
+)
 def lexicographic_upgrade(
     model: PlausibilityModel, formula: Formula, agents: Sequence[AgentId] | None = None
 ) -> PlausibilityModel:
@@ -174,6 +193,11 @@ def _best(labels: Sequence[int], ranks: Sequence[int], flags: str) -> str:
     )
 
 
+@icontract.ensure(
+    lambda model, formula, agents, result: is_conservative_upgrade(model, result, formula, agents),
+    "the most plausible psi-worlds promoted to the minimum, all other comparisons kept",
+    enabled=icontract.SLOW,
+)
 def conservative_upgrade(
     model: PlausibilityModel, formula: Formula, agents: Sequence[AgentId] | None = None
 ) -> PlausibilityModel:
@@ -206,6 +230,10 @@ class Downgrade(enum.Enum):
     """[up ~gamma]: only the most plausible ~gamma-worlds move to the top."""
 
 
+@icontract.ensure(
+    lambda model, formula, agents, result: keeps_the_worlds(model.explicit(), result),
+    "a downgrade eliminates no world and changes no cell",
+)
 def downgrade(
     model: PlausibilityModel,
     formula: Formula,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from reference.epistemic import formula as rf
@@ -13,6 +14,12 @@ from spec import epistemic as se
 
 AGENTS = ("a", "b", "c", "d")
 ATOMS = ("p", "q", "r", "s", "t", "u")
+
+
+def scaled(fraction: float) -> settings:
+    """The active Hypothesis profile's example count, times ``fraction`` (for the costlier
+    properties: the ``deep`` profile still runs them many times more than ``fast``)."""
+    return settings(max_examples=max(10, int(settings.default.max_examples * fraction)))
 
 
 # -- reference -> spec ------------------------------------------------------------------

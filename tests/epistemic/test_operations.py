@@ -7,7 +7,7 @@ import contextlib
 import json
 
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import given, note
 from hypothesis import strategies as st
 
 from reference.epistemic import formula as rf
@@ -29,7 +29,7 @@ from reference.operations import (
 from reference.trace import operation_from_json, operation_to_json
 from reference.verifier import Turn, Verifier
 from spec import epistemic as se
-from tests.epistemic.support import formulas, to_spec_formula, to_spec_model
+from tests.epistemic.support import formulas, scaled, to_spec_formula, to_spec_model
 from tests.strategies import turns_over
 
 _SPEC_NAMES = {
@@ -265,7 +265,7 @@ def test_an_operation_without_a_formula_encodes_and_prints_as_before() -> None:
 # -- no formula, no cost ------------------------------------------------------------------------
 
 
-@settings(max_examples=25)
+@scaled(0.4)
 @given(st.data())
 def test_a_conversation_without_formulas_never_builds_the_worlds(data: st.DataObject) -> None:
     atoms = [f"a{i}" for i in range(30)]
@@ -382,7 +382,7 @@ def _turn(draw: st.DrawFn, v: Verifier, fresh: int) -> Turn:
     return Turn(draw(st.sampled_from(AG)), tuple(ops))
 
 
-@settings(max_examples=40)
+@scaled(0.7)
 @given(st.data())
 def test_random_conversations_with_formulas_agree_with_the_spec(data: st.DataObject) -> None:
     v = Verifier(list(AG), ["p", "q"])
