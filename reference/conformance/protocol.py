@@ -70,13 +70,17 @@ FEATURES: Mapping[str, str] = {
 """The features a vector of suite 1 can require, with what each means."""
 
 RESERVED_FEATURES: Mapping[str, str] = {
-    "epistemic": "the epistemic layer M_t: formula fields on operations and their DEL effects",
-    "query:knows": "K_i phi at the actual world",
-    "query:believes": "B_i phi (and conditional belief) at the actual world",
-    "query:worlds": "the world set and each agent's plausibility order",
+    "epistemic": "the epistemic layer M_t: a declared M_0 at start, formula fields on "
+    "operations and their DEL effects",
+    "query:holds": "whether a formula holds at the actual world",
+    "query:knows": "K_i phi",
+    "query:believes": "B_i phi (and conditional belief)",
+    "query:worlds": "the world set W_t",
+    "query:ordered": "an agent's plausibility order between worlds",
     "query:unexplained": "the open abductive problems (Question's queue)",
 }
-"""Names kept for the epistemic layer's vectors; no vector of suite 1 uses them."""
+"""Names kept for the epistemic layer's vectors, after the trace format's epistemic
+expectations; no vector of suite 1 uses them."""
 
 _SCHEMAS = {
     "urn:gcv:trace:1": ("spec", "trace.schema.json"),
