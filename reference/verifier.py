@@ -292,11 +292,6 @@ class Verifier:
             return inside == everything(model)
         return bool(inside >> model.index_of(at) & 1)
 
-    @icontract.ensure(
-        lambda self, formula, at, result: not (result and self._holds_not(formula, at)),
-        "phi and ~phi never both hold",
-        enabled=icontract.SLOW,
-    )
     # Contract helpers: the queries' logic without their own contracts.
     def _holds_not(self, formula: Formula | str, at: Collection[str] | None) -> bool:
         return self._holds(Not(self._formula(formula)), at)
@@ -304,6 +299,11 @@ class Verifier:
     def _believed(self, agent: AgentId, formula: Formula | str, at: Collection[str] | None) -> bool:
         return self._holds(Believes(agent, self._formula(formula)), at)
 
+    @icontract.ensure(
+        lambda self, formula, at, result: not (result and self._holds_not(formula, at)),
+        "phi and ~phi never both hold",
+        enabled=icontract.SLOW,
+    )
     def holds(self, formula: Formula | str, at: Collection[str] | None = None) -> bool:
         """M_t, w |= phi at the world where exactly the atoms ``at`` are true, or at every world.
 
