@@ -125,7 +125,12 @@ def apply_operation(
         not hold, or its hard announcement would leave no world; the transaction
         undoes whatever the operation changed.
     """
-    violation = find_violation(op, dmap.view(), speaker) or find_epistemic_violation(op, dmap.model)
+    # Only an operation that carries a formula or new atoms has epistemic inputs to check.
+    own: Formula | None = getattr(op, "formula", None)
+    introduces = isinstance(op, Hypothesize) and bool(op.introduces)
+    violation = find_violation(op, dmap.view(), speaker)
+    if violation is None and (own is not None or introduces):
+        violation = find_epistemic_violation(op, dmap.model)
     if violation is not None:
         raise violation
     match op:
@@ -174,6 +179,9 @@ def apply_operation(
             deferred.append(op)
         return
     target_formula = dmap.records[target].formula if target is not None else None
+    epistemic = own is not None or target_formula is not None or introduces
+    if not epistemic and not isinstance(op, ExpandAwareness):
+        return
     dmap.replace_epistemic(
         apply_effect(dmap.epistemic, op, target_formula=target_formula, standing=dmap.standing)
     )

@@ -188,7 +188,8 @@ class Verifier:
                     raise error.locate(
                         turn=number, operation_index=index, operation=op.operation.value
                     ) from None
-            self._announce(deferred, written, number)
+            if deferred:
+                self._announce(deferred, written, number)
         self.state.advance_turn()
         return TurnReport(number, turn.speaker, tuple(op for _, op in ordered), tuple(journal))
 
