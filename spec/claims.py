@@ -105,6 +105,7 @@ CLAIMS: tuple[Claim, ...] = (
             _t("test_closure.py", "test_walk_accepts_exactly_when_the_closure_is_in_good_standing"),
             _t("test_operations.py", "test_unknown_records_in_queries_are_typed_errors"),
         ),
+        vectors=("core/queries/verify-*",),
     ),
     Claim(
         "core.lemma-2.1",
@@ -122,6 +123,10 @@ CLAIMS: tuple[Claim, ...] = (
             ),
         ),
         obligations=("lemma-2.1", "lemma-2.1-bounded"),
+        vectors=(
+            "core/queries/verify-*",
+            "findings/proofs/lemma-2.1-*",
+        ),
     ),
     Claim(
         "core.lemma-2.2",
@@ -137,6 +142,7 @@ CLAIMS: tuple[Claim, ...] = (
             _t("test_proofs_tied.py", "test_encoding_and_engine_agree_step_by_step"),
         ),
         obligations=("lemma-2.2",),
+        vectors=("core/queries/conflict-free-after-attacks",),
     ),
     Claim(
         "core.no-return",
@@ -167,6 +173,11 @@ CLAIMS: tuple[Claim, ...] = (
             _t("test_operations.py", "test_every_operation_has_a_rejection_row"),
             _t("test_proofs_tied.py", "test_encoding_and_engine_agree_step_by_step"),
         ),
+        vectors=(
+            "core/operations/*",
+            "core/preconditions/*",
+            "core/wellformed/*",
+        ),
     ),
     Claim(
         "core.fixed-order",
@@ -186,6 +197,7 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_rejection_names_the_operation_field_and_record_and_changes_nothing",
             ),
         ),
+        vectors=("core/turns/*",),
     ),
     Claim(
         "core.prop-2.3",
@@ -198,6 +210,7 @@ CLAIMS: tuple[Claim, ...] = (
         implemented_in=("spec.retraction.is_selective_retraction_sound",),
         tests=(_t("test_retraction.py", "test_selective_retraction_is_sound"),),
         obligations=("proposition-2.3",),
+        vectors=("core/queries/selective-retraction",),
     ),
     Claim(
         "core.def-2.3",
@@ -214,6 +227,11 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         tests=(_t("test_closure.py", "test_affected_star_is_the_union_of_the_x_k"),),
         obligations=("definition-2.3", "definition-2.3-bounded"),
+        vectors=(
+            "core/queries/affected-*",
+            "core/queries/cycle-by-*",
+            "findings/proofs/definition-2.3-*",
+        ),
     ),
     Claim(
         "core.def-2.3.rounds",
@@ -524,6 +542,7 @@ CLAIMS: tuple[Claim, ...] = (
             _t("test_scenarios.py", "test_phase2_h2_lifecycle"),
             _t("test_scenarios.py", "test_phase2_h4_resolved_with_h1_and_h3_linked_to_it"),
         ),
+        vectors=("scenarios/phase2-debugging/*",),
     ),
     Claim(
         "core.phase-2.retraction",
@@ -538,6 +557,7 @@ CLAIMS: tuple[Claim, ...] = (
             _t("test_scenarios.py", "test_phase2_three_hop_retraction_of_o5"),
             _t("test_scenarios.py", "test_phase2_the_four_retraction_queries_of_section_4_4"),
         ),
+        vectors=("scenarios/phase2-debugging/*",),
     ),
     Claim(
         "core.phase-3",
@@ -557,6 +577,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reason="the paper's text stops at T1: turns T2-T19 are authored from what "
         "Sections 3 and B.3 state (spec/scenarios/phase3-deliberation.json)",
+        vectors=("scenarios/phase3-deliberation/*",),
     ),
     # -- the core paper, Section 4 --------------------------------------------------------
     Claim(
