@@ -13,7 +13,6 @@ Section 2 ("The runtime check", "Retraction queries") and Appendix A.2.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
@@ -160,16 +159,21 @@ def dependency_walk(
     if standing[start] not in GOOD_STANDING:
         return Grounding(start, False, witness=start, path=(start,))
     parent: dict[RecordId, RecordId | None] = {start: None}
-    frontier = deque([start])
-    while frontier:
-        record = frontier.popleft()
-        for support in dep.get(record, ()):
-            if support in parent:
-                continue
-            parent[support] = record
-            if standing[support] not in GOOD_STANDING:
-                return Grounding(start, False, witness=support, path=_path_to(parent, support))
-            frontier.append(support)
+    # The queue is a list read by a for loop while it grows (the loop reads each
+    # appended record in turn): breadth-first with no deque, and no work per edge
+    # beyond one visited-set test.
+    queue = [start]
+    supports_of = dep.get
+    for record in queue:
+        supports = supports_of(record)
+        if not supports:
+            continue
+        for support in supports:
+            if support not in parent:
+                parent[support] = record
+                if standing[support] not in GOOD_STANDING:
+                    return Grounding(start, False, witness=support, path=_path_to(parent, support))
+                queue.append(support)
     return Grounding(start, True, closure=tuple(parent))
 
 
@@ -228,7 +232,7 @@ def reverse_closure(
     Returns
     -------
     tuple of RecordId
-        Affected*(beta), depth-first from beta, each record once.  Records out of
+        Affected*(beta), breadth-first from beta, each record once.  Records out of
         standing are included, and ``withdrawn`` itself is included exactly when
         it lies on a dependency cycle.
 
@@ -247,11 +251,16 @@ def reverse_closure(
     (Proposition 2.5).
     """
     seen: dict[RecordId, None] = {}
-    pending = list(rdep.get(withdrawn, ()))
-    while pending:
-        record = pending.pop()
-        if record in seen:
+    # Marked when first reached, so each record enters the queue once (beta may
+    # enter twice: as the start and, on a cycle, as a dependent).
+    queue = [withdrawn]
+    dependents_of = rdep.get
+    for record in queue:
+        dependents = dependents_of(record)
+        if not dependents:
             continue
-        seen[record] = None
-        pending.extend(d for d in rdep.get(record, ()) if d not in seen)
+        for dependent in dependents:
+            if dependent not in seen:
+                seen[dependent] = None
+                queue.append(dependent)
     return tuple(seen)
