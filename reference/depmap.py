@@ -203,38 +203,57 @@ class DependencyMap:
             model = PlausibilityModel.implicit(self.agents, tuple(atoms))
         self._epistemic = EpistemicState(model)
         self._journal: list[Change] | None = None
+        self._make_views()
+
+    def _make_views(self) -> None:
+        # The read-only views are made once: a MappingProxyType is a live view, so it
+        # never goes stale, and making one per read cost more than the queries' work.
+        self._records_view: Mapping[RecordId, Record] = MappingProxyType(self._records)
+        self._standing_view: Mapping[RecordId, Standing] = MappingProxyType(self._standing)
+        self._dep_view: Mapping[RecordId, Collection[RecordId]] = MappingProxyType(self._dep)
+        self._rdep_view: Mapping[RecordId, Collection[RecordId]] = MappingProxyType(self._rdep)
+        self._att_view: Mapping[RecordId, Collection[RecordId]] = MappingProxyType(self._att)
+        self._ratt_view: Mapping[RecordId, Collection[RecordId]] = MappingProxyType(self._ratt)
+
+    def __getstate__(self) -> dict[str, object]:
+        # Views cannot be copied or pickled; a copy makes its own over its own dicts.
+        return {k: v for k, v in self.__dict__.items() if not k.endswith("_view")}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._make_views()
 
     # -- reads ---------------------------------------------------------------
 
     @property
     def records(self) -> Mapping[RecordId, Record]:
         """Args_t with each record's fixed facts."""
-        return MappingProxyType(self._records)
+        return self._records_view
 
     @property
     def standing(self) -> Mapping[RecordId, Standing]:
         """st_t, the standing label of every record."""
-        return MappingProxyType(self._standing)
+        return self._standing_view
 
     @property
     def dep(self) -> Mapping[RecordId, Collection[RecordId]]:
         """Dep_t: record -> the records it rests on (absent key: none)."""
-        return MappingProxyType(self._dep)
+        return self._dep_view
 
     @property
     def rdep(self) -> Mapping[RecordId, Collection[RecordId]]:
         """The reverse index of Dep_t: record -> the records resting on it."""
-        return MappingProxyType(self._rdep)
+        return self._rdep_view
 
     @property
     def att(self) -> Mapping[RecordId, Collection[RecordId]]:
         """Att_t by attacker: record -> the records it attacks."""
-        return MappingProxyType(self._att)
+        return self._att_view
 
     @property
     def ratt(self) -> Mapping[RecordId, Collection[RecordId]]:
         """Att_t by target: record -> its recorded attackers."""
-        return MappingProxyType(self._ratt)
+        return self._ratt_view
 
     @property
     def epistemic(self) -> EpistemicState:
