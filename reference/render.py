@@ -23,10 +23,12 @@ from reference.depmap import (
     DependencyAdded,
     DependencyMap,
     DissentRecorded,
+    ModelReplaced,
     RecordAdded,
     Retracted,
     StandingChanged,
 )
+from reference.epistemic.effects import EpistemicState
 from reference.records import GOOD_STANDING, AgentId, Kind, RecordId, Standing
 from reference.verifier import TurnReport
 
@@ -79,6 +81,7 @@ def render_turn(
     commits: dict[AgentId, list[RecordId]] = {}
     retracts: dict[AgentId, list[RecordId]] = {}
     aware: dict[str, list[AgentId]] = {}
+    models = [c for c in report.changes if isinstance(c, ModelReplaced)]
     for change in report.changes:
         match change:
             case RecordAdded(record):
@@ -106,6 +109,20 @@ def render_turn(
     if dissent:
         lines.append(f"dissent: {', '.join(dissent)}")
     lines += [f"aware of {atom}: {_names(names, ags)}" for atom, ags in aware.items()]
+    if models:
+        lines += _render_model(models[0].before, models[-1].after)
+    return lines
+
+
+def _render_model(before: EpistemicState, after: EpistemicState) -> list[str]:
+    """M_t's change over a turn: its size, or a reordering, and the problems posed."""
+    was, now = before.model.size, after.model.size
+    lines = [
+        f"M_t: |W| {was} -> {now}" if was != now else f"M_t: plausibility updated, |W| = {now}"
+    ]
+    posed = len(after.problems) - len(before.problems)
+    if posed > 0:
+        lines.append(f"abductive problems posed: {posed}")
     return lines
 
 
