@@ -209,6 +209,7 @@ def _worst_row(shape: str, size: int) -> Row:
     runs = 5 if size <= 100_000 else 3
     verify = median_seconds(lambda: verifier.verify(case.verify_from), repeat=runs)
     star = median_seconds(lambda: verifier.affected_star(case.retract), repeat=runs)
+    floor = median_seconds(lambda: _touch(verifier, closure), repeat=runs)
     return {
         "shape": shape,
         "records": size,
@@ -222,7 +223,20 @@ def _worst_row(shape: str, size: int) -> Row:
         "affected_star_visited": len(affected),
         "affected_star_links": _visited_links(verifier.state.rdep, (case.retract, *affected)),
         "affected_star_ns_per_record": star / len(affected) * 1e9,
+        "floor_ns_per_record": floor / len(closure) * 1e9,
     }
+
+
+def _touch(verifier: Verifier, visited: Sequence[str]) -> None:
+    """The least a traversal of ``visited`` does: read each record's Dep links and label once.
+
+    Its time per record grows with the map as memory does (the records stop fitting
+    in the caches); a query whose ratio to it stays level is linear.
+    """
+    links, standing = verifier.state.dep.get, verifier.state.standing
+    for record in visited:
+        links(record)
+        standing[record]  # the read is the point
 
 
 # -- memory ------------------------------------------------------------------------------
