@@ -107,7 +107,9 @@ def _check_flag(kind: OperationKind, field: str, value: object) -> None:
 
 
 def _check_formula(kind: OperationKind, value: object) -> None:
-    if value is not None and not isinstance(value, Formula):
+    # The bare base class builds no formula of the language (CrossHair found that
+    # ``Formula()`` passed this check and then broke the JSON encoding).
+    if value is not None and (not isinstance(value, Formula) or type(value) is Formula):
         raise _fail(kind, "formula", f"expected a formula, got {type(value).__name__}")
 
 

@@ -24,7 +24,9 @@ import pytest
 
 from reference.closure import dependency_walk
 from reference.depmap import StateView
-from reference.operations import ExpandAwareness
+from reference.epistemic.formula import Formula
+from reference.errors import MalformedOperation
+from reference.operations import ExpandAwareness, Observe
 from reference.preconditions import find_violation
 from reference.records import Standing
 
@@ -107,3 +109,11 @@ def test_precondition_check_refuses_a_view_without_an_agents_awareness() -> None
     view = StateView(("",), {"": Standing.ACTIVE}, {}, {"\x01": ()})
     with pytest.raises(icontract.ViolationError, match="every agent has A_i"):
         find_violation(ExpandAwareness("0"), view, "\x00")
+
+
+def test_an_operation_refuses_the_bare_formula_base_class() -> None:
+    """CrossHair: operation_to_json(Observe('a', '\\x01', formula=Formula())) raised
+    AssertionError (unknown formula): the base class passed the formula check."""
+    with pytest.raises(MalformedOperation) as caught:
+        Observe("a", "\x01", formula=Formula())
+    assert caught.value.field == "formula"
