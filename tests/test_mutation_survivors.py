@@ -1,0 +1,400 @@
+"""Tests written for mutants of the engine that the rest of the suite let live.
+
+Each test names the behaviour the mutant changed; docs/verification.md ("Mutation
+score") lists the survivors that are equivalent to the engine and why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from reference.apply import _has_table_effect
+from reference.closure import (
+    Grounding,
+    _accepts_a_closed_set,
+    _accepts_within_good_standing,
+    _rejects_with_a_witness,
+    dependency_walk,
+)
+from reference.depmap import (
+    AtomAdded,
+    AttackAdded,
+    AwarenessGained,
+    Committed,
+    DependencyAdded,
+    DependencyMap,
+    DissentRecorded,
+    RecordAdded,
+    Retracted,
+    StandingChanged,
+    StateView,
+)
+from reference.errors import GcvError, MalformedOperation
+from reference.operations import (
+    ExpandAwareness,
+    Hypothesize,
+    Observe,
+    Operation,
+    Question,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+    _is_stable_order,
+)
+from reference.preconditions import find_violation
+from reference.records import MAX_CLAIM_LENGTH, Kind, Record, Standing
+from reference.verifier import Turn, Verifier
+
+
+def _base() -> Verifier:
+    v = Verifier(["a", "b", "c"], ["p"])
+    v.apply_turn(
+        Turn(
+            "a",
+            (
+                Observe("o1", "401 errors"),
+                Observe("o2", "3x traffic"),
+                Hypothesize("h1", "token bug", depends_on=("o1",)),
+                Hypothesize("h2", "retry loop"),
+            ),
+        )
+    )
+    return v
+
+
+# One operation of each kind whose changes, together, are every kind of Change.
+EVERY_CHANGE: tuple[Operation, ...] = (
+    ExpandAwareness("q", ("b",)),  # AtomAdded, AwarenessGained
+    Observe("o3", "pool exhausted", depends_on=("o2",)),  # RecordAdded, DependencyAdded, Committed
+    Undermine("h2", "o2"),  # AttackAdded, StandingChanged, Committed
+    Revise("o1"),  # AttackAdded (none), StandingChanged, Retracted (a committed to o1)
+    Resolve("h1", authoritative=True, premises=("o3",), dissenters=("b",)),  # DissentRecorded
+)
+
+
+def test_an_accepted_turn_reports_every_change_it_made() -> None:
+    """The journal is the turn's change report: each elementary change appears in it."""
+    v = _base()
+    report = v.apply_turn(Turn("a", EVERY_CHANGE))
+    kinds = {type(change) for change in report.changes}
+    # The epistemic layer journals its own changes too; these are the argumentation ones.
+    assert kinds >= {
+        AtomAdded,
+        AwarenessGained,
+        RecordAdded,
+        DependencyAdded,
+        Committed,
+        AttackAdded,
+        StandingChanged,
+        Retracted,
+        DissentRecorded,
+    }, kinds
+    assert DissentRecorded("h1", "b") in report.changes
+    assert Retracted("a", "o1") in report.changes
+    assert StandingChanged("h2", Standing.ACTIVE, Standing.WEAKENED) in report.changes
+    assert StandingChanged("o1", Standing.ACTIVE, Standing.ABANDONED) in report.changes
+
+
+def test_a_rejected_turn_undoes_every_kind_of_change() -> None:
+    """All or none: a turn whose last operation fails leaves D_t exactly as it was."""
+    v = _base()
+    before = v.state.digest()
+    failing = Question("q1", "why?", depends_on=("nowhere",))  # applied last: Question
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("a", (*EVERY_CHANGE, failing)))
+    assert caught.value.code == "unknown-record", str(caught.value)
+    assert v.state.digest() == before
+    assert v.standing("h1") is Standing.ACTIVE and v.dissenters("h1") == ()
+    assert "o1" in v.commitments("a") and not v.is_aware("b", "q")
+
+
+def test_a_repeated_dissent_is_recorded_once() -> None:
+    """Recording a dissent already on record changes nothing and reports nothing."""
+    v = _base()
+    v.apply_turn(Turn("a", (Resolve("h1", authoritative=True, dissenters=("b",)),)))
+    report = v.apply_turn(Turn("a", (Resolve("h1", authoritative=True, dissenters=("b", "c")),)))
+    assert [c for c in report.changes if isinstance(c, DissentRecorded)] == [
+        DissentRecorded("h1", "c")
+    ]
+    assert v.dissenters("h1") == ("b", "c")
+
+
+def test_a_malformed_operation_names_the_operation_and_the_problem() -> None:
+    """Messages are not normative, but they must say what was wrong (spec/normative.md)."""
+    with pytest.raises(MalformedOperation) as caught:
+        Observe("o 1", "x")
+    message = str(caught.value)
+    assert "observe" in message and "'o 1'" in message and "identifier" in message
+
+
+# -- every field of every operation is named when it is malformed ---------------------------
+
+BAD_ID = "not an id"
+MALFORMED: list[tuple[type, dict[str, object], str]] = [
+    (Observe, {"id": BAD_ID, "claim": "c"}, "id"),
+    (Observe, {"id": "o1", "claim": ""}, "claim"),
+    (Observe, {"id": "o1", "claim": "c", "kind": Kind.QUESTION}, "kind"),
+    (Observe, {"id": "o1", "claim": "c", "depends_on": ("a", "a")}, "depends_on"),
+    (Hypothesize, {"id": BAD_ID, "claim": "c"}, "id"),
+    (Hypothesize, {"id": "h1", "claim": " "}, "claim"),
+    (Hypothesize, {"id": "h1", "claim": "c", "kind": Kind.PREMISE}, "kind"),
+    (Hypothesize, {"id": "h1", "claim": "c", "depends_on": (BAD_ID,)}, "depends_on"),
+    (Support, {"target": BAD_ID, "evidence": "e1"}, "target"),
+    (Support, {"target": "h1", "evidence": BAD_ID}, "evidence"),
+    (Support, {"target": "h1", "evidence": "e1", "evidence_claim": ""}, "evidence_claim"),
+    (
+        Support,
+        {"target": "h1", "evidence": "e1", "evidence_claim": "c", "evidence_depends_on": ["o1"]},
+        "evidence_depends_on",
+    ),
+    (Undermine, {"target": BAD_ID, "evidence": "e1"}, "target"),
+    (Undermine, {"target": "h1", "evidence": BAD_ID}, "evidence"),
+    (
+        Undermine,
+        {"target": "h1", "evidence": "e1", "evidence_claim": "x" * 10_001},
+        "evidence_claim",
+    ),
+    (
+        Undermine,
+        {"target": "h1", "evidence": "e1", "evidence_depends_on": ("o1",)},
+        "evidence_depends_on",
+    ),
+    (Revise, {"target": BAD_ID}, "target"),
+    (Revise, {"target": "h1", "attackers": ("o1", "o1")}, "attackers"),
+    (Resolve, {"target": BAD_ID}, "target"),
+    (Resolve, {"target": "h1", "subsumes": (BAD_ID,)}, "subsumes"),
+    (Resolve, {"target": "h1", "authoritative": 1}, "authoritative"),
+    (Resolve, {"target": "h1", "authoritative": True, "premises": ("p", "p")}, "premises"),
+    (Resolve, {"target": "h1", "authoritative": True, "dissenters": (BAD_ID,)}, "dissenters"),
+    (ExpandAwareness, {"atom": BAD_ID}, "atom"),
+    (ExpandAwareness, {"atom": "p", "agents": ("a", "a")}, "agents"),
+    (Question, {"id": BAD_ID, "claim": "why?"}, "id"),
+    (Question, {"id": "q1", "claim": ""}, "claim"),
+    (Question, {"id": "q1", "claim": "why?", "depends_on": (BAD_ID,)}, "depends_on"),
+]
+
+
+@pytest.mark.parametrize(
+    ("cls", "fields", "field"),
+    MALFORMED,
+    ids=[f"{cls.__name__}-{field}" for cls, _, field in MALFORMED],
+)
+def test_a_malformed_field_is_named_with_its_operation(
+    cls: type, fields: dict[str, object], field: str
+) -> None:
+    with pytest.raises(MalformedOperation) as caught:
+        cls(**fields)
+    assert caught.value.field == field, (caught.value.field, field)
+    assert caught.value.detail.startswith(cls.operation.value + ": "), caught.value.detail  # type: ignore[attr-defined]
+
+
+# Fields the epistemic layer added (formulas and upgrade choices); its own tests cover them.
+EPISTEMIC_FIELDS = {"formula", "introduces", "specific", "downgrade", "announce"}
+
+
+def test_every_field_of_every_operation_has_a_malformed_row() -> None:
+    named = {(cls, field) for cls, _, field in MALFORMED}
+    operations = (Observe, Hypothesize, Support, Undermine, Revise, Resolve, ExpandAwareness)
+    for cls in (*operations, Question):
+        for field in dataclasses.fields(cls):
+            if field.name not in EPISTEMIC_FIELDS:
+                assert (cls, field.name) in named, (cls.__name__, field.name)
+
+
+def test_a_flag_that_is_not_a_boolean_is_described() -> None:
+    with pytest.raises(MalformedOperation, match="expected true or false, got 'yes'"):
+        Resolve("h1", authoritative="yes")  # type: ignore[arg-type]
+
+
+def test_agent_errors_name_the_agent() -> None:
+    v = _base()
+    with pytest.raises(GcvError, match="'zz' is not in Ags"):
+        v.apply_turn(Turn("a", (Resolve("h1", authoritative=True, dissenters=("zz",)),)))
+    with pytest.raises(GcvError, match="speaker 'a' cannot dissent"):
+        v.apply_turn(Turn("a", (Resolve("h1", authoritative=True, dissenters=("a",)),)))
+
+
+# -- the digest tells states apart ------------------------------------------------------------
+
+
+def test_the_digest_changes_with_the_state_and_only_with_it() -> None:
+    """Every "a rejected turn changed nothing" check compares digests, so they must differ
+    whenever the canonical state does, and agree on equal states built in another order."""
+    v, w = _base(), Verifier(["a", "b", "c"], ["p"])
+    w.apply_turn(
+        Turn(
+            "a",
+            (
+                Hypothesize("h2", "retry loop"),
+                Observe("o2", "3x traffic"),
+                Hypothesize("h1", "token bug", depends_on=("o1",)),
+                Observe("o1", "401 errors"),
+            ),
+        )
+    )
+    assert v.state.digest() == w.state.digest()
+    seen = {v.state.digest()}
+    for op in EVERY_CHANGE:
+        v.apply_turn(Turn("a", (op,)))
+        assert v.state.digest() not in seen, op
+        seen.add(v.state.digest())
+
+
+# -- the contracts of the Verify walk reject wrong answers -----------------------------------
+
+
+A, W = Standing.ACTIVE, Standing.WEAKENED
+
+
+def test_the_walk_answers_for_its_candidate() -> None:
+    assert dependency_walk({}, {"h": A}, "h").candidate == "h"
+    assert dependency_walk({}, {"h": W}, "h").candidate == "h"
+    assert dependency_walk({"h": ["o"]}, {"h": A, "o": W}, "h").candidate == "h"
+
+
+def test_the_walk_contracts_refuse_wrong_answers() -> None:
+    """Each clause of Lemma 2.1's postconditions, failing alone, makes its check fail."""
+    dep = {"h": ["o"], "o": []}
+    standing = {"h": A, "o": W, "x": A}
+    # Accepted, but the closure leaves S_t.
+    assert not _accepts_within_good_standing(Grounding("h", True, ("h", "o")), standing)
+    # Accepted, starting at h, but not closed under Dep.
+    assert not _accepts_a_closed_set(Grounding("h", True, ("h",)), dep, "h")
+    # Rejected: one clause wrong at a time.
+    good = Grounding("h", False, witness="o", path=("h", "o"))
+    assert _rejects_with_a_witness(good, dep, standing, "h")
+    wrong = [
+        Grounding("h", False, witness=None, path=("h", "o")),  # no witness
+        Grounding("h", False, witness="o", path=("x", "o")),  # path starts elsewhere
+        Grounding("h", False, witness="o", path=("h", "x")),  # path ends elsewhere
+        Grounding("h", False, witness="x", path=("h", "x")),  # witness in S_t
+        Grounding("h", False, witness="o", path=("h", "x", "o")),  # not a Dep path
+    ]
+    for answer in wrong:
+        assert not _rejects_with_a_witness(answer, dep, standing, "h"), answer
+
+
+def test_a_repeated_attack_is_recorded_once_and_undone_cleanly() -> None:
+    """Re-adding a recorded attack journals nothing, so undoing the turn removes nothing twice."""
+    v = _base()
+    v.apply_turn(Turn("b", (Undermine("h2", "o2"),)))
+    report = v.apply_turn(Turn("b", (Undermine("h2", "o2"),)))
+    assert not [c for c in report.changes if isinstance(c, AttackAdded)], report.changes
+    before = v.state.digest()
+    failing = Question("q1", "why?", depends_on=("nowhere",))
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("b", (Undermine("h2", "o2"), failing)))
+    assert caught.value.code == "unknown-record" and v.state.digest() == before
+    assert v.attackers("h2") == ("o2",)
+
+
+# -- the operation table's effect check (apply_operation's postcondition) ---------------------
+
+
+def test_the_effect_check_refuses_a_wrong_label_or_a_missing_attack() -> None:
+    dmap = DependencyMap(["a"])
+    with dmap.transaction():
+        for record in ("h1", "o1", "o2"):
+            dmap.add_record(Record(record, "c", "a", 1, Kind.HYPOTHESIS))
+    assert not _has_table_effect(dmap, Undermine("h1", "o1")), "h1 is still active"
+    with dmap.transaction():
+        dmap.set_standing("h1", Standing.WEAKENED)
+    assert not _has_table_effect(dmap, Undermine("h1", "o1")), "weakened, but no attack"
+    with dmap.transaction():
+        dmap.add_attack("o1", "h1")
+    assert _has_table_effect(dmap, Undermine("h1", "o1"))
+    assert not _has_table_effect(dmap, Undermine("h1", "o2")), "(o2, h1) was not added"
+    assert _has_table_effect(dmap, Observe("o3", "c")), "no target: nothing to check"
+
+
+# -- precondition messages say what was wrong --------------------------------------------------
+
+
+def test_precondition_messages_name_the_record_and_the_accepted_labels() -> None:
+    v = _base()
+    v.apply_turn(Turn("b", (Revise("h2"),)))
+    cases = [
+        (Support("zz", "o1"), "'zz' is not registered"),
+        (Support("h2", "o1"), "support needs its target active, resolved, weakened; 'h2' is"),
+        (Support("h1", "h1"), "'h1' cannot be its own evidence"),
+    ]
+    for op, words in cases:
+        with pytest.raises(GcvError) as caught:
+            v.apply_turn(Turn("a", (op,)))
+        assert words in str(caught.value), (words, str(caught.value))
+
+
+# -- second round: what the first batch left --------------------------------------------------
+
+
+def test_a_decision_cannot_rest_on_itself() -> None:
+    """Resolve's premises may not cite the target (a Dep self-loop would ground it on itself)."""
+    v = _base()
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("a", (Resolve("h1", authoritative=True, premises=("h1",)),)))
+    assert (caught.value.code, caught.value.field, caught.value.record) == (
+        "self-reference",
+        "premises",
+        "h1",
+    )
+
+
+def test_a_claim_may_be_exactly_as_long_as_the_limit() -> None:
+    """Claims are 1 to 10,000 characters (spec/normative.md): 10,000 is allowed."""
+    assert len(Observe("o1", "x" * MAX_CLAIM_LENGTH).claim) == MAX_CLAIM_LENGTH
+    with pytest.raises(MalformedOperation, match="at most 10000 characters"):
+        Observe("o1", "x" * (MAX_CLAIM_LENGTH + 1))
+
+
+def test_an_attacked_target_error_names_the_field_and_the_attackers() -> None:
+    view = StateView(("a",), {"h": A, "e": A, "f": A}, {"h": ["f", "e"]}, {"a": []})
+    error = find_violation(Resolve("h"), view, "a")
+    assert error is not None and (error.code, error.field, error.record) == (
+        "attacked-target",
+        "target",
+        "h",
+    )
+    assert "attacked by e, f" in error.detail, error.detail
+
+
+def _error(build: object) -> str:
+    with pytest.raises(GcvError) as caught:
+        build()  # type: ignore[operator]
+    return caught.value.detail
+
+
+def test_malformed_operation_messages_say_what_was_wrong() -> None:
+    """Messages are not normative, but each names the offending value (spec/normative.md)."""
+    assert "got list" in _error(lambda: Revise("h1", ["o1"]))  # type: ignore[arg-type]
+    assert "['o1', 'o1']" in _error(lambda: Revise("h1", ("o1", "o1")))
+    assert "non-empty" in _error(lambda: Observe("o1", ""))
+    assert "'hypothesis'" in _error(lambda: Observe("o1", "c", kind=Kind.HYPOTHESIS))
+    assert "['observation', 'premise']" in _error(lambda: Observe("o1", "c", Kind.QUESTION))
+    assert "evidence_claim" in _error(lambda: Support("h1", "e1", evidence_depends_on=("o1",)))
+    assert "authoritative" in _error(lambda: Resolve("h1", dissenters=("b",)))
+
+
+def test_precondition_messages_name_the_offending_record() -> None:
+    v = _base()
+    v.apply_turn(Turn("b", (Revise("h2"),)))
+    cases: list[tuple[Operation, str]] = [
+        (Observe("o1", "again"), "'o1' is already registered"),
+        (Observe("o9", "c", depends_on=("o9",)), "'o9' cannot cite itself in depends_on"),
+        (Observe("o9", "c", depends_on=("zz",)), "'zz' is not registered"),
+        (Revise("h1", ("h2",)), "'h2' is abandoned; attackers must be active or resolved"),
+        (ExpandAwareness("p"), "already aware of 'p'"),
+    ]
+    for op, words in cases:
+        with pytest.raises(GcvError) as caught:
+            v.apply_turn(Turn("a", (op,)))
+        assert words in caught.value.detail, (words, caught.value.detail)
+
+
+def test_the_order_contract_refuses_a_wrong_order() -> None:
+    ops: tuple[Operation, ...] = (Question("q1", "why?"), Observe("o1", "401s"))
+    assert _is_stable_order(ops, [(1, ops[1]), (0, ops[0])])
+    assert not _is_stable_order(ops, [(0, ops[0]), (1, ops[1])]), "Question before Observe"
+    assert not _is_stable_order(ops, [(1, ops[1])]), "an operation is missing"
