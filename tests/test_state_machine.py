@@ -592,8 +592,8 @@ class DependencyMapMachine(RuleBasedStateMachine):
 
 # -- Machine 2: the epistemic model (reference/epistemic/) ---------------------------------
 # The second machine (announcements, lexicographic and conservative upgrades, awareness
-# expansion, each against the brute-force epistemic semantics) belongs here.  It is written
-# against the epistemic layer's real interface once that layer is in reference/epistemic/.
+# expansion, each against the brute-force epistemic semantics of spec/epistemic.py) belongs
+# here, written against the real interface of reference/epistemic/.
 
 
 def test_the_dependency_map_machine() -> None:
