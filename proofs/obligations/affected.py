@@ -18,6 +18,7 @@ import z3
 
 from proofs.decode import Decoded, decode_map, decode_members, decode_record
 from proofs.encode import LABELS, REC, State
+from proofs.obligations.worklist import Frame, Step, empty
 from proofs.registry import Budget, Check, Obligation, Twin
 from proofs.solver import prove
 from reference.records import Standing
@@ -69,30 +70,11 @@ class Retraction:
         )
 
 
-@dataclass(frozen=True)
-class Frame:
-    """The closure's variables: discovered, pending, next record towards beta, depth."""
-
-    found: z3.ArrayRef
-    pending: z3.ArrayRef
-    toward: z3.ArrayRef
-    depth: z3.ArrayRef
-
-    @staticmethod
-    def fresh(prefix: str) -> Frame:
-        return Frame(
-            z3.Array(f"{prefix}.V", REC, z3.BoolSort()),
-            z3.Array(f"{prefix}.W", REC, z3.BoolSort()),
-            z3.Array(f"{prefix}.toward", REC, REC),
-            z3.Array(f"{prefix}.depth", REC, z3.IntSort()),
-        )
-
-
 def invariant(r: Retraction, f: Frame) -> z3.BoolRef:
     """K: Affected(beta) inside V; V inside the path predicate; W inside V; the reverse
     links into every expanded record inside V; each member one Dep link from beta or from
     a member at a smaller depth."""
-    v, w = f.found, f.pending
+    v, w = f.reached, f.pending
     return z3.And(
         z3.ForAll([_y], z3.Implies(r.dep[_y, r.beta], v[_y])),
         z3.ForAll([_y], z3.Implies(v[_y], z3.And(r.path(_y), f.depth[_y] >= 0))),
@@ -105,9 +87,9 @@ def invariant(r: Retraction, f: Frame) -> z3.BoolRef:
                 z3.Or(
                     r.dep[_y, r.beta],
                     z3.And(
-                        v[f.toward[_y]],
-                        r.dep[_y, f.toward[_y]],
-                        f.depth[f.toward[_y]] < f.depth[_y],
+                        v[f.link[_y]],
+                        r.dep[_y, f.link[_y]],
+                        f.depth[f.link[_y]] < f.depth[_y],
                     ),
                 ),
             ),
@@ -116,18 +98,11 @@ def invariant(r: Retraction, f: Frame) -> z3.BoolRef:
 
 
 def _start(r: Retraction) -> Frame:
-    affected = z3.Lambda([_y], r.dep[_y, r.beta])
-    return Frame(affected, affected, z3.K(REC, r.beta), z3.K(REC, z3.IntVal(0)))
+    return Frame.start(z3.Lambda([_y], r.dep[_y, r.beta]), r.beta)
 
 
-def _expand(r: Retraction, f: Frame, popped: z3.ExprRef) -> Frame:
-    new = z3.Lambda([_y], z3.And(r.dep[_y, popped], z3.Not(f.found[_y])))
-    return Frame(
-        z3.Lambda([_y], z3.Or(f.found[_y], new[_y])),
-        z3.Lambda([_y], z3.Or(z3.And(f.pending[_y], _y != popped), new[_y])),
-        z3.Lambda([_y], z3.If(new[_y], popped, f.toward[_y])),
-        z3.Lambda([_y], z3.If(new[_y], f.depth[popped] + 1, f.depth[_y])),
-    )
+def _backward(r: Retraction) -> Step:
+    return lambda popped, y: r.dep[y, popped]
 
 
 def _closed(r: Retraction, v: z3.ArrayRef) -> z3.BoolRef:
@@ -138,22 +113,22 @@ def checks(budget: Budget) -> list[Check]:
     r, f = Retraction.fresh(), Frame.fresh("f")
     popped = z3.Const("popped", REC)
     ms = budget.timeout_ms
-    nothing_pending = z3.ForAll([_x], z3.Not(f.pending[_x]))
+    nothing_pending = empty(f.pending)
     return [
         Check("initiation", prove(r.axioms(), invariant(r, _start(r)), timeout_ms=ms)),
         Check(
             "consecution: pop and expand",
             prove(
                 [*r.axioms(), invariant(r, f), f.pending[popped]],
-                invariant(r, _expand(r, f, popped)),
+                invariant(r, f.expand(_backward(r), popped)),
                 timeout_ms=ms,
             ),
         ),
         Check(
             "result: exactly the records with a non-empty Dep path to beta",
             prove(
-                [*r.axioms(), invariant(r, f), nothing_pending, r.induction(f.found)],
-                z3.ForAll([_y], r.path(_y) == f.found[_y]),
+                [*r.axioms(), invariant(r, f), nothing_pending, r.induction(f.reached)],
+                z3.ForAll([_y], r.path(_y) == f.reached[_y]),
                 timeout_ms=ms,
             ),
         ),
@@ -162,12 +137,12 @@ def checks(budget: Budget) -> list[Check]:
 
 def _twin(name: str, hypotheses: list[z3.BoolRef], r: Retraction, f: Frame, budget: Budget) -> Twin:
     """Confirmed when the decoded result differs from the spec's Affected*(beta)."""
-    result = prove(hypotheses, _closed(r, f.found), timeout_ms=budget.timeout_ms)
+    result = prove(hypotheses, _closed(r, f.reached), timeout_ms=budget.timeout_ms)
     if result.model is None:
         return Twin(name, result)
     d = Decoded(result.model)
     m, beta = decode_map(d, r.as_state()), decode_record(d, r.beta)
-    found, star = decode_members(d, f.found), core.compute_affected_star(m, beta)
+    found, star = decode_members(d, f.reached), core.compute_affected_star(m, beta)
     text = f"returns {sorted(found)} for {beta}; the spec's Affected*({beta}) = {sorted(star)}"
     return Twin(name, result, text, found != star)
 
@@ -179,7 +154,7 @@ def twins(budget: Budget) -> list[Twin]:
     only_last = z3.ForAll([_x], f.pending[_x] == (_x == last))
     early = _twin(
         "Affected* stopped with one record pending",
-        [*r.axioms(), invariant(r, f), only_last, r.induction(f.found)],
+        [*r.axioms(), invariant(r, f), only_last, r.induction(f.reached)],
         r,
         f,
         budget,

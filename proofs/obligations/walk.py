@@ -24,6 +24,7 @@ import z3
 
 from proofs.decode import Decoded, decode_map, decode_members, decode_record
 from proofs.encode import LABEL, REC, State, good
+from proofs.obligations.worklist import Frame, Step, empty, singleton
 from proofs.registry import Budget, Check, Obligation, Twin
 from proofs.solver import prove
 from spec import core
@@ -74,28 +75,9 @@ class Walk:
         return State(z3.K(REC, z3.BoolVal(True)), self.st, no_attacks, self.dep)
 
 
-@dataclass(frozen=True)
-class Frame:
-    """The walk's variables at one point: visited, worklist, parents, depths."""
-
-    visited: z3.ArrayRef
-    work: z3.ArrayRef
-    parent: z3.ArrayRef
-    depth: z3.ArrayRef
-
-    @staticmethod
-    def fresh(prefix: str) -> Frame:
-        return Frame(
-            z3.Array(f"{prefix}.V", REC, z3.BoolSort()),
-            z3.Array(f"{prefix}.W", REC, z3.BoolSort()),
-            z3.Array(f"{prefix}.parent", REC, REC),
-            z3.Array(f"{prefix}.depth", REC, z3.IntSort()),
-        )
-
-
 def invariant(w: Walk, f: Frame, *, checks_standing: bool = True) -> z3.BoolRef:
     """J, the walk's inductive invariant."""
-    v, work, parent, depth = f.visited, f.work, f.parent, f.depth
+    v, work, parent, depth = f.reached, f.pending, f.link, f.depth
     clauses = [
         v[w.c],
         depth[w.c] == 0,
@@ -116,28 +98,16 @@ def invariant(w: Walk, f: Frame, *, checks_standing: bool = True) -> z3.BoolRef:
 
 
 def _start(w: Walk) -> Frame:
-    only_c = z3.Lambda([_x], _x == w.c)
-    return Frame(only_c, only_c, z3.K(REC, w.c), z3.K(REC, z3.IntVal(0)))
+    return Frame.start(singleton(w.c), w.c)
 
 
-def _expand(w: Walk, f: Frame, popped: z3.ExprRef) -> Frame:
-    new = z3.Lambda([_y], z3.And(w.dep[popped, _y], z3.Not(f.visited[_y])))
-    return Frame(
-        z3.Lambda([_y], z3.Or(f.visited[_y], new[_y])),
-        z3.Lambda([_y], z3.Or(z3.And(f.work[_y], _y != popped), new[_y])),
-        z3.Lambda([_y], z3.If(new[_y], popped, f.parent[_y])),
-        z3.Lambda([_y], z3.If(new[_y], f.depth[popped] + 1, f.depth[_y])),
-    )
+def _forward(w: Walk) -> Step:
+    return lambda popped, y: w.dep[popped, y]
 
 
 def _new_all_good(w: Walk, f: Frame, popped: z3.ExprRef) -> z3.BoolRef:
-    return z3.ForAll(
-        [_y], z3.Implies(z3.And(w.dep[popped, _y], z3.Not(f.visited[_y])), good(w.st[_y]))
-    )
-
-
-def _empty(a: z3.ArrayRef) -> z3.BoolRef:
-    return z3.ForAll([_x], z3.Not(a[_x]))
+    new = f.new(_forward(w), popped)
+    return z3.ForAll([_y], z3.Implies(new[_y], good(w.st[_y])))
 
 
 def checks(budget: Budget) -> list[Check]:
@@ -160,8 +130,8 @@ def checks(budget: Budget) -> list[Check]:
         Check(
             "consecution: pop and expand",
             prove(
-                [*axioms, invariant(w, f), f.work[popped], _new_all_good(w, f, popped)],
-                invariant(w, _expand(w, f, popped)),
+                [*axioms, invariant(w, f), f.pending[popped], _new_all_good(w, f, popped)],
+                invariant(w, f.expand(_forward(w), popped)),
                 timeout_ms=ms,
             ),
         ),
@@ -171,9 +141,9 @@ def checks(budget: Budget) -> list[Check]:
                 [
                     *axioms,
                     invariant(w, f),
-                    f.work[popped],
+                    f.pending[popped],
                     w.dep[popped, found],
-                    z3.Not(f.visited[found]),
+                    z3.Not(f.reached[found]),
                     z3.Not(good(w.st[found])),
                 ],
                 z3.And(w.reach(found), z3.Not(good(w.st[found]))),
@@ -183,9 +153,9 @@ def checks(budget: Budget) -> list[Check]:
         Check(
             "acceptance: V is exactly Dep*(c), inside S_t",
             prove(
-                [*axioms, invariant(w, f), _empty(f.work), w.induction(f.visited)],
+                [*axioms, invariant(w, f), empty(f.pending), w.induction(f.reached)],
                 z3.And(
-                    z3.ForAll([_x], w.reach(_x) == f.visited[_x]),
+                    z3.ForAll([_x], w.reach(_x) == f.reached[_x]),
                     z3.ForAll([_x], z3.Implies(w.reach(_x), good(w.st[_x]))),
                 ),
                 timeout_ms=ms,
@@ -198,8 +168,8 @@ def _no_standing_check(budget: Budget) -> Twin:
     """The walk without the S_t check accepts a candidate resting on a withdrawn record."""
     w, f = Walk.fresh(), Frame.fresh("f")
     result = prove(
-        [*w.axioms(), invariant(w, f, checks_standing=False), _empty(f.work)],
-        z3.ForAll([_x], z3.Implies(f.visited[_x], good(w.st[_x]))),
+        [*w.axioms(), invariant(w, f, checks_standing=False), empty(f.pending)],
+        z3.ForAll([_x], z3.Implies(f.reached[_x], good(w.st[_x]))),
         timeout_ms=budget.timeout_ms,
     )
     if result.model is None:
@@ -216,17 +186,17 @@ def _one_pop_short(budget: Budget) -> Twin:
     """Stopping with one record left on the worklist misses part of Dep*(c)."""
     w, f = Walk.fresh(), Frame.fresh("f")
     last = z3.Const("last", REC)
-    only_last = z3.ForAll([_x], f.work[_x] == (_x == last))
+    only_last = z3.ForAll([_x], f.pending[_x] == (_x == last))
     result = prove(
-        [*w.axioms(), invariant(w, f), only_last, w.induction(f.visited)],
-        z3.ForAll([_x, _y], z3.Implies(z3.And(f.visited[_x], w.dep[_x, _y]), f.visited[_y])),
+        [*w.axioms(), invariant(w, f), only_last, w.induction(f.reached)],
+        z3.ForAll([_x, _y], z3.Implies(z3.And(f.reached[_x], w.dep[_x, _y]), f.reached[_y])),
         timeout_ms=budget.timeout_ms,
     )
     if result.model is None:
         return Twin("walk with one pop too few", result)
     d = Decoded(result.model)
     m, c = decode_map(d, w.as_state()), decode_record(d, w.c)
-    visited, closure = decode_members(d, f.visited), core.compute_dependency_closure(m, c)
+    visited, closure = decode_members(d, f.reached), core.compute_dependency_closure(m, c)
     text = f"returns {sorted(visited)} for {c}; the spec's Dep*({c}) = {sorted(closure)}"
     return Twin("walk with one pop too few", result, text, visited != closure)
 
