@@ -6,18 +6,8 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from reference.conformance.fuzz import AGENTS, typed_operations_over
 from reference.depmap import DependencyMap
-from reference.operations import (
-    ExpandAwareness,
-    Hypothesize,
-    Observe,
-    Operation,
-    Question,
-    Resolve,
-    Revise,
-    Support,
-    Undermine,
-)
 from reference.records import Standing
 from reference.verifier import Turn
 from spec import core
@@ -82,45 +72,8 @@ def spec_map(state: DependencyMap) -> core.DependencyMap:
     )
 
 
-AGENTS = ("a", "b", "c")
-_claims = st.sampled_from(["p", "q", "the token bug"])
-_agents = st.lists(st.sampled_from(AGENTS), max_size=2, unique=True).map(tuple)
-
-
-def operations_over(existing: tuple[str, ...]) -> st.SearchStrategy[Operation]:
-    """Well-formed operations that mostly cite ``existing`` records and mostly register fresh
-    ones, so sequences grow real maps (cycles included) while still breaking preconditions."""
-    fresh = st.sampled_from([f"n{len(existing)}_{k}" for k in range(6)])
-    if not existing:  # nothing to cite yet: register
-        return st.builds(Observe, id=fresh, claim=_claims)
-    # A citation names an unknown record about once in 20 * len(existing) draws.
-    cited = st.sampled_from((*existing * 20, "ghost"))
-    # A registration reuses an existing identifier about once in ten.
-    new = st.one_of(*[fresh] * 9, st.sampled_from(existing))
-    cited_tuple = st.lists(cited, max_size=3, unique=True).map(tuple)
-    evidence = [
-        st.builds(
-            cls, target=cited, evidence=new, evidence_claim=_claims, evidence_depends_on=cited_tuple
-        )
-        for cls in (Support, Undermine)
-    ] + [st.builds(cls, target=cited, evidence=cited) for cls in (Support, Undermine)]
-    return st.one_of(
-        st.builds(Observe, id=new, claim=_claims, depends_on=cited_tuple),
-        st.builds(Hypothesize, id=new, claim=_claims, depends_on=cited_tuple),
-        *evidence,
-        st.builds(Revise, target=cited, attackers=cited_tuple),
-        st.builds(Resolve, target=cited, subsumes=cited_tuple),
-        st.builds(
-            Resolve,
-            target=cited,
-            subsumes=cited_tuple,
-            authoritative=st.just(True),
-            premises=cited_tuple,
-            dissenters=_agents,
-        ),
-        st.builds(ExpandAwareness, atom=st.sampled_from(["p", "q", "r"]), agents=_agents),
-        st.builds(Question, id=new, claim=_claims, depends_on=cited_tuple),
-    )
+# The conformance fuzzer's generator: one strategy for the tests and the fuzzer.
+operations_over = typed_operations_over
 
 
 def turns_over(existing: tuple[str, ...]) -> st.SearchStrategy[Turn]:

@@ -42,6 +42,7 @@ from reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
+    Operation,
     Question,
     Resolve,
     Revise,
@@ -50,7 +51,15 @@ from reference.operations import (
 )
 from reference.trace import operation_to_json
 
-__all__ = ["AGENTS", "ATOMS", "fuzz_report", "operations_over", "save_finding", "turns_over"]
+__all__ = [
+    "AGENTS",
+    "ATOMS",
+    "fuzz_report",
+    "operations_over",
+    "save_finding",
+    "turns_over",
+    "typed_operations_over",
+]
 
 AGENTS = ("a", "b", "c")
 ATOMS = ("p",)
@@ -69,12 +78,13 @@ _ILL_FORMED = st.sampled_from(
 
 
 @lru_cache(maxsize=512)
-def operations_over(existing: tuple[str, ...]) -> st.SearchStrategy[dict[str, Any]]:
-    """JSON operations that mostly cite ``existing`` records and mostly register fresh ones,
-    so conversations grow real maps (cycles included) while still breaking preconditions."""
+def typed_operations_over(existing: tuple[str, ...]) -> st.SearchStrategy[Operation]:
+    """Well-formed operations that mostly cite ``existing`` records and mostly register fresh
+    ones, so conversations grow real maps (cycles included) while still breaking
+    preconditions."""
     fresh = st.sampled_from([f"n{len(existing)}_{k}" for k in range(4)])
     if not existing:
-        return st.builds(Observe, id=fresh, claim=_CLAIMS).map(operation_to_json)
+        return st.builds(Observe, id=fresh, claim=_CLAIMS)
     cited = st.sampled_from((*existing * 10, "ghost"))
     new = st.one_of(*[fresh] * 6, st.sampled_from(existing))
     cited_tuple = st.lists(cited, max_size=3, unique=True).map(tuple)
@@ -87,7 +97,7 @@ def operations_over(existing: tuple[str, ...]) -> st.SearchStrategy[dict[str, An
     # A hypothesis resting on one existing record is weighted up: chains of them are where
     # one-step and transitive answers part.
     chain = st.builds(Hypothesize, id=fresh, claim=_CLAIMS, depends_on=cited.map(lambda r: (r,)))
-    well_formed = st.one_of(
+    return st.one_of(
         chain,
         chain,
         st.builds(Observe, id=new, claim=_CLAIMS, depends_on=cited_tuple),
@@ -105,7 +115,16 @@ def operations_over(existing: tuple[str, ...]) -> st.SearchStrategy[dict[str, An
         ),
         st.builds(ExpandAwareness, atom=st.sampled_from(["p", "q", "r"]), agents=_AGENT_LISTS),
         st.builds(Question, id=new, claim=_CLAIMS, depends_on=cited_tuple),
-    ).map(operation_to_json)
+    )
+
+
+@lru_cache(maxsize=512)
+def operations_over(existing: tuple[str, ...]) -> st.SearchStrategy[dict[str, Any]]:
+    """The JSON form of :func:`typed_operations_over`, with a few schema-valid operations
+    that are not well formed drawn rarely."""
+    well_formed = typed_operations_over(existing).map(operation_to_json)
+    if not existing:
+        return well_formed
     return st.one_of(*[well_formed] * 30, _ILL_FORMED)
 
 
