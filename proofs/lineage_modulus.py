@@ -59,11 +59,11 @@ STAR_LEAVES = 3
 _HALF = z3.RealVal(Fraction(1, 2))
 
 
-def encode_combination(base: z3.ArithRef, attack: z3.ArithRef,
-                       support: z3.ArithRef) -> z3.ArithRef:
+def encode_combination(base: z3.ArithRef, attack: z3.ArithRef, support: z3.ArithRef) -> z3.ArithRef:
     """DF-QuAD's combination as a Z3 term (mirrors ``spec.lineage.compute_combination``)."""
-    result: z3.ArithRef = z3.If(attack >= support, base - base * (attack - support),
-                                base + (1 - base) * (support - attack))
+    result: z3.ArithRef = z3.If(
+        attack >= support, base - base * (attack - support), base + (1 - base) * (support - attack)
+    )
     return result
 
 
@@ -89,7 +89,8 @@ def _star_reduction() -> tuple[list[z3.BoolRef], z3.BoolRef]:
     rest_a = _product([1 - a for a in attacks])
     v_s, v_a = 1 - rest_s, 1 - rest_a
     conclusion = z3.And(
-        _unit(v_s), _unit(v_a),
+        _unit(v_s),
+        _unit(v_a),
         1 - rest_s * (1 - t) == 1 - (1 - v_s) * (1 - t),
         1 - rest_a * (1 - t) == 1 - (1 - v_a) * (1 - t),
     )
@@ -102,7 +103,10 @@ def _modulus(with_freshness: bool) -> tuple[list[z3.BoolRef], z3.BoolRef]:
     v_s2, v_a2 = z3.Reals("v_s_after v_a_after")
     fresh = z3.Bool("fresh")
     hypotheses = [
-        _unit(v0), _unit(v_s), _unit(v_a), _unit(t),
+        _unit(v0),
+        _unit(v_s),
+        _unit(v_a),
+        _unit(t),
         # The lineage aggregate after the report: a fresh root opens a unit; a
         # root replica (no new unit, no new strength) is absorbed.
         v_s2 == z3.If(fresh, 1 - (1 - v_s) * (1 - t), v_s),
@@ -119,10 +123,14 @@ def _modulus(with_freshness: bool) -> tuple[list[z3.BoolRef], z3.BoolRef]:
     conclusion = z3.And(
         rise >= bound_s,
         fall >= bound_a,
-        z3.Implies(z3.Or(z3.And(v0 <= _HALF, v_a >= v_s2), z3.And(v0 >= _HALF, v_s >= v_a)),
-                   rise == bound_s),
-        z3.Implies(z3.Or(z3.And(v0 <= _HALF, v_s <= v_a), z3.And(v0 >= _HALF, v_a2 <= v_s)),
-                   fall == bound_a),
+        z3.Implies(
+            z3.Or(z3.And(v0 <= _HALF, v_a >= v_s2), z3.And(v0 >= _HALF, v_s >= v_a)),
+            rise == bound_s,
+        ),
+        z3.Implies(
+            z3.Or(z3.And(v0 <= _HALF, v_s <= v_a), z3.And(v0 >= _HALF, v_a2 <= v_s)),
+            fall == bound_a,
+        ),
         z3.Implies(z3.And(t > 0, v_s < 1, v0 > 0, v0 < 1), rise > 0),
         z3.Implies(z3.And(t > 0, v_a < 1, v0 > 0, v0 < 1), fall > 0),
     )
@@ -181,5 +189,6 @@ def replay_counterexample(model: z3.ModelRef) -> bool:
     supporter, attacker = profile.occurrences
     rise = judge_lineage_dfquad(compute_extension(profile, make_relay(supporter, "relay"))) - before
     fall = before - judge_lineage_dfquad(compute_extension(profile, make_relay(attacker, "relay")))
-    return bool(rise < compute_response_modulus(v0, v_s, t)
-                or fall < compute_response_modulus(v0, v_a, t))
+    return bool(
+        rise < compute_response_modulus(v0, v_s, t) or fall < compute_response_modulus(v0, v_a, t)
+    )
