@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,8 +20,18 @@ import icontract
 
 from reference.conformance.predicates import is_one_outcome
 from reference.conformance.protocol import SET_QUERIES
+from reference.epistemic.formula import parse, show
+from reference.errors import MalformedFormula
 
-__all__ = ["Mismatch", "check", "expectation", "normalize_state", "show_expected"]
+__all__ = [
+    "Mismatch",
+    "canonical_formula",
+    "canonical_worlds",
+    "check",
+    "expectation",
+    "normalize_state",
+    "show_expected",
+]
 
 _STATE_SETS = ("agents", "atoms")
 _STATE_PAIRS = ("dep", "att")
@@ -67,9 +77,39 @@ def normalize_state(state: Mapping[str, Any]) -> dict[str, Any]:
         out[name] = [list(pair) for pair in sorted({tuple(pair) for pair in state[name]})]
     for name in _STATE_MAPS:
         out[name] = {k: _members(v) for k, v in sorted(state[name].items()) if v}
-    records = [{f: r[f] for f in _RECORD_FIELDS} for r in state["records"]]
+    records = [_record(r) for r in state["records"]]
     out["records"] = sorted(records, key=lambda r: json.dumps(r, sort_keys=True))
     return out
+
+
+def _record(record: Mapping[str, Any]) -> dict[str, Any]:
+    kept = {f: record[f] for f in _RECORD_FIELDS}
+    if isinstance(record.get("formula"), str):
+        kept["formula"] = canonical_formula(record["formula"])
+    return kept
+
+
+def canonical_formula(text: str) -> str:
+    """The printed form of the formula ``text`` parses to, so that formulas compare by
+    parsing, not as text; text that does not parse is kept as it is (it equals no
+    printed form).
+
+    >>> canonical_formula("(p&q)  ->  r"), canonical_formula("p &")
+    ('p & q -> r', 'p &')
+    """
+    try:
+        return show(parse(text))
+    except MalformedFormula:
+        return text
+
+
+def canonical_worlds(worlds: Collection[Collection[str]]) -> list[list[str]]:
+    """A world set in canonical form: each world's atoms sorted, the worlds sorted.
+
+    >>> canonical_worlds([["q", "p"], []])
+    [[], ['p', 'q']]
+    """
+    return sorted(sorted(world) for world in worlds)
 
 
 @icontract.ensure(lambda result: is_one_outcome(result), "an expectation states one outcome")
@@ -103,6 +143,8 @@ def _expected_result(query: str, result: Any, witnesses: Sequence[str]) -> Any:
         if result["grounded"]:
             return {"grounded": True, "closure": _members(result["closure"])}
         return {"grounded": False, "witnesses": _members(witnesses)}
+    if query == "worlds":
+        return canonical_worlds(result)
     return result
 
 
@@ -138,7 +180,17 @@ def show_expected(request: Mapping[str, Any], expect: Mapping[str, Any]) -> str:
         return f"ungrounded, with a witness among {_show_set(result['witnesses'])}"
     if query == "state":
         return "the state dump below"
+    if query == "worlds":
+        return f"{_show_worlds(result)} (a set of worlds)"
     return _show(result)
+
+
+def _show_world(world: Collection[str]) -> str:
+    return "{" + ", ".join(sorted(world)) + "}"
+
+
+def _show_worlds(worlds: Collection[Collection[str]]) -> str:
+    return "{" + ", ".join(_show_world(w) for w in canonical_worlds(worlds)) + "}"
 
 
 def _show_response(response: Mapping[str, Any]) -> str:
@@ -149,17 +201,21 @@ def _show_response(response: Mapping[str, Any]) -> str:
     return _show(response.get("result"))
 
 
-def _set_diff(expected: Collection[Any], got: Sequence[Any]) -> str:
+def _set_diff(
+    expected: Collection[Any],
+    got: Sequence[Any],
+    show: Callable[[Collection[Any]], str] = _show_set,
+) -> str:
     parts = []
     missing = set(expected) - set(got)
     unexpected = set(got) - set(expected)
-    repeated = sorted({v for v in got if list(got).count(v) > 1})
+    repeated = {v for v in got if list(got).count(v) > 1}
     if missing:
-        parts.append(f"missing {_show_set(missing)}")
+        parts.append(f"missing {show(missing)}")
     if unexpected:
-        parts.append(f"unexpected {_show_set(unexpected)}")
+        parts.append(f"unexpected {show(unexpected)}")
     if repeated:
-        parts.append(f"repeated {_show_set(repeated)}")
+        parts.append(f"repeated {show(repeated)}")
     return "; ".join(parts)
 
 
@@ -195,9 +251,23 @@ def _verify_mismatch(result: Mapping[str, Any], got: Mapping[str, Any]) -> str |
     return None
 
 
+def _worlds_diff(expected: Sequence[Sequence[str]], got: Sequence[Sequence[str]]) -> str:
+    """Missing, unexpected and repeated worlds, and worlds that repeat an atom."""
+    parts = []
+    repeated_atoms = [w for w in got if len(set(w)) != len(w)]
+    if repeated_atoms:
+        parts.append(f"a world repeats an atom: {_show_world(repeated_atoms[0])}")
+    diff = _set_diff(
+        [frozenset(w) for w in expected], [frozenset(w) for w in got], show=_show_worlds
+    )
+    return "; ".join(parts + ([diff] if diff else []))
+
+
 def _result_mismatch(query: str, result: Any, got: Any) -> str | None:
     if query in SET_QUERIES:
         return _set_diff(result, got) or None
+    if query == "worlds":
+        return _worlds_diff(result, got) or None
     if query == "verify":
         return _verify_mismatch(result, got)
     if query == "state":
@@ -240,5 +310,5 @@ def check(
         return None
     if query == "state":
         return Mismatch(found, expected, "the state dump below", _state_diff(result, answer))
-    diff = found if query in SET_QUERIES else ""
+    diff = found if query in SET_QUERIES or query == "worlds" else ""
     return Mismatch(found if not diff else "the sets differ", expected, got, diff)

@@ -20,6 +20,8 @@ import jsonschema
 from referencing import Registry, Resource
 
 __all__ = [
+    "CASE_FEATURES",
+    "EPISTEMIC_QUERIES",
     "FEATURES",
     "PROTOCOL",
     "QUERIES",
@@ -46,8 +48,17 @@ QUERIES: tuple[str, ...] = (
     "commitments",
     "aware",
     "state",
+    "holds",
+    "knows",
+    "believes",
+    "worlds",
+    "ordered",
+    "unexplained",
 )
 """Every query of ``gcv-conform/1``, in the order protocol.md lists them."""
+
+EPISTEMIC_QUERIES = frozenset({"holds", "knows", "believes", "worlds", "ordered", "unexplained"})
+"""The queries that read M_t (Appendix A.1), after the trace format's epistemic expectations."""
 
 SET_QUERIES = frozenset(
     {
@@ -58,6 +69,7 @@ SET_QUERIES = frozenset(
         "attackers",
         "dissenters",
         "commitments",
+        "unexplained",
     }
 )
 """Queries whose answer is a set of identifiers, compared without order."""
@@ -65,22 +77,18 @@ SET_QUERIES = frozenset(
 FEATURES: Mapping[str, str] = {
     "core": "start, apply with the eight operations of Table 3 (atomic turns, the fixed order, "
     "the normative error codes)",
+    "epistemic": "the epistemic layer M_t: a declared M_0 at start, formula fields on "
+    "operations and their DEL effects, the epistemic error codes",
     **{f"query:{q}": f"the {q} query" for q in QUERIES},
 }
-"""The features a vector of suite 1 can require, with what each means."""
+"""The features a vector of the suite can require, with what each means."""
 
-RESERVED_FEATURES: Mapping[str, str] = {
-    "epistemic": "the epistemic layer M_t: a declared M_0 at start, formula fields on "
-    "operations and their DEL effects",
-    "query:holds": "whether a formula holds at the actual world",
-    "query:knows": "K_i phi",
-    "query:believes": "B_i phi (and conditional belief)",
-    "query:worlds": "the world set W_t",
-    "query:ordered": "an agent's plausibility order between worlds",
-    "query:unexplained": "the open abductive problems (Question's queue)",
-}
-"""Names kept for the epistemic layer's vectors, after the trace format's epistemic
-expectations; no vector of suite 1 uses them."""
+CASE_FEATURES = frozenset({"core", "epistemic"})
+"""Features a whole case needs (a case is skipped without them); the others are per query."""
+
+RESERVED_FEATURES: Mapping[str, str] = {}
+"""Names kept for later features; none at present (the epistemic ones are in use since suite
+1.1.0)."""
 
 _SCHEMAS = {
     "urn:gcv:trace:1": ("spec", "trace.schema.json"),
@@ -144,6 +152,12 @@ _QUERY_DEFS = {
     "commitments": "query-agent",
     "aware": "query-aware",
     "state": "query-state",
+    "holds": "query-holds",
+    "knows": "query-attitude",
+    "believes": "query-attitude",
+    "worlds": "query-worlds",
+    "ordered": "query-ordered",
+    "unexplained": "query-unexplained",
 }
 _OPERATION_DEFS = {
     "support": "evidence-operation",

@@ -9,7 +9,7 @@ answers ``gcv serve`` gives.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import metadata
 from typing import Any
 
@@ -17,14 +17,28 @@ import icontract
 
 from reference.conformance.compare import expectation
 from reference.conformance.predicates import is_outside_good_standing
-from reference.conformance.protocol import FEATURES, PROTOCOL, request_problem, response_problem
-from reference.errors import GcvError, MalformedRequest, Unsupported
+from reference.conformance.protocol import (
+    EPISTEMIC_QUERIES,
+    FEATURES,
+    PROTOCOL,
+    request_problem,
+    response_problem,
+)
+from reference.epistemic.model import PlausibilityModel, build_model
+from reference.errors import GcvError, MalformedRequest, UnknownAgent, Unsupported
 from reference.operations import Operation
 from reference.records import GOOD_STANDING, RecordId
 from reference.trace import operation_from_json
 from reference.verifier import Turn, Verifier
 
-__all__ = ["IMPLEMENTATION", "Session", "answer", "error_response", "outside_good_standing"]
+__all__ = [
+    "IMPLEMENTATION",
+    "Session",
+    "answer",
+    "error_response",
+    "model_from_json",
+    "outside_good_standing",
+]
 
 IMPLEMENTATION = "gcv-reference"
 
@@ -119,7 +133,10 @@ class Session:
                     "language": "python",
                 }
             case "start":
-                self.verifier = Verifier(request["agents"], request.get("atoms", ()))
+                agents, atoms = request["agents"], request.get("atoms", [])
+                declared = request.get("model")
+                model = None if declared is None else model_from_json(agents, atoms, declared)
+                self.verifier = Verifier(agents, atoms, model)
                 return {}
             case "shutdown":
                 self.closed = True
@@ -209,4 +226,55 @@ def answer(verifier: Verifier, request: Mapping[str, Any]) -> Any:
             return verifier.is_aware(request["agent"], request["atom"])
         case "state":
             return verifier.state.snapshot()
+    if query in EPISTEMIC_QUERIES:
+        return _epistemic_answer(verifier, request)
     raise AssertionError(f"query {query!r} is in the schema but not answered")
+
+
+def _epistemic_answer(verifier: Verifier, request: Mapping[str, Any]) -> Any:
+    """The answer to a query on M_t.  The agent is checked first, then the formulas (as
+    written: formula, given, layers), then the world ``at`` (protocol.md, "Epistemic queries")."""
+    agent: str = request.get("agent", "")
+    if "agent" in request and agent not in verifier.state.agents:
+        raise UnknownAgent(f"agent {agent!r} is not in Ags", field="agent")
+    at = request.get("at")
+    match request["query"]:
+        case "holds":
+            return verifier.holds(request["formula"], at=at)
+        case "knows":
+            return verifier.knows(agent, request["formula"], at=at)
+        case "believes":
+            return verifier.believes(agent, request["formula"], request.get("given"), at=at)
+        case "worlds":
+            return [sorted(world) for world in verifier.worlds()]
+        case "ordered":
+            return verifier.is_ordered(agent, request["layers"])
+    return sorted({problem.source for problem in verifier.unexplained(agent or None)})
+
+
+@icontract.ensure(
+    lambda agents, atoms, result: (
+        set(result.agents) == set(agents) and set(result.atoms) == set(atoms)
+    ),
+    "M_0 is over Ags and Prop_0",
+)
+def model_from_json(
+    agents: Sequence[str], atoms: Sequence[str], declared: Mapping[str, Any]
+) -> PlausibilityModel:
+    """M_0 from its JSON declaration (the trace format's ``model``, reused by ``start``).
+
+    >>> model_from_json(["a"], ["p"], {"worlds": [["p"]]}).size
+    1
+    """
+    ranks = {
+        agent: [(entry["world"], entry["rank"]) for entry in entries]
+        for agent, entries in declared.get("ranks", {}).items()
+    }
+    return build_model(
+        agents,
+        atoms,
+        worlds=declared.get("worlds"),
+        observes=declared.get("observes"),
+        ranks=ranks or None,
+        awareness=declared.get("awareness"),
+    )
