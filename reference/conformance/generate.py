@@ -19,7 +19,7 @@ import hashlib
 import json
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from reference.conformance.cases import (
     CaseError,
     case_from_trace,
     hand_written_cases,
+    oracle,
     rederive,
     scenario_cases,
 )
@@ -41,7 +42,17 @@ from reference.conformance.vectors import (
     file_of,
     load_vector_file,
 )
+from reference.epistemic.table import realisation
 from reference.errors import GcvError, MalformedVectors
+from reference.operations import (
+    ExpandAwareness,
+    Hypothesize,
+    Observe,
+    Operation,
+    Question,
+    Revise,
+)
+from reference.trace import operation_from_json
 
 __all__ = ["DESCRIPTIONS", "RETIRED", "build_suite", "main", "render_suite"]
 
@@ -58,7 +69,17 @@ DESCRIPTIONS: Mapping[str, str] = {
     "core/wellformed.json": "Operations the schema admits that are not well formed.",
     "core/queries.json": "The Verify walk, Affected and Affected*, cycles, selective "
     "retraction, query errors.",
+    "epistemic/operations.json": "Each operation's effect on M_t (Section 2's table, Table 3's "
+    "DEL realisations, A.1's updates, Definitions A.2 and A.3).",
+    "epistemic/preconditions.json": "Every epistemic rejection path: the error code, and an "
+    "unchanged D_t, M_t included.",
+    "epistemic/queries.json": "M_t's queries (knowledge, belief, conditional belief, E_G, C_G, "
+    "awareness, the worlds, the orders) on declared models, and their errors.",
+    "scenarios/phase1-muddy-children.json": "Phase 1 (B.1), from "
+    "spec/scenarios/phase1-muddy-children.json.",
     "scenarios/phase2-debugging.json": "Phase 2 (B.2), from spec/scenarios/phase2-debugging.json.",
+    "scenarios/phase2-epistemic.json": "Phase 2's symbolic model (B.2), from "
+    "spec/scenarios/phase2-epistemic.json.",
     "scenarios/phase3-deliberation.json": "Phase 3 (B.3), from "
     "spec/scenarios/phase3-deliberation.json.",
     "findings/fuzz.json": "Shrunk mismatches found by differential fuzzing (gcv conform --fuzz "
@@ -118,9 +139,7 @@ def _outcomes(case: Case) -> list[tuple[str, str]]:
     """(operation, outcome) for each operation of each turn, replayed through the reference:
     ``accepted``, or ``CODE (field)`` for the operation a rejected turn failed on."""
     session = Session()
-    session.handle(
-        {"id": 0, "cmd": "start", "agents": list(case.agents), "atoms": list(case.atoms)}
-    )
+    session.handle({"id": 0, **case.start()})
     found = []
     for index, step in enumerate(case.steps, start=1):
         response = session.handle({"id": index, **step.request})
@@ -132,6 +151,57 @@ def _outcomes(case: Case) -> list[tuple[str, str]]:
             error = response["error"]
             where = error.get("operation", "(turn)")
             found.append((where, f"{error['code']} ({error.get('field', '-')})"))
+    return found
+
+
+def _reading(op: Operation, atoms: Collection[str], observed: int) -> str:
+    """The DEL realisation an accepted operation with epistemic inputs applied, as the
+    coverage table names it (Section 2's table; spec/normative.md, "M_t")."""
+    if isinstance(op, ExpandAwareness):
+        return "split W on a new atom" if op.atom not in atoms else "awareness only"
+    if isinstance(op, Observe):
+        return "[!psi], simultaneous" if observed > 1 else "[!psi]"
+    if isinstance(op, Question):
+        return "queue (B_i, chi) for every i who does not believe chi"
+    reading = realisation(op)
+    if reading.update is None:
+        return "no update (attacks only)" if isinstance(op, Revise) else "no update (decision)"
+    text = reading.update.value.replace("phi", "~gamma" if reading.negated else "gamma")
+    return text.replace("psi", "gamma")
+
+
+def _effects(case: Case) -> list[tuple[str, str]]:
+    """(operation, realisation) for each operation with an epistemic input of each accepted
+    turn, replayed through the reference; and Definition A.2's queue: problems posed and
+    closed."""
+    session = Session()
+    session.handle({"id": 0, **case.start()})
+    found: list[tuple[str, str]] = []
+    for index, step in enumerate(case.steps, start=1):
+        if step.request["cmd"] != "apply":
+            continue
+        verifier = session.verifier
+        assert verifier is not None, "the case started"
+        atoms = set(verifier.state.model.atoms)
+        problems = verifier.state.epistemic.problems
+        if not session.handle({"id": index, **step.request})["ok"]:
+            continue
+        records = verifier.state.records
+        ops = [operation_from_json(op) for op in step.request["operations"]]
+        observed = sum(isinstance(op, Observe) and op.formula is not None for op in ops)
+        for op in ops:
+            target = getattr(op, "target", None)
+            gamma = getattr(op, "formula", None) or (target and records[target].formula)
+            if gamma is not None or isinstance(op, ExpandAwareness):
+                found.append((op.operation.value, _reading(op, atoms, observed)))
+            if isinstance(op, Hypothesize) and op.introduces:
+                found.append((op.operation.value, "introduces atoms, W split"))
+        after = verifier.state.epistemic.problems
+        for problem in after[len(problems) :]:
+            found.append(("abduction", f"problem posed by {records[problem.source].kind.value}"))
+        kept = zip(problems, after[: len(problems)], strict=True)
+        closed = sum(len(q.closed_by) - len(p.closed_by) for p, q in kept)
+        found += [("abduction", "problem closed by a hypothesis")] * closed
     return found
 
 
@@ -171,6 +241,19 @@ def _coverage(cases: Sequence[Case]) -> str:
         counts = outcomes[op]
         rejected = ", ".join(f"{k}: {n}" for k, n in sorted(counts.items()) if k != "accepted")
         lines.append(f"| {op} | {counts['accepted']} | {rejected or '-'} |")
+    effects: Counter[tuple[str, str]] = Counter(e for case in cases for e in _effects(case))
+    lines += [
+        "",
+        "## Epistemic effects: the DEL realisation each accepted operation applied",
+        "",
+        "Counted over every accepted turn of every case, replayed through the reference: each "
+        "operation with a formula of its own or its target's, every Expand-Awareness, and "
+        "Definition A.2's queue.",
+        "",
+        "| operation | realisation | times |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {op} | {reading} | {n} |" for (op, reading), n in sorted(effects.items())]
     features: Counter[str] = Counter(f for c in cases for f in c.features)
     tags: Counter[str] = Counter(t for c in cases for t in c.tags)
     lines += ["", "## Features and tags", "", "| feature or tag | cases |", "|---|---|"]
@@ -237,6 +320,17 @@ def _import_trace(args: argparse.Namespace, directory: Path) -> None:
     path.write_text(dump_vector_file([*existing, case], DESCRIPTIONS[file_of(args.id)]))
 
 
+def _tally(worlds: int) -> str:
+    tally = oracle.TALLY
+    done = [f"{tally[f'{kind} recomputed']} {kind}" for kind in ("turns", "answers", "refusals")]
+    skipped = tally["turns taken from the reference"] + tally["answers not recomputed"]
+    skipped += tally["refusals not recomputed"]
+    return (
+        f"spec.epistemic recomputed {', '.join(done)}; {skipped} beyond {worlds} worlds "
+        "taken from the reference"
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gcv vectors",
@@ -249,6 +343,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if a file is not current"
+    )
+    parser.add_argument(
+        "--spec-worlds",
+        type=int,
+        default=oracle.BOUND.worlds,
+        metavar="N",
+        help="recompute epistemic answers with spec.epistemic on models of up to N worlds "
+        f"(default {oracle.BOUND.worlds}; larger is slower and changes no vector)",
     )
     group = parser.add_argument_group("adding a counterexample trace as a vector")
     group.add_argument("--import-trace", metavar="TRACE", help="a gcv-trace/1 file")
@@ -273,12 +375,16 @@ def main(argv: list[str]) -> int:
                 )
                 return EXIT_BAD_INPUT
             _import_trace(args, directory)
-        cases = build_suite(directory)
+        oracle.TALLY.clear()
+        conservative = max(oracle.BOUND.conservative, args.spec_worlds // 4)
+        with oracle.bound(args.spec_worlds, min(conservative, args.spec_worlds)):
+            cases = build_suite(directory)
         _check_permanence(directory, cases)
         texts = render_suite(cases)
     except (GcvError, CaseError, OSError) as error:
         print(f"gcv vectors: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    print(_tally(args.spec_worlds))
     if args.check:
         stale = _stale(directory, texts)
         for path in stale:

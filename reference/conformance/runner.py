@@ -38,7 +38,7 @@ import icontract
 from reference.conformance.compare import check, show_expected
 from reference.conformance.predicates import is_ordered_subset
 from reference.conformance.process import Fault, Implementation
-from reference.conformance.protocol import feature_of
+from reference.conformance.protocol import CASE_FEATURES, feature_of
 from reference.conformance.report import CaseResult, RunReport
 from reference.conformance.vectors import SUITE_VERSION, Case, load_suite
 from reference.errors import GcvError, Unsupported
@@ -118,7 +118,7 @@ class _Outcome:
 
 
 def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _Outcome:
-    start = {"cmd": "start", "agents": list(case.agents), "atoms": list(case.atoms)}
+    start = case.start()
     sent = skipped = 0
     request: dict[str, Any] = start
     try:
@@ -210,9 +210,13 @@ class _Driver:
 
 
 def _missing(case: Case, features: frozenset[str]) -> str:
-    """Why the case cannot run at all: the implementation lacks core, or every query it asks."""
+    """Why the case cannot run at all: the implementation lacks core, a feature the case needs
+    as a whole (``epistemic``: a declared M_0, formulas in its turns), or every query it asks."""
     if "core" not in features:
         return "core"
+    lacking = sorted(f for f in CASE_FEATURES & set(case.features) if f not in features)
+    if lacking:
+        return " and ".join(lacking)
     asked = {feature_of(step.request) for step in case.steps} - {"core"}
     if asked and not asked & features:
         return " or ".join(sorted(asked))

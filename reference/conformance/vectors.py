@@ -27,6 +27,7 @@ from reference.conformance.protocol import PROTOCOL, schema_problem
 from reference.errors import MalformedVectors
 
 __all__ = [
+    "FIRST_SUITE_VERSION",
     "FORMAT",
     "STATEMENTS",
     "SUITE_VERSION",
@@ -40,8 +41,12 @@ __all__ = [
 ]
 
 FORMAT = "gcv-vectors/1"
-SUITE_VERSION = "1.0.0"
+SUITE_VERSION = "1.1.0"
 """The suite version: the major number follows the protocol, the minor grows with new cases."""
+
+FIRST_SUITE_VERSION = "1.0.0"
+"""The version of the first suite (the core cases); a case added later states its own
+``added_in`` (1.1.0: the epistemic layer)."""
 
 STATEMENTS: tuple[str, ...] = (
     "Definition 2.1",
@@ -60,7 +65,12 @@ STATEMENTS: tuple[str, ...] = (
     "Proposition 2.3",
     "Definition 2.3",
     "Corollary 2.4",
+    "Definition A.1",
+    "A.1 (updates)",
+    "Definition A.2",
+    "Definition A.3",
     "A.3 (subsumption at Resolve)",
+    "Phase 1 (B.1)",
     "Phase 2 (B.2)",
     "Phase 3 (B.3)",
 )
@@ -95,10 +105,12 @@ class Case:
     agents: tuple[str, ...]
     atoms: tuple[str, ...]
     steps: tuple[Step, ...] = field(default=())
+    model: Mapping[str, Any] | None = None
+    """M_0 as ``start`` declares it (the trace format's ``model``), or ``None``: the default."""
 
     def to_json(self) -> dict[str, Any]:
         """The case's JSON object, keys in the schema's order."""
-        return {
+        data: dict[str, Any] = {
             "id": self.id,
             "description": self.description,
             "statements": list(self.statements),
@@ -108,8 +120,21 @@ class Case:
             "origin": dict(self.origin),
             "agents": list(self.agents),
             "atoms": list(self.atoms),
-            "steps": [step.to_json() for step in self.steps],
         }
+        if self.model is not None:
+            data["model"] = dict(self.model)
+        return data | {"steps": [step.to_json() for step in self.steps]}
+
+    def start(self) -> dict[str, Any]:
+        """The ``start`` request (without its id) that opens the case's conversation."""
+        request: dict[str, Any] = {
+            "cmd": "start",
+            "agents": list(self.agents),
+            "atoms": list(self.atoms),
+        }
+        if self.model is not None:
+            request["model"] = dict(self.model)
+        return request
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Case:
@@ -125,6 +150,7 @@ class Case:
             agents=tuple(data["agents"]),
             atoms=tuple(data.get("atoms", ())),
             steps=tuple(Step(s["request"], s["expect"], s.get("note", "")) for s in data["steps"]),
+            model=data.get("model"),
         )
 
 

@@ -28,7 +28,7 @@ def test_every_response_of_the_reference_to_every_vector_step_is_a_protocol_resp
     checked = 0
     for case in SUITE:
         session = Session()
-        start = {"id": 0, "cmd": "start", "agents": list(case.agents), "atoms": list(case.atoms)}
+        start = {"id": 0, **case.start()}
         assert protocol.response_problem(start, session.handle(start)) is None
         for number, step in enumerate(case.steps, start=1):
             request = {"id": number, **step.request}
@@ -85,6 +85,9 @@ def test_the_reference_declares_every_feature_and_no_reserved_one() -> None:
     assert set(result["result"]["features"]) == set(protocol.FEATURES)
     assert not set(protocol.FEATURES) & set(protocol.RESERVED_FEATURES)
     assert {f"query:{q}" for q in protocol.QUERIES} <= set(protocol.FEATURES)
+    epistemic = {"holds", "knows", "believes", "worlds", "ordered", "unexplained"}
+    assert {"epistemic"} | {f"query:{q}" for q in epistemic} <= set(protocol.FEATURES)
+    assert epistemic == protocol.EPISTEMIC_QUERIES
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from reference.conformance.generate import _check_permanence, _outcomes
+from reference.conformance.cases.oracle import is_epistemic_operation
+from reference.conformance.generate import _check_permanence, _effects, _outcomes
+from reference.conformance.protocol import EPISTEMIC_QUERIES
 from reference.conformance.vectors import (
     STATEMENTS,
+    Case,
     default_directory,
     file_of,
     load_suite,
@@ -24,6 +27,7 @@ from reference.conformance.vectors import (
 from reference.errors import MalformedVectors, PreconditionViolation
 from reference.operations import OperationKind
 from reference.trace import operation_to_json
+from spec import epistemic as se
 from tests.test_operations import REJECTIONS
 
 SUITE = load_suite()
@@ -44,6 +48,9 @@ def test_the_committed_vectors_are_what_the_reference_generates_under_any_hash_s
     )
     assert done.returncode == 0, done.stderr
     assert "current" in done.stdout
+    manifest = json.loads((DIRECTORY / "manifest.json").read_text())
+    checked = {f["path"] for f in manifest["files"]}
+    assert {"epistemic/operations.json", "scenarios/phase2-epistemic.json"} <= checked
 
 
 def test_the_manifest_lists_every_file_and_case_with_its_hash() -> None:
@@ -123,10 +130,26 @@ def test_every_paper_statement_has_cases_and_the_scenarios_and_cycles_are_covere
     named = {s for case in SUITE for s in case.statements}
     assert named == set(STATEMENTS)
     assert {c.origin.get("scenario") for c in SUITE} >= {
+        "spec/scenarios/phase1-muddy-children.json",
         "spec/scenarios/phase2-debugging.json",
+        "spec/scenarios/phase2-epistemic.json",
         "spec/scenarios/phase3-deliberation.json",
     }
     assert sum("cycle" in c.tags for c in SUITE) >= 3
+
+
+def _uses_the_epistemic_layer(case: Case) -> bool:
+    """A declared M_0, an epistemic field in a turn, or a query on M_t."""
+    return (
+        case.model is not None
+        or any(
+            is_epistemic_operation(op)
+            for s in case.steps
+            if s.request["cmd"] == "apply"
+            for op in s.request["operations"]
+        )
+        or any(s.request.get("query") in EPISTEMIC_QUERIES for s in case.steps)
+    )
 
 
 def test_every_case_declares_the_features_its_steps_use() -> None:
@@ -134,7 +157,57 @@ def test_every_case_declares_the_features_its_steps_use() -> None:
         used = {"core"} | {
             f"query:{s.request['query']}" for s in case.steps if s.request["cmd"] == "query"
         }
+        used |= {"epistemic"} if _uses_the_epistemic_layer(case) else set()
         assert set(case.features) == used, case.id
+
+
+# Every code an epistemic precondition or query can raise (spec/normative.md, "Error codes").
+# model-too-large is the exception: a resource bound of the reference, not semantics.
+EPISTEMIC_CODES = {
+    "malformed-formula",
+    "unknown-atom",
+    "duplicate-atom",
+    "no-surviving-world",
+    "unknown-world",
+}
+
+
+def test_every_epistemic_error_is_expected_somewhere_and_model_too_large_nowhere() -> None:
+    codes = {
+        step.expect.get("rejected") or step.expect.get("error")
+        for case in SUITE
+        for step in case.steps
+    }
+    assert codes >= EPISTEMIC_CODES
+    assert "model-too-large" not in codes
+    in_formulas = {
+        (step.expect["rejected"], step.note)
+        for case in SUITE
+        if "epistemic" in case.features
+        for step in case.steps
+        if "rejected" in step.expect
+    }
+    for code in ("unknown-agent", "malformed-operation"):
+        assert any(c == code and "field formula" in note for c, note in in_formulas), code
+
+
+def test_every_del_realisation_of_the_table_is_applied_by_some_vector() -> None:
+    """Section 2's table, each row's default and alternative reading (spec.epistemic's
+    DEL_REALISATIONS), and Definition A.2's queue growing and shrinking."""
+    effects = {effect for case in SUITE for effect in _effects(case)}
+    for kind in OperationKind:
+        default, alternative = se.DEL_REALISATIONS[kind.value]
+        readings = [default] + ([alternative] if alternative is not None else [])
+        applied = {reading for op, reading in effects if op == kind.value}
+        assert len(applied) >= len(readings), (kind, applied)
+    assert {
+        ("abduction", "problem posed by observation"),
+        ("abduction", "problem posed by question"),
+        ("abduction", "problem closed by a hypothesis"),
+        ("hypothesize", "introduces atoms, W split"),
+        ("expand-awareness", "awareness only"),
+        ("observe", "[!psi], simultaneous"),
+    } <= effects
 
 
 def test_the_coverage_table_names_every_statement() -> None:

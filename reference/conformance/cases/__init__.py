@@ -2,7 +2,10 @@
 
 - :mod:`.operations`, :mod:`.preconditions`, :mod:`.turns`, :mod:`.queries`:
   hand-written cases, one decorated function each (:mod:`.registry`);
-- :mod:`.traces`: the Phase 2 and Phase 3 scenarios, and the hook that turns any
+- :mod:`.epistemic_operations`, :mod:`.epistemic_preconditions`,
+  :mod:`.epistemic_queries`: the same for the epistemic layer, M_t, whose answers
+  :mod:`.oracle` recomputes with ``spec.epistemic``;
+- :mod:`.traces`: the Phase 1, 2 and 3 scenarios, and the hook that turns any
   trace (a counterexample from ``proofs/``, say) into a case;
 - :mod:`.realise`: a conversation that builds a given dependency map (a decoded
   counterexample), as a trace;
@@ -12,7 +15,15 @@
 
 from __future__ import annotations
 
-from reference.conformance.cases import operations, preconditions, queries, turns
+from reference.conformance.cases import (
+    epistemic_operations,
+    epistemic_preconditions,
+    epistemic_queries,
+    operations,
+    preconditions,
+    queries,
+    turns,
+)
 from reference.conformance.cases.builder import CaseBuilder, CaseError, rederive
 from reference.conformance.cases.realise import Unrealisable, trace_from_map
 from reference.conformance.cases.registry import REGISTRY, declared
@@ -32,7 +43,15 @@ __all__ = [
 ]
 
 # Imported for their declarations; the order is the order of the files.
-_MODULES = (operations, preconditions, turns, queries)
+_MODULES = (
+    operations,
+    preconditions,
+    turns,
+    queries,
+    epistemic_operations,
+    epistemic_preconditions,
+    epistemic_queries,
+)
 
 
 def hand_written_cases() -> list[Case]:

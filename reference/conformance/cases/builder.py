@@ -9,7 +9,12 @@ step's expectation.  Two checks keep that honest:
   reference answers, or building fails;
 - every grounding and retraction answer is recomputed from the definitions in
   ``spec.core`` (Dep*, S_t, Affected, Affected*) and must agree, and Lemma 2.2
-  must hold after every turn.
+  must hold after every turn;
+- in a case that uses the epistemic layer, M_t and its problem queue are
+  recomputed by ``spec.epistemic`` after every turn and must be the reference's,
+  and every epistemic answer is recomputed on the spec's model
+  (:mod:`.oracle`; beyond the spec's size bound the step's note says what was
+  not recomputed).
 
 So a vector records the reference's answer only where the reference and the
 spec agree.
@@ -20,9 +25,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from reference.conformance.protocol import feature_of
+from reference.conformance.cases.oracle import (
+    TALLY,
+    SpecModel,
+    Unchecked,
+    declared_model,
+    is_epistemic_operation,
+)
+from reference.conformance.compare import canonical_worlds
+from reference.conformance.protocol import EPISTEMIC_QUERIES, feature_of
 from reference.conformance.session import Session
-from reference.conformance.vectors import SUITE_VERSION, Case, Step
+from reference.conformance.vectors import FIRST_SUITE_VERSION, Case, Step
+from reference.epistemic.formula import parse, show
+from reference.errors import MalformedFormula
 from reference.operations import Operation
 from reference.trace import operation_to_json
 from spec import core
@@ -90,7 +105,10 @@ class CaseBuilder:
         Ags and Prop_0 of the conversation the case starts.
     tags, origin, added_in:
         Descriptive tags (``accept``, ``reject`` and ``cycle`` are added when they apply),
-        where the case comes from, and the suite version that added it.
+        where the case comes from, and the suite version that added it (default: the
+        first suite; a case added later states its version).
+    model:
+        M_0 as ``start`` declares it (the trace format's ``model``), or ``None``.
     """
 
     def __init__(
@@ -103,7 +121,8 @@ class CaseBuilder:
         atoms: Sequence[str] = ("p",),
         tags: Sequence[str] = (),
         origin: Mapping[str, Any] = HAND_WRITTEN,
-        added_in: str = SUITE_VERSION,
+        added_in: str = FIRST_SUITE_VERSION,
+        model: Mapping[str, Any] | None = None,
     ) -> None:
         self.id = case_id
         self.description = description
@@ -113,15 +132,36 @@ class CaseBuilder:
         self.tags = set(tags)
         self.origin = origin
         self.added_in = added_in
+        self.model = None if model is None else dict(model)
         self.session = Session()
         self.steps: list[Step] = []
         self._requests = 0
         self._cycle = False
-        started = self.session.handle(
-            {"id": 0, "cmd": "start", "agents": list(agents), "atoms": list(atoms)}
-        )
+        # The spec's M_t, from the first step that uses the epistemic layer on.
+        self.spec: SpecModel | None = None
+        start: dict[str, Any] = {"id": 0, "cmd": "start", "agents": list(agents)}
+        start["atoms"] = list(atoms)
+        if model is not None:
+            start["model"] = dict(model)
+            self.spec = SpecModel(agents, declared_model(agents, atoms, model))
+        started = self.session.handle(start)
         if not started["ok"]:
             raise self._fail(f"the conversation cannot start: {started}")
+
+    def _spec(self) -> SpecModel:
+        """The spec's M_t: until a formula is used, M_t is every valuation of Prop_t in one
+        cell (Expand-Awareness has only split it), so the spec starts from that."""
+        if self.spec is None:
+            assert self.session.verifier is not None, "a case always has a conversation"
+            state = self.session.verifier.state
+            atoms = state.model.atoms
+            awareness = {a: state.awareness(a) for a in self.agents}
+            self.spec = SpecModel(self.agents, declared_model(self.agents, atoms, None, awareness))
+        return self.spec
+
+    def _standing(self) -> dict[str, str]:
+        assert self.session.verifier is not None, "a case always has a conversation"
+        return {r: s.value for r, s in self.session.verifier.state.standing.items()}
 
     def _fail(self, detail: str) -> CaseError:
         return CaseError(f"{self.id}, step {len(self.steps) + 1}: {detail}")
@@ -148,6 +188,8 @@ class CaseBuilder:
             dict(op) if isinstance(op, Mapping) else operation_to_json(op) for op in operations
         ]
         request = {"cmd": "apply", "speaker": speaker, "operations": encoded}
+        spec = self._spec() if any(is_epistemic_operation(op) for op in encoded) else self.spec
+        before = self._standing()
         response, expect = self._send(request)
         wanted = {"accepted": True} if rejected is None else {"rejected": rejected}
         if rejected is not AS_REFERENCE and expect != wanted:
@@ -163,7 +205,27 @@ class CaseBuilder:
         if not core.is_conflict_free_map(d):
             raise self._fail("Lemma 2.2 fails: an argument of S_t is attacked")
         self._cycle = self._cycle or _has_cycle(d)
+        if spec is not None:
+            self._spec_turn(spec, encoded, response, before)
         self._record(request, expect, note)
+
+    def _spec_turn(
+        self,
+        spec: SpecModel,
+        operations: list[dict[str, Any]],
+        response: Mapping[str, Any],
+        before: Mapping[str, str],
+    ) -> None:
+        assert self.session.verifier is not None, "a case always has a conversation"
+        try:
+            if response["ok"]:
+                state = self.session.verifier.state
+                spec.accepted(operations, before, self._standing(), state.epistemic)
+            else:
+                error = response["error"]
+                spec.rejected(operations, error["code"], error.get("operation_index"), before)
+        except AssertionError as disagreement:
+            raise self._fail(f"reference and spec.epistemic disagree: {disagreement}") from None
 
     def query(
         self,
@@ -172,6 +234,10 @@ class CaseBuilder:
         *,
         agent: str | None = None,
         atom: str | None = None,
+        formula: str | None = None,
+        given: str | None = None,
+        at: Sequence[str] | None = None,
+        layers: Sequence[str] | None = None,
         equals: Any = _UNSET,
         error: str | None = None,
         note: str = "",
@@ -179,8 +245,11 @@ class CaseBuilder:
         """A query; what it ``equals`` (or the ``error`` it raises), when stated, must hold.
 
         ``equals`` is, by query: a set of identifiers (any iterable), a standing
-        label, a bool (``aware``; for ``verify``, whether grounded), or the
-        verify expectation itself.  Returns the expectation's result.
+        label, a bool (``aware``, ``holds``, ``knows``, ``believes``, ``ordered``;
+        for ``verify``, whether grounded), the verify expectation itself, or for
+        ``worlds`` a count or a set of worlds.  Formulas are sent in their printed
+        form (text that does not parse is sent as it is).  Returns the
+        expectation's result.
         """
         request: dict[str, Any] = {"cmd": "query", "query": query}
         if record is not _UNSET:
@@ -189,6 +258,15 @@ class CaseBuilder:
             request["agent"] = agent
         if atom is not None:
             request["atom"] = atom
+        if formula is not None:
+            request["formula"] = _printed(formula)
+        if given is not None:
+            request["given"] = _printed(given)
+        if layers is not None:
+            request["layers"] = [_printed(layer) for layer in layers]
+        if at is not None:
+            request["at"] = sorted(at)
+        spec = self._spec() if query in EPISTEMIC_QUERIES else None
         response, expect = self._send(request)
         if error is AS_REFERENCE:
             pass
@@ -198,16 +276,31 @@ class CaseBuilder:
         elif "error" in expect:
             raise self._fail(f"{query} failed: {response}")
         if "error" not in expect and query in _SPEC_QUERIES:
-            spec = _spec_result(spec_map(self.session), request)
-            if spec != expect["result"]:
-                raise self._fail(f"{query}: reference {expect['result']}, spec {spec}")
+            found = _spec_result(spec_map(self.session), request)
+            if found != expect["result"]:
+                raise self._fail(f"{query}: reference {expect['result']}, spec {found}")
+        if spec is not None:
+            try:
+                wanted = spec.answer(request, self._standing())
+            except Unchecked:
+                TALLY["answers not recomputed"] += 1
+            else:
+                if wanted != expect:
+                    raise self._fail(f"{query}: reference {expect}, spec.epistemic {wanted}")
+                TALLY["answers recomputed"] += 1
         if equals is not _UNSET:
             self._check_stated(query, equals, expect.get("result"))
         self._record(request, expect, note)
         return expect.get("result")
 
     def _check_stated(self, query: str, stated: Any, result: Any) -> None:
-        if query == "verify" and isinstance(stated, bool):
+        if query == "worlds":
+            same = (
+                len(result) == stated
+                if isinstance(stated, int)
+                else canonical_worlds(stated) == result
+            )
+        elif query == "verify" and isinstance(stated, bool):
             same = result["grounded"] is stated
         elif isinstance(stated, (str, bool, dict)):
             same = stated == result
@@ -242,10 +335,12 @@ class CaseBuilder:
     # -- the case ----------------------------------------------------------------
 
     def build(self) -> Case:
-        """The finished case; its features are what its steps need."""
+        """The finished case; its features are what its steps need (``epistemic``: a
+        declared M_0, an epistemic field in a turn, or a query on M_t)."""
         if not self.steps:
             raise self._fail("a case has at least one step")
-        features = sorted({feature_of(step.request) for step in self.steps} | {"core"})
+        features = {feature_of(step.request) for step in self.steps} | {"core"}
+        features |= {"epistemic"} if self.spec is not None else set()
         tags = set(self.tags)
         applied = [s.expect for s in self.steps if s.request["cmd"] == "apply"]
         tags |= {"accept"} if any("accepted" in e for e in applied) else set()
@@ -255,17 +350,28 @@ class CaseBuilder:
             id=self.id,
             description=self.description,
             statements=self.statements,
-            features=tuple(features),
+            features=tuple(sorted(features)),
             tags=tuple(sorted(tags)),
             added_in=self.added_in,
             origin=dict(self.origin),
             agents=self.agents,
             atoms=self.atoms,
             steps=tuple(self.steps),
+            model=self.model,
         )
 
 
+def _printed(text: str) -> str:
+    """A formula's printed form (formulas travel printed), or the text when it does not parse."""
+    try:
+        return show(parse(text))
+    except MalformedFormula:
+        return text
+
+
 CaseFunction = Callable[[CaseBuilder], None]
+
+_QUERY_ARGUMENTS = ("record", "agent", "atom", "formula", "given", "at", "layers")
 
 
 def rederive(case: Case) -> Case:
@@ -284,6 +390,7 @@ def rederive(case: Case) -> Case:
         tags=[t for t in case.tags if t not in ("accept", "reject", "cycle")],
         origin=case.origin,
         added_in=case.added_in,
+        model=case.model,
     )
     for step in case.steps:
         request = step.request
@@ -291,6 +398,6 @@ def rederive(case: Case) -> Case:
             operations = request["operations"]
             builder.apply(request["speaker"], *operations, rejected=AS_REFERENCE, note=step.note)
         else:
-            arguments = {k: v for k, v in request.items() if k in ("record", "agent", "atom")}
+            arguments = {k: v for k, v in request.items() if k in _QUERY_ARGUMENTS}
             builder.query(request["query"], error=AS_REFERENCE, note=step.note, **arguments)
     return builder.build()

@@ -12,12 +12,15 @@ it to ``spec/vectors/findings/proofs.json``, where the generator keeps it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from reference.conformance.cases.builder import CaseBuilder
-from reference.conformance.vectors import SUITE_VERSION, Case
+from reference.conformance.vectors import FIRST_SUITE_VERSION, SUITE_VERSION, Case
+from reference.epistemic.formula import show
 from reference.trace import Expectation, load_trace, operation_to_json
 
 __all__ = ["FINAL_SURVEY", "TURN_SURVEY", "case_from_trace", "scenario_cases"]
@@ -40,7 +43,29 @@ FINAL_SURVEY: tuple[str, ...] = (
 
 def _ask(b: CaseBuilder, e: Expectation) -> None:
     why = e.why
+    at = None if e.at is None else sorted(e.at)
+    formula = None if e.formula is None else show(e.formula)
     match e.query:
+        case "holds":
+            b.query("holds", formula=formula, at=at, equals=e.expected, note=why)
+        case "knows" | "believes":
+            given = None if e.given is None else show(e.given)
+            b.query(
+                e.query,
+                agent=e.subject,
+                formula=formula,
+                given=given,
+                at=at,
+                equals=e.expected,
+                note=why,
+            )
+        case "worlds":
+            b.query("worlds", equals=e.expected, note=why)
+        case "ordered":
+            layers = [show(layer) for layer in e.layers]
+            b.query("ordered", agent=e.subject, layers=layers, equals=e.expected, note=why)
+        case "unexplained":
+            b.query("unexplained", agent=e.subject, equals=e.expected, note=why)
         case "verify":
             stated: Any = e.expected
             if e.closure is not None:
@@ -65,7 +90,8 @@ def case_from_trace(
     final_survey: Sequence[str] = (),
     expectations: bool = True,
     tags: Sequence[str] = (),
-    added_in: str = SUITE_VERSION,
+    added_in: str = FIRST_SUITE_VERSION,
+    epistemic_survey: bool = False,
 ) -> Case:
     """A case that replays the ``gcv-trace/1`` document ``text`` against the reference.
 
@@ -81,6 +107,10 @@ def case_from_trace(
         (followed then by every agent's commitments and the state dump).
     expectations:
         Whether the trace's own expectations become query steps.
+    epistemic_survey:
+        With a turn survey, also ask W_t before the first turn and after each one; with
+        the final survey, also every agent's open problems and whether it knows or
+        believes each atom of Prop_t and its negation.
 
     Raises
     ------
@@ -99,7 +129,11 @@ def case_from_trace(
         tags=tags,
         origin=origin,
         added_in=added_in,
+        model=json.loads(text).get("model"),  # sent as declared; load_trace validated it
     )
+    trajectory = epistemic_survey and bool(turn_survey)
+    if trajectory:
+        b.query("worlds", note="M_0")
     for t in trace.turns:
         operations = [operation_to_json(op) for op in t.turn.operations]
         b.apply(t.turn.speaker, *operations, rejected=t.rejected, note=t.why)
@@ -107,6 +141,8 @@ def case_from_trace(
             _ask(b, e)
         if turn_survey:
             b.survey(*turn_survey)
+        if trajectory:
+            b.query("worlds")
     for e in trace.expectations if expectations else ():
         _ask(b, e)
     if final_survey:
@@ -114,54 +150,111 @@ def case_from_trace(
         for agent in sorted(trace.agents):
             b.query("commitments", agent=agent)
         b.state()
+        if epistemic_survey:
+            _survey_attitudes(b, sorted(trace.agents))
     return b.build()
 
 
-_SCENARIOS = {
-    "phase2-debugging": (
-        "Phase 2 (B.2)",
+def _survey_attitudes(b: CaseBuilder, agents: Sequence[str]) -> None:
+    """Every agent's open problems, and whether it knows or believes each atom of Prop_t and
+    its negation."""
+    assert b.session.verifier is not None, "a case always has a conversation"
+    atoms = sorted(b.session.verifier.state.model.atoms)
+    for agent in agents:
+        b.query("unexplained", agent=agent)
+        for atom in atoms:
+            for query in ("knows", "believes"):
+                b.query(query, agent=agent, formula=atom)
+                b.query(query, agent=agent, formula=f"~{atom}")
+
+
+@dataclass(frozen=True)
+class _Scenario:
+    """A built-in trace and what its two cases are about."""
+
+    name: str
+    description: str
+    replay: tuple[str, ...]
+    final: tuple[str, ...]
+    added_in: str = FIRST_SUITE_VERSION
+    epistemic: bool = False
+
+
+_SCENARIOS = (
+    _Scenario(
+        "phase2-debugging",
         "Phase 2, naturalistic debugging (B.2): h2 undermined at T7 and abandoned at T9, h4 "
         "reversing the causal direction at T12 and subsuming h1 and h3 at T13, and Section "
         "4.4's four retraction queries",
+        ("Phase 2 (B.2)", "Lemma 2.1", "Definition 2.3"),
+        ("Phase 2 (B.2)", "Definition 2.1", "Corollary 2.4"),
     ),
-    "phase3-deliberation": (
-        "Phase 3 (B.3)",
+    _Scenario(
+        "phase3-deliberation",
         "Phase 3, open-ended deliberation (B.3): a decision with dissent resting on three "
         "assumptions; when a3 flips, Affected*(a3) flags the Yjs decision and leaves the "
         "access-control resolution intact",
+        ("Phase 3 (B.3)", "Lemma 2.1", "Definition 2.3"),
+        ("Phase 3 (B.3)", "Definition 2.1", "Corollary 2.4"),
     ),
-}
+    _Scenario(
+        "phase1-muddy-children",
+        "Phase 1, the muddy children (B.1) on a declared M_0 (each child sees the others): "
+        "the father's announcement, the simultaneous 'I don't know' answers as epistemic "
+        "formulas, the three answers; W_t goes 8 -> 7 -> 4 -> 3 -> 2 -> 1 worlds, with B.1's "
+        "knowledge facts at each step",
+        ("Phase 1 (B.1)", "Definition A.1", "A.1 (updates)", "Table 3 (Observe)"),
+        ("Phase 1 (B.1)", "Definition A.1", "Definition 2.1"),
+        added_in=SUITE_VERSION,
+        epistemic=True,
+    ),
+    _Scenario(
+        "phase2-epistemic",
+        "Phase 2 with its symbolic model (B.2): mis_monitor entering every A_i at T4, h1-worlds "
+        "upgraded at T5, the orderings of T6 and T7, B_i ~h2 without K_i ~h2 after T7, K_i ~h2 "
+        "after T9, every h4-world first after T12, and the abductive problems h1, h3 and h4 "
+        "solve",
+        ("Phase 2 (B.2)", "A.1 (updates)", "Definition A.2", "Definition A.3", "Lemma 2.1"),
+        ("Phase 2 (B.2)", "Definition A.1", "Definition A.2", "Definition 2.1"),
+        added_in=SUITE_VERSION,
+        epistemic=True,
+    ),
+)
 
 
 def scenario_cases() -> list[Case]:
     """Two cases per built-in scenario: the replay with the trace's expectations and Verify
-    for every record after each turn, and the final state surveyed query by query."""
+    for every record after each turn (and W_t, for the epistemic scenarios), and the final
+    state surveyed query by query."""
     cases = []
-    for name, (statement, description) in _SCENARIOS.items():
-        text = resources.files("spec").joinpath("scenarios", f"{name}.json").read_bytes()
-        origin = {"kind": "scenario", "scenario": f"spec/scenarios/{name}.json"}
-        statements = [statement, "Lemma 2.1", "Definition 2.3"]
+    for s in _SCENARIOS:
+        text = resources.files("spec").joinpath("scenarios", f"{s.name}.json").read_bytes()
+        origin = {"kind": "scenario", "scenario": f"spec/scenarios/{s.name}.json"}
         cases.append(
             case_from_trace(
                 text,
-                f"scenarios/{name}/replay",
-                f"{description}: every expectation the trace states, turn by turn.",
-                statements,
+                f"scenarios/{s.name}/replay",
+                f"{s.description}: every expectation the trace states, turn by turn.",
+                s.replay,
                 origin=origin,
                 turn_survey=TURN_SURVEY,
                 tags=["scenario"],
+                added_in=s.added_in,
+                epistemic_survey=s.epistemic,
             )
         )
         cases.append(
             case_from_trace(
                 text,
-                f"scenarios/{name}/final-state",
-                f"{description}: the final map, every query about every record.",
-                [statement, "Definition 2.1", "Corollary 2.4"],
+                f"scenarios/{s.name}/final-state",
+                f"{s.description}: the final map, every query about every record.",
+                s.final,
                 origin=origin,
                 final_survey=FINAL_SURVEY,
                 expectations=False,
                 tags=["scenario"],
+                added_in=s.added_in,
+                epistemic_survey=s.epistemic,
             )
         )
     return cases

@@ -12,6 +12,9 @@
 - ``wrong-code``: rejects turns with unknown-record whatever the cause;
 - ``one-step``: answers Affected*(beta) with the one-step Affected(beta);
 - ``ignore-standing``: a Verify walk that ignores standing (grounded iff the record exists);
+- ``knows-as-believes``: answers K_i phi with B_i phi (knowledge read at the most plausible
+  worlds of the cell instead of all of them);
+- ``no-epistemic``: declares every feature but the epistemic layer and its queries;
 - ``partial``: declares only core and the standing query;
 - ``unsupported``: declares every feature but answers unsupported to state queries;
 - ``noisy``: correct, but writes 200 lines to stderr per request;
@@ -77,6 +80,10 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         result["name"] = f"fake-{mode}"
         if mode == "partial":
             result["features"] = ["core", "query:standing"]
+        if mode == "no-epistemic":
+            epistemic = ("epistemic", "query:holds", "query:knows", "query:believes")
+            epistemic += ("query:worlds", "query:ordered", "query:unexplained")
+            result["features"] = [f for f in result["features"] if f not in epistemic]
     elif mode == "wrong-id" and _is_query(request, "verify"):
         response["id"] = request["id"] + 1
     elif mode == "bad-shape" and _is_query(request, "aware"):
@@ -86,6 +93,10 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     elif mode == "one-step" and _is_query(request, "affected_star"):
         assert session.verifier is not None
         response["result"] = list(session.verifier.affected(request["record"]))
+    elif mode == "knows-as-believes" and _is_query(request, "knows"):
+        assert session.verifier is not None
+        at = request.get("at")
+        response["result"] = session.verifier.believes(request["agent"], request["formula"], at=at)
     elif mode == "ignore-standing" and _is_query(request, "verify"):
         record = request["record"]
         known = session.verifier is not None and record in session.verifier.state.records
