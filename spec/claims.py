@@ -295,6 +295,10 @@ CLAIMS: tuple[Claim, ...] = (
             _t("epistemic/test_agreement.py", "test_truth_agrees_on_random_models_and_formulas"),
             _t("epistemic/test_agreement.py", "test_an_implicit_model_is_its_materialisation"),
         ),
+        vectors=(
+            "epistemic/queries/*",
+            "scenarios/phase1-muddy-children/*",
+        ),
     ),
     Claim(
         "core.a.1.updates",
@@ -323,6 +327,15 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_the_agreement_check_catches_an_upgrade_that_forgets_the_order",
             ),
         ),
+        vectors=(
+            "epistemic/operations/observe-*",
+            "epistemic/operations/hypothesize-upgrades",
+            "epistemic/operations/support-*",
+            "epistemic/operations/undermine-*",
+            "epistemic/operations/revise-*",
+            "epistemic/operations/resolve-*",
+            "epistemic/preconditions/*-no-surviving-world",
+        ),
     ),
     Claim(
         "core.def-a.2",
@@ -344,6 +357,12 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_a_problem_reopens_when_its_solution_leaves_s_t_and_a_later_one_closes_it",
             ),
         ),
+        vectors=(
+            "epistemic/operations/observe-poses-abductive-problems",
+            "epistemic/operations/hypothesize-solves-a-problem",
+            "epistemic/operations/question-queues-a-problem",
+            "scenarios/phase2-epistemic/*",
+        ),
     ),
     Claim(
         "core.def-a.3",
@@ -363,6 +382,11 @@ CLAIMS: tuple[Claim, ...] = (
                 "epistemic/test_updates.py",
                 "test_expansion_splits_every_world_and_keeps_cells_and_ranks",
             ),
+        ),
+        vectors=(
+            "epistemic/operations/expand-awareness-*",
+            "epistemic/operations/hypothesize-introduces-atoms",
+            "epistemic/queries/declared-model",
         ),
     ),
     Claim(
@@ -390,6 +414,10 @@ CLAIMS: tuple[Claim, ...] = (
                 "epistemic/test_operations.py",
                 "test_bad_epistemic_input_is_refused_and_leaves_d_t_unchanged",
             ),
+        ),
+        vectors=(
+            "epistemic/operations/*",
+            "epistemic/preconditions/*",
         ),
     ),
     Claim(
@@ -421,6 +449,7 @@ CLAIMS: tuple[Claim, ...] = (
             _t("epistemic/test_muddy_children.py", "test_m0_is_b1s_model"),
             _t("epistemic/test_muddy_children.py", "test_the_muddy_ones_first_know_in_round_k"),
         ),
+        vectors=("scenarios/phase1-muddy-children/*",),
     ),
     Claim(
         "core.phase-2.epistemic",
@@ -440,6 +469,7 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_h2_is_believed_false_after_t7_and_known_false_after_t9_for_every_agent",
             ),
         ),
+        vectors=("scenarios/phase2-epistemic/*",),
     ),
     Claim(
         "core.phase-2.abduction",
@@ -457,6 +487,7 @@ CLAIMS: tuple[Claim, ...] = (
         reason="Definition A.2's check reproduces the T5, T11 and T12 steps and o6's problem; "
         "o2, o3 and o5 stay open, since no hypothesis's formula entails p_pay, p_db or p_tok "
         "in the model where they were posed (B.2 counts the causal chain as explaining them)",
+        vectors=("scenarios/phase2-epistemic/replay",),
     ),
     Claim(
         "core.dung",
