@@ -18,7 +18,11 @@ from typing import Any
 
 import icontract
 
-from reference.conformance.predicates import is_one_outcome
+from reference.conformance.predicates import (
+    is_canonical_world_set_of,
+    is_one_outcome,
+    is_printed_form_of,
+)
 from reference.conformance.protocol import SET_QUERIES
 from reference.epistemic.formula import parse, show
 from reference.errors import MalformedFormula
@@ -89,6 +93,10 @@ def _record(record: Mapping[str, Any]) -> dict[str, Any]:
     return kept
 
 
+@icontract.ensure(
+    lambda text, result: is_printed_form_of(result, text),
+    "the same formula, by parsing",
+)
 def canonical_formula(text: str) -> str:
     """The printed form of the formula ``text`` parses to, so that formulas compare by
     parsing, not as text; text that does not parse is kept as it is (it equals no
@@ -103,6 +111,10 @@ def canonical_formula(text: str) -> str:
         return text
 
 
+@icontract.ensure(
+    lambda worlds, result: is_canonical_world_set_of(result, worlds),
+    "the same world set, in canonical order",
+)
 def canonical_worlds(worlds: Collection[Collection[str]]) -> list[list[str]]:
     """A world set in canonical form: each world's atoms sorted, the worlds sorted.
 

@@ -7,20 +7,30 @@ ones that replay a conversation or re-parse a file run only under ``icontract.SL
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from reference.epistemic.formula import Formula, atoms_of, parse
+from reference.epistemic.model import PlausibilityModel
+from reference.errors import MalformedFormula
 from reference.records import GOOD_STANDING, RecordId, Standing
 from reference.replay import replay
 from reference.trace import load_trace
 from spec import core
+from spec import epistemic as se
 
 __all__ = [
+    "has_the_atoms_of",
     "has_unique_ids",
+    "is_canonical_world_set_of",
+    "is_model_over",
     "is_one_outcome",
     "is_ordered_subset",
     "is_outside_good_standing",
+    "is_printed_form_of",
     "is_rebuilt_by",
+    "is_reflexive_on_valuations",
     "is_round_trip",
 ]
 
@@ -67,3 +77,45 @@ def is_rebuilt_by(trace: Mapping[str, Any], d: core.DependencyMap) -> bool:
         dep=frozenset((r, s) for r, ss in state.dep.items() for s in ss),
     )
     return rebuilt == d
+
+
+def is_model_over(
+    model: PlausibilityModel, agents: Collection[str], atoms: Collection[str]
+) -> bool:
+    """Check that M_0 is over Ags and Prop_0."""
+    return set(model.agents) == set(agents) and set(model.atoms) == set(atoms)
+
+
+def is_canonical_world_set_of(result: Sequence[list[str]], worlds: Collection[Any]) -> bool:
+    """Check that ``result`` holds the worlds of ``worlds`` (as many times), each world's atoms
+    sorted, the worlds sorted."""
+    return (
+        all(w == sorted(w) for w in result)
+        and list(result) == sorted(result)
+        and Counter(frozenset(w) for w in result) == Counter(frozenset(w) for w in worlds)
+    )
+
+
+def is_printed_form_of(result: str, text: str) -> bool:
+    """Check that ``result`` parses to the formula ``text`` parses to, or, when ``text`` does not
+    parse, is ``text`` itself."""
+    try:
+        return parse(result) == parse(text)
+    except MalformedFormula:
+        return result == text
+
+
+def has_the_atoms_of(result: se.Formula, formula: Formula) -> bool:
+    """Check that a translated formula mentions the atoms the original mentions."""
+    return se.compute_atoms(result) == atoms_of(formula)
+
+
+def is_reflexive_on_valuations(model: se.EpistemicModel) -> bool:
+    """Check the linear part of Definition A.1: W is non-empty, every world is a valuation of
+    Prop, every <=_i is reflexive on W (transitivity and local connectedness cost |W|^4 in the
+    spec's form; the spec's own tests check them)."""
+    return (
+        bool(model.worlds)
+        and all(w <= model.atoms for w in model.worlds)
+        and all((w, w) in model.leq[i] for i in model.agents for w in model.worlds)
+    )

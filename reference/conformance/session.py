@@ -16,7 +16,7 @@ from typing import Any
 import icontract
 
 from reference.conformance.compare import expectation
-from reference.conformance.predicates import is_outside_good_standing
+from reference.conformance.predicates import is_model_over, is_outside_good_standing
 from reference.conformance.protocol import (
     EPISTEMIC_QUERIES,
     FEATURES,
@@ -253,9 +253,7 @@ def _epistemic_answer(verifier: Verifier, request: Mapping[str, Any]) -> Any:
 
 
 @icontract.ensure(
-    lambda agents, atoms, result: (
-        set(result.agents) == set(agents) and set(result.atoms) == set(atoms)
-    ),
+    lambda agents, atoms, result: is_model_over(result, agents, atoms),
     "M_0 is over Ags and Prop_0",
 )
 def model_from_json(

@@ -40,7 +40,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+import icontract
+
 from reference.conformance.compare import canonical_worlds
+from reference.conformance.predicates import (
+    has_the_atoms_of,
+    is_one_outcome,
+    is_reflexive_on_valuations,
+)
 from reference.epistemic import formula as rf
 from reference.epistemic.model import PlausibilityModel
 from reference.epistemic.table import Update, realisation
@@ -89,6 +96,10 @@ TALLY: Counter[str] = Counter()
 """How many turns, refusals and answers the spec recomputed, and how many it did not."""
 
 
+@icontract.require(
+    lambda worlds, conservative: worlds >= 1 and (conservative is None or conservative >= 1),
+    "a bound is at least one world",
+)
 @contextmanager
 def bound(worlds: int, conservative: int | None = None) -> Iterator[None]:
     """Raise (or lower) :data:`BOUND` within the block."""
@@ -112,6 +123,10 @@ class Unchecked(Exception):
     """A computation the spec would take too long for; the reference's answer stands."""
 
 
+@icontract.ensure(
+    lambda op, result: result == any(name in op for name in EPISTEMIC_FIELDS),
+    "an operation uses the epistemic layer iff it has one of its fields",
+)
 def is_epistemic_operation(op: Mapping[str, Any]) -> bool:
     """Whether an operation's JSON carries a field of the epistemic layer."""
     return bool(EPISTEMIC_FIELDS & op.keys())
@@ -120,6 +135,7 @@ def is_epistemic_operation(op: Mapping[str, Any]) -> bool:
 # -- translation: the reference's values as the spec's ---------------------------------
 
 
+@icontract.ensure(lambda f, result: has_the_atoms_of(result, f), "the translation keeps the atoms")
 def spec_formula(f: rf.Formula) -> se.Formula:
     """The same formula as the spec's value (a structural translation)."""
     match f:
@@ -154,6 +170,10 @@ def spec_formula(f: rf.Formula) -> se.Formula:
     raise AssertionError(f"not a formula: {f!r}")
 
 
+@icontract.ensure(
+    lambda m, result: len(result.worlds) == m.size and is_reflexive_on_valuations(result),
+    "the same number of worlds, each a valuation, every <=_i reflexive (Definition A.1)",
+)
 def spec_model(m: PlausibilityModel) -> se.EpistemicModel:
     """The reference's model as the spec's value: worlds as valuations, <=_i as pairs."""
     names = m.valuations()
@@ -175,6 +195,10 @@ def spec_model(m: PlausibilityModel) -> se.EpistemicModel:
     )
 
 
+@icontract.ensure(
+    lambda result: is_reflexive_on_valuations(result),
+    "W is non-empty, each world a valuation, every <=_i reflexive (Definition A.1)",
+)
 def declared_model(
     agents: Sequence[str],
     atoms: Sequence[str],
@@ -271,6 +295,12 @@ def _same_model(a: se.EpistemicModel, b: se.EpistemicModel) -> bool:
     )
 
 
+@icontract.ensure(
+    lambda model, layers, result: (
+        not result or all(se.compute_truth_set(model, layer) for layer in layers)
+    ),
+    "an ordering that holds has layers that hold somewhere",
+)
 def is_in_order(model: se.EpistemicModel, agent: str, layers: Sequence[se.Formula]) -> bool:
     """The ``ordered`` query: every layer holds somewhere, and within each of the agent's cells
     every world of a layer is strictly more plausible (w <=_i v, not v <=_i w) than every world
@@ -573,6 +603,7 @@ class SpecModel:
 
     # -- queries ----------------------------------------------------------------------
 
+    @icontract.ensure(lambda result: is_one_outcome(result), "an expectation states one outcome")
     def answer(self, request: Mapping[str, Any], standing: Mapping[str, str]) -> dict[str, Any]:
         """The expectation the spec gives an epistemic query: ``{"result": ...}`` or
         ``{"error": CODE}``.  Raises :class:`Unchecked` when it is too costly."""
