@@ -135,11 +135,18 @@ attacker and a response bound t(1 - v_s)min{v0, 1 - v0} = .08.
 """
 
 PAPER: dict[str, object] = {
-    "toy": {"clean": Fraction(1, 2), "replica": Fraction(42, 100),
-            "fresh_attack": Fraction(42, 100), "fresh_support": Fraction(58, 100),
-            "bound": Fraction(8, 100)},
-    "b5": {"modulus": Fraction(128, 100_000), "t(1-v_s)": Fraction(64, 10_000),
-           "min(v0,1-v0)": Fraction(2, 10)},
+    "toy": {
+        "clean": Fraction(1, 2),
+        "replica": Fraction(42, 100),
+        "fresh_attack": Fraction(42, 100),
+        "fresh_support": Fraction(58, 100),
+        "bound": Fraction(8, 100),
+    },
+    "b5": {
+        "modulus": Fraction(128, 100_000),
+        "t(1-v_s)": Fraction(64, 10_000),
+        "min(v0,1-v0)": Fraction(2, 10),
+    },
     "star_profiles": 28_224,
     "dags": 2_052,
     "dag_replica_tests": 2_700,
@@ -184,10 +191,24 @@ def make_toy_debate(
     of Alice's with a fresh root.  Returns (profile, replica, fresh attacker,
     fresh supporter).
     """
-    alice = Occurrence("alice", "The trial found an effect.", "trial-effect", "root-trial",
-                       "topic", Sign.SUPPORT, strength)
-    bob = Occurrence("bob", "The trial was underpowered.", "trial-underpowered", "root-power",
-                     "topic", Sign.ATTACK, strength)
+    alice = Occurrence(
+        "alice",
+        "The trial found an effect.",
+        "trial-effect",
+        "root-trial",
+        "topic",
+        Sign.SUPPORT,
+        strength,
+    )
+    bob = Occurrence(
+        "bob",
+        "The trial was underpowered.",
+        "trial-underpowered",
+        "root-power",
+        "topic",
+        Sign.ATTACK,
+        strength,
+    )
     profile = make_direct_profile(Fraction(1, 2), [alice, bob])
     replica = make_relay(bob, "carol")
     fresh_attack = make_fresh(make_relay(bob, "dave"), "root-second-power-analysis")
@@ -216,8 +237,7 @@ def compute_toy_debate(strength: Real = TOY_STRENGTH) -> ToyDebate:
         "fresh_attack": compute_extension(profile, fresh_attack),
         "fresh_support": compute_extension(profile, fresh_support),
     }
-    scores = {case: {name: judge(p) for name, judge in STAR_JUDGES}
-              for case, p in extended.items()}
+    scores = {case: {name: judge(p) for name, judge in STAR_JUDGES} for case, p in extended.items()}
     return ToyDebate(
         clean=scores["clean"],
         replica=scores["replica"],
@@ -311,31 +331,49 @@ def _sequences(grid: Sequence[Real], most: int) -> Iterator[tuple[Real, ...]]:
 
 def _star_occurrence(sign: Sign, index: int, strength: Real) -> Occurrence:
     side = "s" if sign is Sign.SUPPORT else "a"
-    return Occurrence(f"agent-{side}{index}", f"report {side}{index}", f"content-{side}{index}",
-                      f"root-{side}{index}", "topic", sign, strength)
+    return Occurrence(
+        f"agent-{side}{index}",
+        f"report {side}{index}",
+        f"content-{side}{index}",
+        f"root-{side}{index}",
+        "topic",
+        sign,
+        strength,
+    )
 
 
-def generate_star_profiles(grid: Sequence[Real] = STAR_GRID,
-                           leaves: int = STAR_LEAVES) -> Iterator[Profile]:
+def generate_star_profiles(
+    grid: Sequence[Real] = STAR_GRID, leaves: int = STAR_LEAVES
+) -> Iterator[Profile]:
     """Section 7.2. Direct stars: a topic base, 1..``leaves`` supporters and attackers, in order.
 
     Report ``i`` on each side has its own displayed identity, content and
     root; the reports are ordered sequences (each position is one test).
     """
-    table = {(sign, i, v): _star_occurrence(sign, i, v)
-             for sign in Sign for i in range(leaves) for v in grid}
+    table = {
+        (sign, i, v): _star_occurrence(sign, i, v)
+        for sign in Sign
+        for i in range(leaves)
+        for v in grid
+    }
     for base in grid:
         for supports in _sequences(grid, leaves):
             for attacks in _sequences(grid, leaves):
-                yield make_direct_profile(base, [
-                    *(table[(Sign.SUPPORT, i, v)] for i, v in enumerate(supports)),
-                    *(table[(Sign.ATTACK, i, v)] for i, v in enumerate(attacks)),
-                ])
+                yield make_direct_profile(
+                    base,
+                    [
+                        *(table[(Sign.SUPPORT, i, v)] for i, v in enumerate(supports)),
+                        *(table[(Sign.ATTACK, i, v)] for i, v in enumerate(attacks)),
+                    ],
+                )
 
 
-def run_star_audit(grid: Sequence[Real] = STAR_GRID, leaves: int = STAR_LEAVES,
-                   replicas: int = REPLICA_COUNT,
-                   judges: Sequence[tuple[str, Judge]] = STAR_JUDGES) -> AuditResult:
+def run_star_audit(
+    grid: Sequence[Real] = STAR_GRID,
+    leaves: int = STAR_LEAVES,
+    replicas: int = REPLICA_COUNT,
+    judges: Sequence[tuple[str, Judge]] = STAR_JUDGES,
+) -> AuditResult:
     """Section 7.2 (Table 2). The direct-star audit with replica and matched fresh tests.
 
     For every profile and every report position: a replica test (the report
@@ -345,8 +383,9 @@ def run_star_audit(grid: Sequence[Real] = STAR_GRID, leaves: int = STAR_LEAVES,
     """
     started = time.perf_counter()
     threshold: Real = VERDICT_THRESHOLD if isinstance(grid[0], Fraction) else 0.5
-    result = AuditResult("direct-star",
-                         metrics={name: JudgeMetrics(name, threshold) for name, _ in judges})
+    result = AuditResult(
+        "direct-star", metrics={name: JudgeMetrics(name, threshold) for name, _ in judges}
+    )
     relays: dict[Occurrence, tuple[Occurrence, ...]] = {}
     fresh_twins: dict[Occurrence, Occurrence] = {}
     min_modulus: tuple[Real, Profile, Occurrence] | None = None
@@ -361,8 +400,9 @@ def run_star_audit(grid: Sequence[Real] = STAR_GRID, leaves: int = STAR_LEAVES,
                 relays[occurrence] = tuple(
                     make_relay(occurrence, f"relay-{k}") for k in range(1, replicas + 1)
                 )
-                fresh_twins[occurrence] = make_fresh(relays[occurrence][0],
-                                                     f"fresh-{occurrence.root}")
+                fresh_twins[occurrence] = make_fresh(
+                    relays[occurrence][0], f"fresh-{occurrence.root}"
+                )
             replicated = compute_extension(profile, *relays[occurrence])
             result.replica_tests += 1
             for name, judge in judges:
@@ -394,7 +434,8 @@ def run_star_audit(grid: Sequence[Real] = STAR_GRID, leaves: int = STAR_LEAVES,
         _, profile, fresh = min_modulus
         exact = _exact_star_profile(profile)
         result.exact_min_modulus = compute_dfquad_modulus(
-            exact, replace(fresh, strength=_exact(fresh.strength)))
+            exact, replace(fresh, strength=_exact(fresh.strength))
+        )
     result.seconds = time.perf_counter() - started
     return result
 
@@ -462,16 +503,22 @@ def generate_dags(grid: Sequence[Real] = DAG_GRID) -> Iterator[tuple[str, QBAF, 
         leaves = tuple(n for n in nodes if all(target != n for _, target in edges))
         for base in product(grid, repeat=len(nodes) + 1):
             for signs in product((Sign.SUPPORT, Sign.ATTACK), repeat=len(edges)):
-                yield family, QBAF(
-                    topic="t",
-                    base={"t": base[0], **dict(zip(nodes, base[1:], strict=True))},
-                    supports=frozenset(e for e, s in zip(edges, signs, strict=True)
-                                       if s is Sign.SUPPORT),
-                    attacks=frozenset(e for e, s in zip(edges, signs, strict=True)
-                                      if s is Sign.ATTACK),
-                    roots={n: f"root-{n}" for n in nodes},
-                    contents={n: f"content-{n}" for n in nodes},
-                ), leaves
+                yield (
+                    family,
+                    QBAF(
+                        topic="t",
+                        base={"t": base[0], **dict(zip(nodes, base[1:], strict=True))},
+                        supports=frozenset(
+                            e for e, s in zip(edges, signs, strict=True) if s is Sign.SUPPORT
+                        ),
+                        attacks=frozenset(
+                            e for e, s in zip(edges, signs, strict=True) if s is Sign.ATTACK
+                        ),
+                        roots={n: f"root-{n}" for n in nodes},
+                        contents={n: f"content-{n}" for n in nodes},
+                    ),
+                    leaves,
+                )
 
 
 def _replicate_leaf(qbaf: QBAF, leaf: str, count: int) -> QBAF:
@@ -488,9 +535,12 @@ def _replicate_leaf(qbaf: QBAF, leaf: str, count: int) -> QBAF:
     )
 
 
-def run_dag_audit(grid: Sequence[Real] = DAG_GRID, fresh_strength: Real = DAG_FRESH_STRENGTH,
-                  replicas: int = REPLICA_COUNT,
-                  judges: Sequence[tuple[str, QJudge]] = DAG_JUDGES) -> AuditResult:
+def run_dag_audit(
+    grid: Sequence[Real] = DAG_GRID,
+    fresh_strength: Real = DAG_FRESH_STRENGTH,
+    replicas: int = REPLICA_COUNT,
+    judges: Sequence[tuple[str, QJudge]] = DAG_JUDGES,
+) -> AuditResult:
     """Section 7.2 and C.1. Replica tests at every leaf, fresh direct roots of both signs.
 
     Intermediate-node fresh roots are excluded, as in C.1 (see
@@ -498,8 +548,9 @@ def run_dag_audit(grid: Sequence[Real] = DAG_GRID, fresh_strength: Real = DAG_FR
     """
     started = time.perf_counter()
     threshold: Real = VERDICT_THRESHOLD if isinstance(grid[0], Fraction) else 0.5
-    result = AuditResult("multi-layer DAG",
-                         metrics={name: JudgeMetrics(name, threshold) for name, _ in judges})
+    result = AuditResult(
+        "multi-layer DAG", metrics={name: JudgeMetrics(name, threshold) for name, _ in judges}
+    )
     for _, qbaf, leaves in generate_dags(grid):
         result.profiles += 1
         before = {name: judge(qbaf) for name, judge in judges}
@@ -534,8 +585,14 @@ def run_dag_audit(grid: Sequence[Real] = DAG_GRID, fresh_strength: Real = DAG_FR
 
 def _exact_dag_gain(qbaf: QBAF, sign: Sign, strength: Real) -> Real:
     """Recompute a DAG test's lineage gain in exact arithmetic."""
-    exact = QBAF(qbaf.topic, {n: _exact(v) for n, v in qbaf.base.items()}, qbaf.supports,
-                 qbaf.attacks, qbaf.roots, qbaf.contents)
+    exact = QBAF(
+        qbaf.topic,
+        {n: _exact(v) for n, v in qbaf.base.items()},
+        qbaf.supports,
+        qbaf.attacks,
+        qbaf.roots,
+        qbaf.contents,
+    )
     fresh = make_fresh_leaf(exact, exact.topic, sign, _exact(strength))
     return int(sign) * (judge_qbaf_lineage_dfquad(fresh) - judge_qbaf_lineage_dfquad(exact))
 
@@ -558,8 +615,9 @@ class PropagationResult:
     seconds: float = 0.0
 
 
-def compute_propagation_audit(grid: Sequence[Real] = DAG_GRID,
-                              strength: Real = DAG_FRESH_STRENGTH) -> PropagationResult:
+def compute_propagation_audit(
+    grid: Sequence[Real] = DAG_GRID, strength: Real = DAG_FRESH_STRENGTH
+) -> PropagationResult:
     """Theorem 6 (B.3-B.4). A fresh supporter at every non-topic node of every DAG.
 
     Where all paths to the topic share attack parity the topic must move
@@ -572,8 +630,10 @@ def compute_propagation_audit(grid: Sequence[Real] = DAG_GRID,
         assert is_interior(qbaf), "grid strengths lie strictly inside (0, 1)"
         before = compute_dfquad_strengths(qbaf)["t"]
         for node in sorted(set(qbaf.base) - {"t"}):
-            change = compute_dfquad_strengths(
-                make_fresh_leaf(qbaf, node, Sign.SUPPORT, strength))["t"] - before
+            change = (
+                compute_dfquad_strengths(make_fresh_leaf(qbaf, node, Sign.SUPPORT, strength))["t"]
+                - before
+            )
             predicted = compute_predicted_sign(qbaf, node, Sign.SUPPORT)
             if predicted is None:
                 result.mixed += 1
@@ -622,109 +682,228 @@ def _is_zero_target(row: dict[str, Real]) -> bool:
     return all(row[k] == 0 for k in ("CD", "RSS8", "RFR8", "FASR"))
 
 
-def compute_figures(toy: ToyDebate, star: AuditResult | None, dag: AuditResult,
-                    propagation: PropagationResult) -> list[Figure]:
+def compute_figures(
+    toy: ToyDebate, star: AuditResult | None, dag: AuditResult, propagation: PropagationResult
+) -> list[Figure]:
     """Compare every reported figure with its computed value."""
     paper_toy = PAPER["toy"]
     assert isinstance(paper_toy, dict)
     half = paper_toy["clean"]
     figures = [
-        Figure("7.1 clean toy debate scores .5 under every judge", ".5",
-               ", ".join(_fmt(v, 2) for v in toy.clean.values()),
-               all(v == half for v in toy.clean.values())),
-        Figure("7.1 a replica moves Occ-DF-QuAD .5 -> .42", ".42",
-               _fmt(toy.replica["Occ-DF-QuAD"], 2),
-               toy.replica["Occ-DF-QuAD"] == paper_toy["replica"]),
-        Figure("7.1 ... and reverses the verdict at 1/2", "reversed",
-               "reversed" if compute_verdict(toy.clean["Occ-DF-QuAD"])
-               != compute_verdict(toy.replica["Occ-DF-QuAD"]) else "kept",
-               compute_verdict(toy.clean["Occ-DF-QuAD"])
-               != compute_verdict(toy.replica["Occ-DF-QuAD"])),
-        Figure("7.1 the lineage quotient stays at .5 under the replica", ".5",
-               _fmt(toy.replica[LINEAGE], 2), toy.replica[LINEAGE] == half),
-        Figure("7.1 matched fresh attacker moves LQ to .42", ".42",
-               _fmt(toy.fresh_attack[LINEAGE], 2),
-               toy.fresh_attack[LINEAGE] == paper_toy["fresh_attack"]),
-        Figure("7.1 matched fresh supporter moves LQ to .58", ".58",
-               _fmt(toy.fresh_support[LINEAGE], 2),
-               toy.fresh_support[LINEAGE] == paper_toy["fresh_support"]),
-        Figure("7.1 both fresh changes equal the .08 response bound", ".08",
-               f"{_fmt(toy.bound_attack, 2)}, {_fmt(toy.bound_support, 2)}",
-               toy.bound_attack == toy.bound_support == paper_toy["bound"]
-               and half - toy.fresh_attack[LINEAGE] == toy.bound_attack
-               and toy.fresh_support[LINEAGE] - half == toy.bound_support),
-        Figure("7.1 Max-QuAD and the content quotient ignore both fresh reports", "unchanged",
-               ", ".join(_fmt(s[n], 2) for n in ("Max-QuAD", "CQ-DF-QuAD")
-                         for s in (toy.fresh_attack, toy.fresh_support)),
-               all(s[n] == half for n in ("Max-QuAD", "CQ-DF-QuAD")
-                   for s in (toy.fresh_attack, toy.fresh_support))),
+        Figure(
+            "7.1 clean toy debate scores .5 under every judge",
+            ".5",
+            ", ".join(_fmt(v, 2) for v in toy.clean.values()),
+            all(v == half for v in toy.clean.values()),
+        ),
+        Figure(
+            "7.1 a replica moves Occ-DF-QuAD .5 -> .42",
+            ".42",
+            _fmt(toy.replica["Occ-DF-QuAD"], 2),
+            toy.replica["Occ-DF-QuAD"] == paper_toy["replica"],
+        ),
+        Figure(
+            "7.1 ... and reverses the verdict at 1/2",
+            "reversed",
+            "reversed"
+            if compute_verdict(toy.clean["Occ-DF-QuAD"])
+            != compute_verdict(toy.replica["Occ-DF-QuAD"])
+            else "kept",
+            compute_verdict(toy.clean["Occ-DF-QuAD"])
+            != compute_verdict(toy.replica["Occ-DF-QuAD"]),
+        ),
+        Figure(
+            "7.1 the lineage quotient stays at .5 under the replica",
+            ".5",
+            _fmt(toy.replica[LINEAGE], 2),
+            toy.replica[LINEAGE] == half,
+        ),
+        Figure(
+            "7.1 matched fresh attacker moves LQ to .42",
+            ".42",
+            _fmt(toy.fresh_attack[LINEAGE], 2),
+            toy.fresh_attack[LINEAGE] == paper_toy["fresh_attack"],
+        ),
+        Figure(
+            "7.1 matched fresh supporter moves LQ to .58",
+            ".58",
+            _fmt(toy.fresh_support[LINEAGE], 2),
+            toy.fresh_support[LINEAGE] == paper_toy["fresh_support"],
+        ),
+        Figure(
+            "7.1 both fresh changes equal the .08 response bound",
+            ".08",
+            f"{_fmt(toy.bound_attack, 2)}, {_fmt(toy.bound_support, 2)}",
+            toy.bound_attack == toy.bound_support == paper_toy["bound"]
+            and half - toy.fresh_attack[LINEAGE] == toy.bound_attack
+            and toy.fresh_support[LINEAGE] - half == toy.bound_support,
+        ),
+        Figure(
+            "7.1 Max-QuAD and the content quotient ignore both fresh reports",
+            "unchanged",
+            ", ".join(
+                _fmt(s[n], 2)
+                for n in ("Max-QuAD", "CQ-DF-QuAD")
+                for s in (toy.fresh_attack, toy.fresh_support)
+            ),
+            all(
+                s[n] == half
+                for n in ("Max-QuAD", "CQ-DF-QuAD")
+                for s in (toy.fresh_attack, toy.fresh_support)
+            ),
+        ),
     ]
     b5 = compute_b5_figures()
     paper_b5 = PAPER["b5"]
     assert isinstance(paper_b5, dict)
     for key in ("modulus", "t(1-v_s)", "min(v0,1-v0)"):
-        figures.append(Figure(f"B.5 {key} at the B.5 configuration", str(float(paper_b5[key])),
-                              str(float(b5[key])), b5[key] == paper_b5[key]))
-    figures.append(Figure("B.5 the bound is attained there (gain = modulus)", "tight",
-                          f"gain {float(b5['gain'])}", b5["gain"] == b5["modulus"]))
+        figures.append(
+            Figure(
+                f"B.5 {key} at the B.5 configuration",
+                str(float(paper_b5[key])),
+                str(float(b5[key])),
+                b5[key] == paper_b5[key],
+            )
+        )
+    figures.append(
+        Figure(
+            "B.5 the bound is attained there (gain = modulus)",
+            "tight",
+            f"gain {float(b5['gain'])}",
+            b5["gain"] == b5["modulus"],
+        )
+    )
     if star is not None:
         row = star.metrics[LINEAGE].table_row()
         paper_row = PAPER["table2_lq"]
         assert isinstance(paper_row, dict)
-        figures.append(Figure("7.2 direct-star profiles", f"{PAPER['star_profiles']:,}",
-                              f"{star.profiles:,}", star.profiles == PAPER["star_profiles"]))
+        figures.append(
+            Figure(
+                "7.2 direct-star profiles",
+                f"{PAPER['star_profiles']:,}",
+                f"{star.profiles:,}",
+                star.profiles == PAPER["star_profiles"],
+            )
+        )
         for key in ("CD", "RSS8", "RFR8", "FASR"):
             figures.append(Figure(f"Table 2 LQ-DF-QuAD {key}", "0", _fmt(row[key]), row[key] == 0))
         flg = f"{float(row['FLG']):.4f}"
-        figures.append(Figure("Table 2 LQ-DF-QuAD FLG", str(paper_row["FLG"]), flg,
-                              flg == paper_row["FLG"]))
+        figures.append(
+            Figure("Table 2 LQ-DF-QuAD FLG", str(paper_row["FLG"]), flg, flg == paper_row["FLG"])
+        )
         exact = star.exact_min_gain
         assert exact is not None
-        figures.append(Figure("Table 2 LQ-DF-QuAD MinG", str(paper_row["MinG"]),
-                              f"{float(exact):.4f} (exactly {exact})",
-                              f"{float(exact):.4f}" == paper_row["MinG"]))
+        figures.append(
+            Figure(
+                "Table 2 LQ-DF-QuAD MinG",
+                str(paper_row["MinG"]),
+                f"{float(exact):.4f} (exactly {exact})",
+                f"{float(exact):.4f}" == paper_row["MinG"],
+            )
+        )
         least = star.exact_min_modulus
         assert least is not None
-        figures.append(Figure("B.5 the minimum response modulus on the grid", "0.00128",
-                              str(float(least)), least == paper_b5["modulus"]))
-        figures.append(Figure("B.5 ... attained: MinG equals it", "0.00128", str(float(exact)),
-                              exact == least == paper_b5["modulus"]))
-        others = [n for n, m in star.metrics.items() if n != LINEAGE
-                  and _is_zero_target(m.table_row())]
-        figures.append(Figure("7.2 only the lineage quotient meets the joint target",
-                              "only LQ", ", ".join([LINEAGE, *others]),
-                              _is_zero_target(row) and not others))
-        figures.append(Figure("6.1 modulus holds on every star test (violations)", "0",
-                              str(star.modulus_violations), star.modulus_violations == 0))
+        figures.append(
+            Figure(
+                "B.5 the minimum response modulus on the grid",
+                "0.00128",
+                str(float(least)),
+                least == paper_b5["modulus"],
+            )
+        )
+        figures.append(
+            Figure(
+                "B.5 ... attained: MinG equals it",
+                "0.00128",
+                str(float(exact)),
+                exact == least == paper_b5["modulus"],
+            )
+        )
+        others = [
+            n for n, m in star.metrics.items() if n != LINEAGE and _is_zero_target(m.table_row())
+        ]
+        figures.append(
+            Figure(
+                "7.2 only the lineage quotient meets the joint target",
+                "only LQ",
+                ", ".join([LINEAGE, *others]),
+                _is_zero_target(row) and not others,
+            )
+        )
+        figures.append(
+            Figure(
+                "6.1 modulus holds on every star test (violations)",
+                "0",
+                str(star.modulus_violations),
+                star.modulus_violations == 0,
+            )
+        )
     dag_row = dag.metrics[LINEAGE].table_row()
     figures += [
-        Figure("C.1 DAGs (chain, fork, diamond)", "2,052", f"{dag.profiles:,}",
-               dag.profiles == PAPER["dags"]),
-        Figure("C.1 replica-position tests", "2,700", f"{dag.replica_tests:,}",
-               dag.replica_tests == PAPER["dag_replica_tests"]),
-        Figure("C.1 fresh direct-root interventions", "4,104", f"{dag.fresh_tests:,}",
-               dag.fresh_tests == PAPER["dag_fresh_tests"]),
-        Figure("7.2 DAG lineage lifting: max clean deviation", "0", _fmt(dag_row["CD"]),
-               dag_row["CD"] == 0),
-        Figure("7.2 DAG lineage lifting: max replication shift", "0", _fmt(dag_row["RSS8"]),
-               dag_row["RSS8"] == 0),
-        Figure("7.2 DAG lineage lifting: minimum signed fresh-root gain", "1.28e-4",
-               f"{float(dag.exact_min_gain or 0):.3g} (exactly {dag.exact_min_gain})",
-               dag.exact_min_gain == PAPER["dag_lq_min_gain"]),
-        Figure("6.1 modulus holds on every DAG fresh test (violations)", "0",
-               str(dag.modulus_violations), dag.modulus_violations == 0),
-        Figure("Thm 6 consistent parity: strict move with the predicted sign", "all",
-               f"{propagation.consistent_strict_with_sign}/{propagation.consistent}",
-               propagation.consistent_strict_with_sign == propagation.consistent > 0),
-        Figure("B.4 opposite parities: intermediate scores rise, topic unchanged", "unchanged",
-               f"a {_fmt(propagation.b4_before['a'], 2)}->{_fmt(propagation.b4_after['a'], 2)}, "
-               f"b {_fmt(propagation.b4_before['b'], 2)}->{_fmt(propagation.b4_after['b'], 2)}, "
-               f"t {_fmt(propagation.b4_before['t'], 2)}->{_fmt(propagation.b4_after['t'], 2)}",
-               propagation.b4_after["a"] > propagation.b4_before["a"]
-               and propagation.b4_after["b"] > propagation.b4_before["b"]
-               and propagation.b4_after["t"] == propagation.b4_before["t"]),
-        Figure("B.6 1 - (1 - t)^m > t for t in the grids, m = 2..8", "holds",
-               "holds" if _b6_holds() else "fails", _b6_holds()),
+        Figure(
+            "C.1 DAGs (chain, fork, diamond)",
+            "2,052",
+            f"{dag.profiles:,}",
+            dag.profiles == PAPER["dags"],
+        ),
+        Figure(
+            "C.1 replica-position tests",
+            "2,700",
+            f"{dag.replica_tests:,}",
+            dag.replica_tests == PAPER["dag_replica_tests"],
+        ),
+        Figure(
+            "C.1 fresh direct-root interventions",
+            "4,104",
+            f"{dag.fresh_tests:,}",
+            dag.fresh_tests == PAPER["dag_fresh_tests"],
+        ),
+        Figure(
+            "7.2 DAG lineage lifting: max clean deviation",
+            "0",
+            _fmt(dag_row["CD"]),
+            dag_row["CD"] == 0,
+        ),
+        Figure(
+            "7.2 DAG lineage lifting: max replication shift",
+            "0",
+            _fmt(dag_row["RSS8"]),
+            dag_row["RSS8"] == 0,
+        ),
+        Figure(
+            "7.2 DAG lineage lifting: minimum signed fresh-root gain",
+            "1.28e-4",
+            f"{float(dag.exact_min_gain or 0):.3g} (exactly {dag.exact_min_gain})",
+            dag.exact_min_gain == PAPER["dag_lq_min_gain"],
+        ),
+        Figure(
+            "6.1 modulus holds on every DAG fresh test (violations)",
+            "0",
+            str(dag.modulus_violations),
+            dag.modulus_violations == 0,
+        ),
+        Figure(
+            "Thm 6 consistent parity: strict move with the predicted sign",
+            "all",
+            f"{propagation.consistent_strict_with_sign}/{propagation.consistent}",
+            propagation.consistent_strict_with_sign == propagation.consistent > 0,
+        ),
+        Figure(
+            "B.4 opposite parities: intermediate scores rise, topic unchanged",
+            "unchanged",
+            f"a {_fmt(propagation.b4_before['a'], 2)}->{_fmt(propagation.b4_after['a'], 2)}, "
+            f"b {_fmt(propagation.b4_before['b'], 2)}->{_fmt(propagation.b4_after['b'], 2)}, "
+            f"t {_fmt(propagation.b4_before['t'], 2)}->{_fmt(propagation.b4_after['t'], 2)}",
+            propagation.b4_after["a"] > propagation.b4_before["a"]
+            and propagation.b4_after["b"] > propagation.b4_before["b"]
+            and propagation.b4_after["t"] == propagation.b4_before["t"],
+        ),
+        Figure(
+            "B.6 1 - (1 - t)^m > t for t in the grids, m = 2..8",
+            "holds",
+            "holds" if _b6_holds() else "fails",
+            _b6_holds(),
+        ),
     ]
     return figures
 
@@ -742,63 +921,101 @@ def _format_table(result: AuditResult) -> list[str]:
     return lines
 
 
-def _format_report(toy: ToyDebate, star: AuditResult | None, dag: AuditResult,
-                   propagation: PropagationResult, figures: list[Figure], exact: bool) -> str:
+def _format_report(
+    toy: ToyDebate,
+    star: AuditResult | None,
+    dag: AuditResult,
+    propagation: PropagationResult,
+    figures: list[Figure],
+    exact: bool,
+) -> str:
     lines = ["Replication or Corroboration? -- lineage-quotient audits (Sections 6-7, B, C.1)", ""]
-    lines.append(f"Section 7.1  toy debate: topic base .5, one supporter and one attacker of "
-                 f"strength {_fmt(TOY_STRENGTH, 1)}")
-    lines.append("  " + "judge".ljust(13) + "clean".rjust(8) + "+replica".rjust(10)
-                 + "+fresh att.".rjust(13) + "+fresh sup.".rjust(13))
+    lines.append(
+        f"Section 7.1  toy debate: topic base .5, one supporter and one attacker of "
+        f"strength {_fmt(TOY_STRENGTH, 1)}"
+    )
+    lines.append(
+        "  "
+        + "judge".ljust(13)
+        + "clean".rjust(8)
+        + "+replica".rjust(10)
+        + "+fresh att.".rjust(13)
+        + "+fresh sup.".rjust(13)
+    )
     for name, _ in STAR_JUDGES:
-        lines.append("  " + name.ljust(13) + _fmt(toy.clean[name], 2).rjust(8)
-                     + _fmt(toy.replica[name], 2).rjust(10)
-                     + _fmt(toy.fresh_attack[name], 2).rjust(13)
-                     + _fmt(toy.fresh_support[name], 2).rjust(13))
-    lines.append(f"  response bound t(1 - v_same)min{{v0, 1 - v0}}: attacker "
-                 f"{_fmt(toy.bound_attack, 2)}, supporter {_fmt(toy.bound_support, 2)}; "
-                 f"verdict threshold {_fmt(VERDICT_THRESHOLD, 1)} (accept when score >= it)")
+        lines.append(
+            "  "
+            + name.ljust(13)
+            + _fmt(toy.clean[name], 2).rjust(8)
+            + _fmt(toy.replica[name], 2).rjust(10)
+            + _fmt(toy.fresh_attack[name], 2).rjust(13)
+            + _fmt(toy.fresh_support[name], 2).rjust(13)
+        )
+    lines.append(
+        f"  response bound t(1 - v_same)min{{v0, 1 - v0}}: attacker "
+        f"{_fmt(toy.bound_attack, 2)}, supporter {_fmt(toy.bound_support, 2)}; "
+        f"verdict threshold {_fmt(VERDICT_THRESHOLD, 1)} (accept when score >= it)"
+    )
     lines.append("")
     if star is not None:
-        lines.append(f"Table 2  direct-star audit ({'exact' if exact else 'float'} arithmetic): "
-                     f"{star.profiles:,} profiles, {star.replica_tests:,} replica-position tests "
-                     f"(x{REPLICA_COUNT}), {star.fresh_tests:,} matched fresh-root tests")
+        lines.append(
+            f"Table 2  direct-star audit ({'exact' if exact else 'float'} arithmetic): "
+            f"{star.profiles:,} profiles, {star.replica_tests:,} replica-position tests "
+            f"(x{REPLICA_COUNT}), {star.fresh_tests:,} matched fresh-root tests"
+        )
         lines += _format_table(star)
-        lines.append(f"  LQ exact MinG {star.exact_min_gain}; modulus violations "
-                     f"{star.modulus_violations}, tests at the bound {star.modulus_tight}; "
-                     f"{star.seconds:.1f} s")
+        lines.append(
+            f"  LQ exact MinG {star.exact_min_gain}; modulus violations "
+            f"{star.modulus_violations}, tests at the bound {star.modulus_tight}; "
+            f"{star.seconds:.1f} s"
+        )
         lines.append("")
-    lines.append(f"Multi-layer DAG audit (C.1): {dag.profiles:,} DAGs, {dag.replica_tests:,} "
-                 f"replica-position tests (x{REPLICA_COUNT}), {dag.fresh_tests:,} fresh direct "
-                 f"roots of strength {_fmt(DAG_FRESH_STRENGTH, 1)}")
+    lines.append(
+        f"Multi-layer DAG audit (C.1): {dag.profiles:,} DAGs, {dag.replica_tests:,} "
+        f"replica-position tests (x{REPLICA_COUNT}), {dag.fresh_tests:,} fresh direct "
+        f"roots of strength {_fmt(DAG_FRESH_STRENGTH, 1)}"
+    )
     lines += _format_table(dag)
-    lines.append(f"  LQ MinG exactly {dag.exact_min_gain}; modulus violations "
-                 f"{dag.modulus_violations}, tests at the bound {dag.modulus_tight}; "
-                 f"{dag.seconds:.1f} s")
+    lines.append(
+        f"  LQ MinG exactly {dag.exact_min_gain}; modulus violations "
+        f"{dag.modulus_violations}, tests at the bound {dag.modulus_tight}; "
+        f"{dag.seconds:.1f} s"
+    )
     lines.append("")
-    lines.append(f"Theorem 6 on the DAGs: {propagation.consistent} consistent-parity fresh roots, "
-                 f"{propagation.consistent_strict_with_sign} strict with the predicted sign; "
-                 f"{propagation.mixed} mixed-parity, {propagation.mixed_cancelled} cancel exactly; "
-                 f"{propagation.seconds:.1f} s")
+    lines.append(
+        f"Theorem 6 on the DAGs: {propagation.consistent} consistent-parity fresh roots, "
+        f"{propagation.consistent_strict_with_sign} strict with the predicted sign; "
+        f"{propagation.mixed} mixed-parity, {propagation.mixed_cancelled} cancel exactly; "
+        f"{propagation.seconds:.1f} s"
+    )
     lines.append("")
     lines.append("Figures (paper -> computed):")
     for figure in figures:
-        status = ("reproduced" if figure.agrees else "DIFFERS") if figure.claimed else (
-            "matches" if figure.agrees else "not reproduced")
+        status = (
+            ("reproduced" if figure.agrees else "DIFFERS")
+            if figure.claimed
+            else ("matches" if figure.agrees else "not reproduced")
+        )
         lines.append(f"  [{status}] {figure.label}: {figure.paper} -> {figure.computed}")
     lines.append("")
-    lines.append("Section 7.3 (AVeriTeC, 277 profiles) is not run: it needs the AVeriTeC dataset, "
-                 "which this project does not ship.")
+    lines.append(
+        "Section 7.3 (AVeriTeC, 277 profiles) is not run: it needs the AVeriTeC dataset, "
+        "which this project does not ship."
+    )
     return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
     """``gcv audit lineage``: print the toy debate and the audit tables; 1 if a figure differs."""
-    parser = argparse.ArgumentParser(prog="gcv audit lineage",
-                                     description="The lineage-quotient audits (Section 7, C.1).")
-    parser.add_argument("--exact", action="store_true",
-                        help="run the audits in exact rational arithmetic (slower)")
-    parser.add_argument("--skip-star", action="store_true",
-                        help="leave out the 28,224-profile direct-star audit")
+    parser = argparse.ArgumentParser(
+        prog="gcv audit lineage", description="The lineage-quotient audits (Section 7, C.1)."
+    )
+    parser.add_argument(
+        "--exact", action="store_true", help="run the audits in exact rational arithmetic (slower)"
+    )
+    parser.add_argument(
+        "--skip-star", action="store_true", help="leave out the 28,224-profile direct-star audit"
+    )
     args = parser.parse_args(argv)
     toy = compute_toy_debate()
     star = None
@@ -812,4 +1029,3 @@ def main(argv: list[str]) -> int:
     figures = compute_figures(toy, star, dag, propagation)
     print(_format_report(toy, star, dag, propagation, figures, args.exact))
     return 0 if all(f.agrees for f in figures if f.claimed) else 1
-

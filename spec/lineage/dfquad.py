@@ -122,8 +122,10 @@ class QBAF:
         for name in ("base", "roots", "contents"):
             if not isinstance(getattr(self, name), Mapping):
                 raise MalformedQBAFError(f"the QBAF's {name} must be a mapping from nodes")
-        base = {str(node): check_strength(score, f"base score of {node!r}")
-                for node, score in self.base.items()}
+        base = {
+            str(node): check_strength(score, f"base score of {node!r}")
+            for node, score in self.base.items()
+        }
         # Verify that the topic is a node
         if self.topic not in base:
             raise MalformedQBAFError(f"topic {self.topic!r} is not a node of the QBAF")
@@ -261,7 +263,7 @@ def _find_cycle(qbaf: QBAF, nodes: set[str]) -> list[str]:
         path.append(node)
         assert predecessors[node], f"left-over node {node!r} has a left-over predecessor"
         node = predecessors[node][0]
-    cycle = [*path[path.index(node):], node]
+    cycle = [*path[path.index(node) :], node]
     return cycle[::-1]
 
 

@@ -106,8 +106,9 @@ def compute_outcome(game: JudgmentGame, actions: Sequence[Action]) -> Profile:
     return profile
 
 
-def compute_utility(game: JudgmentGame, judge: Judge, actions: Sequence[Action],
-                    agent: str) -> Real:
+def compute_utility(
+    game: JudgmentGame, judge: Judge, actions: Sequence[Action], agent: str
+) -> Real:
     """Section 3.2 (utility). Verdict value to ``agent`` minus the cost of its actions."""
     # Verify that the agent has a verdict preference
     if agent not in game.prefers_accept:
@@ -115,15 +116,19 @@ def compute_utility(game: JudgmentGame, judge: Judge, actions: Sequence[Action],
     verdict = compute_verdict(judge(compute_outcome(game, actions)), game.threshold)
     value = 1 if verdict == game.prefers_accept[agent] else 0
     cost = sum(
-        (game.fresh_cost if a.kind is ActionKind.FRESH else game.replication_cost
-         for a in actions if a.agent == agent),
+        (
+            game.fresh_cost if a.kind is ActionKind.FRESH else game.replication_cost
+            for a in actions
+            if a.agent == agent
+        ),
         start=Fraction(0),
     )
     return value - cost
 
 
-def is_replication_only_deviation(actions: Sequence[Action], deviation: Sequence[Action],
-                                  agent: str) -> bool:
+def is_replication_only_deviation(
+    actions: Sequence[Action], deviation: Sequence[Action], agent: str
+) -> bool:
     """Section 3.2. Check ``deviation`` only adds or removes ``agent``'s replication actions."""
 
     def others(seq: Sequence[Action]) -> list[Action]:
@@ -160,7 +165,10 @@ def generate_replication_deviations(
 
 
 def find_profitable_deviations(
-    game: JudgmentGame, judge: Judge, actions: Sequence[Action], agent: str,
+    game: JudgmentGame,
+    judge: Judge,
+    actions: Sequence[Action],
+    agent: str,
     candidates: Sequence[Occurrence],
 ) -> list[tuple[Action, ...]]:
     """Section 4.3. The replication-only deviations that raise ``agent``'s utility."""
@@ -174,10 +182,24 @@ def find_profitable_deviations(
 
 def _debate_start() -> tuple[Profile, Occurrence, Occurrence]:
     fifth = Fraction(1, 5)
-    support = Occurrence("alice", "The trial found an effect.", "trial-effect", "root-trial",
-                         "topic", Sign.SUPPORT, fifth)
-    attack = Occurrence("bob", "The trial was underpowered.", "trial-underpowered",
-                        "root-power", "topic", Sign.ATTACK, fifth)
+    support = Occurrence(
+        "alice",
+        "The trial found an effect.",
+        "trial-effect",
+        "root-trial",
+        "topic",
+        Sign.SUPPORT,
+        fifth,
+    )
+    attack = Occurrence(
+        "bob",
+        "The trial was underpowered.",
+        "trial-underpowered",
+        "root-power",
+        "topic",
+        Sign.ATTACK,
+        fifth,
+    )
     return make_direct_profile(Fraction(1, 2), []), support, attack
 
 
@@ -192,8 +214,15 @@ def make_relay_game() -> tuple[JudgmentGame, tuple[Action, ...], Occurrence]:
     start, support, attack = _debate_start()
     game = JudgmentGame(start, {"alice": True, "bob": False})
     actions = (Action("alice", ActionKind.FRESH, support), Action("bob", ActionKind.FRESH, attack))
-    relay = Occurrence("carol", attack.surface, attack.content, attack.root, attack.target,
-                       attack.sign, attack.strength)
+    relay = Occurrence(
+        "carol",
+        attack.surface,
+        attack.content,
+        attack.root,
+        attack.target,
+        attack.sign,
+        attack.strength,
+    )
     return game, actions, relay
 
 
@@ -202,6 +231,13 @@ def make_excerpt_game() -> tuple[JudgmentGame, tuple[Action, ...], Occurrence]:
     start, support, attack = _debate_start()
     game = JudgmentGame(start, {"alice": True, "bob": False})
     actions = (Action("alice", ActionKind.FRESH, support), Action("bob", ActionKind.FRESH, attack))
-    excerpt = Occurrence("bob", "Only 40 patients enrolled.", "trial-small-sample", attack.root,
-                         attack.target, attack.sign, attack.strength)
+    excerpt = Occurrence(
+        "bob",
+        "Only 40 patients enrolled.",
+        "trial-small-sample",
+        attack.root,
+        attack.target,
+        attack.sign,
+        attack.strength,
+    )
     return game, actions, excerpt

@@ -90,8 +90,9 @@ class Occurrence:
             value = getattr(self, name)
             # Verify that every label is a non-empty string
             if not isinstance(value, str) or not value:
-                raise MalformedProfileError(f"occurrence field {name} must be a non-empty string, "
-                                            f"got {value!r}")
+                raise MalformedProfileError(
+                    f"occurrence field {name} must be a non-empty string, got {value!r}"
+                )
         # Verify that the sign is +1 or -1
         if not isinstance(self.sign, Sign):
             raise MalformedProfileError(f"occurrence sign must be a Sign, got {self.sign!r}")
@@ -164,14 +165,16 @@ def compute_root_aggregate(strengths: Sequence[Real]) -> Real:
     return max(strengths)
 
 
-def is_singleton_faithful(aggregate: Callable[[Sequence[Real]], Real],
-                          grid: Sequence[Real]) -> bool:
+def is_singleton_faithful(
+    aggregate: Callable[[Sequence[Real]], Real], grid: Sequence[Real]
+) -> bool:
     """Appendix A.1 (singleton condition). Check ``aggregate([x]) == x`` on the grid."""
     return all(aggregate([value]) == value for value in grid)
 
 
-def is_absorbing(aggregate: Callable[[Sequence[Real]], Real], grid: Sequence[Real],
-                 max_size: int = 3) -> bool:
+def is_absorbing(
+    aggregate: Callable[[Sequence[Real]], Real], grid: Sequence[Real], max_size: int = 3
+) -> bool:
     """Appendix A.1 (absorption). Check a rendering no stronger than the aggregate is absorbed.
 
     For every multiset ``S`` over ``grid`` of size 1..``max_size`` and every
@@ -218,9 +221,9 @@ def compute_same_side_aggregate(profile: Profile, target: str, sign: Sign) -> Re
     for o in profile.occurrences:
         if o.target == target and o.sign is sign:
             strengths.setdefault(o.root, []).append(o.strength)
-    return compute_probabilistic_sum(sorted(
-        compute_root_aggregate(values) for values in strengths.values()
-    ))
+    return compute_probabilistic_sum(
+        sorted(compute_root_aggregate(values) for values in strengths.values())
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -245,8 +248,10 @@ def is_root_replica(profile: Profile, occurrence: Occurrence) -> bool:
     so it neither opens a unit nor raises a unit's maximum.
     """
     return any(
-        unit.root == occurrence.root and unit.target == occurrence.target
-        and unit.sign is occurrence.sign and occurrence.strength <= unit.strength
+        unit.root == occurrence.root
+        and unit.target == occurrence.target
+        and unit.sign is occurrence.sign
+        and occurrence.strength <= unit.strength
         for unit in compute_units(profile)
     )
 
@@ -259,8 +264,10 @@ def is_content_replica(profile: Profile, occurrence: Occurrence) -> bool:
     strongest such occurrence.  Its root may be new.
     """
     return any(
-        other.content == occurrence.content and other.target == occurrence.target
-        and other.sign is occurrence.sign and occurrence.strength <= other.strength
+        other.content == occurrence.content
+        and other.target == occurrence.target
+        and other.sign is occurrence.sign
+        and occurrence.strength <= other.strength
         for other in profile.occurrences
     )
 
@@ -392,7 +399,8 @@ def compute_reduction(profile: Profile) -> Profile:
     units = compute_units(profile)
     for unit in units:
         representative = next(
-            o for o in profile.occurrences
+            o
+            for o in profile.occurrences
             if (o.root, o.target, o.sign) == (unit.root, unit.target, unit.sign)
             and o.strength == unit.strength
         )
@@ -421,8 +429,9 @@ def compute_reduction_steps(profile: Profile) -> list[Profile]:
     return steps
 
 
-def make_units_profile(base: Real, units: Iterable[tuple[Sign, Real]], prefix: str = "r",
-                       topic: str = TOPIC) -> Profile:
+def make_units_profile(
+    base: Real, units: Iterable[tuple[Sign, Real]], prefix: str = "r", topic: str = TOPIC
+) -> Profile:
     """A direct profile with one occurrence per (sign, strength), each its own root and content.
 
     A convenience for examples and audits: occurrence ``i`` is displayed by
@@ -433,4 +442,3 @@ def make_units_profile(base: Real, units: Iterable[tuple[Sign, Real]], prefix: s
         for i, (sign, strength) in enumerate(units)
     ]
     return make_direct_profile(base, occurrences, topic)
-

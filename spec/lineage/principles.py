@@ -195,10 +195,15 @@ def generate_replica_extensions(profile: Profile) -> list[Occurrence]:
             make_relay(occurrence, f"relay-{index}"),
             make_paraphrase(occurrence, f"paraphraser-{index}", f"{occurrence.surface} (reworded)"),
             make_alias(occurrence, f"{occurrence.identity}-alias"),
-            replace(make_relay(occurrence, f"weak-relay-{index}"),
-                    strength=occurrence.strength / 2),
-            make_excerpt(occurrence, f"{occurrence.content}/excerpt-{index}",
-                         f"{occurrence.surface} (excerpt)", occurrence.strength),
+            replace(
+                make_relay(occurrence, f"weak-relay-{index}"), strength=occurrence.strength / 2
+            ),
+            make_excerpt(
+                occurrence,
+                f"{occurrence.content}/excerpt-{index}",
+                f"{occurrence.surface} (excerpt)",
+                occurrence.strength,
+            ),
         ]
     return [r for r in replicas if is_root_replica(profile, r)]
 
@@ -208,8 +213,11 @@ def generate_content_replicas(profile: Profile) -> list[Occurrence]:
     replicas: list[Occurrence] = []
     for index, occurrence in enumerate(profile.occurrences):
         replicas.append(make_relay(occurrence, f"content-relay-{index}"))
-        replicas.append(make_fresh(make_relay(occurrence, f"content-copy-{index}"),
-                                   _new_root(profile, f"copy-{index}")))
+        replicas.append(
+            make_fresh(
+                make_relay(occurrence, f"content-copy-{index}"), _new_root(profile, f"copy-{index}")
+            )
+        )
     return replicas
 
 
@@ -232,13 +240,26 @@ def generate_fresh_extensions(profile: Profile, strengths: Sequence[Real]) -> li
     fresh: list[Occurrence] = []
     for index, occurrence in enumerate(profile.occurrences):
         if occurrence.target == topic:
-            fresh.append(make_fresh(make_relay(occurrence, f"matched-{index}"),
-                                    _new_root(profile, f"matched-{index}")))
+            fresh.append(
+                make_fresh(
+                    make_relay(occurrence, f"matched-{index}"),
+                    _new_root(profile, f"matched-{index}"),
+                )
+            )
     for sign in (Sign.SUPPORT, Sign.ATTACK):
         for index, strength in enumerate(strengths):
             stem = f"{sign.name.lower()}-{index}"
-            fresh.append(Occurrence(f"newcomer-{stem}", f"new report {stem}", f"new-content-{stem}",
-                                    _new_root(profile, stem), topic, sign, strength))
+            fresh.append(
+                Occurrence(
+                    f"newcomer-{stem}",
+                    f"new report {stem}",
+                    f"new-content-{stem}",
+                    _new_root(profile, stem),
+                    topic,
+                    sign,
+                    strength,
+                )
+            )
     return [f for f in fresh if is_eligible(profile, f)]
 
 
@@ -282,8 +303,11 @@ def find_violations(
         if not is_flr_respected(judge, profile, fresh):
             record("FLR", compute_extension(profile, fresh), f"fresh report {fresh}")
         if modulus is not None and not is_qflr_respected(judge, profile, fresh, modulus):
-            record("qFLR", compute_extension(profile, fresh),
-                   f"fresh report {fresh}, modulus {modulus(profile, fresh)}")
+            record(
+                "qFLR",
+                compute_extension(profile, fresh),
+                f"fresh report {fresh}, modulus {modulus(profile, fresh)}",
+            )
     return found
 
 
@@ -292,14 +316,16 @@ def find_violations(
 # ---------------------------------------------------------------------------
 
 
-def is_fixed_threshold_stable(judge: Judge, before: Profile, after: Profile,
-                              threshold: Real) -> bool:
+def is_fixed_threshold_stable(
+    judge: Judge, before: Profile, after: Profile, threshold: Real
+) -> bool:
     """Section 4.1. Check the verdict at one fixed threshold is unchanged (weaker than RRI)."""
     return compute_verdict(judge(before), threshold) == compute_verdict(judge(after), threshold)
 
 
-def is_threshold_uniform_immune(judge: Judge, before: Profile, after: Profile,
-                                thresholds: Iterable[Real] = ()) -> bool:
+def is_threshold_uniform_immune(
+    judge: Judge, before: Profile, after: Profile, thresholds: Iterable[Real] = ()
+) -> bool:
     """Proposition 4.1. Check the verdict is unchanged at every threshold.
 
     Only the two scores themselves can separate the verdicts (a threshold
@@ -393,8 +419,9 @@ def compute_boundary_violation(
 # ---------------------------------------------------------------------------
 
 
-def is_factorizing(judge: Judge, representation: Callable[[Profile], Hashable],
-                   domain: Sequence[Profile]) -> bool:
+def is_factorizing(
+    judge: Judge, representation: Callable[[Profile], Hashable], domain: Sequence[Profile]
+) -> bool:
     """Section 5. Check the judge's score is a function of the representation on ``domain``."""
     seen: dict[Hashable, Real] = {}
     for profile in domain:
@@ -419,10 +446,12 @@ def is_renaming(before: Profile, after: Profile) -> bool:
 def is_permitted_step(before: Profile, after: Profile) -> bool:
     """Appendix A.2 (permitted step). A root-replica extension, its reversal, or a renaming."""
     for small, large in ((before, after), (after, before)):
-        if (small.skeleton == large.skeleton
-                and len(large.occurrences) == len(small.occurrences) + 1):
+        if (
+            small.skeleton == large.skeleton
+            and len(large.occurrences) == len(small.occurrences) + 1
+        ):
             for index, occurrence in enumerate(large.occurrences):
-                rest = large.occurrences[:index] + large.occurrences[index + 1:]
+                rest = large.occurrences[:index] + large.occurrences[index + 1 :]
                 if rest == small.occurrences and is_root_replica(small, occurrence):
                     return True
     return is_renaming(before, after)
@@ -462,7 +491,8 @@ def is_rri_lni_on_domain(judge: Judge, domain: Sequence[Profile]) -> bool:
     """Section 5. Check RRI and LNI on every permitted step between profiles of ``domain``."""
     return all(
         judge(p) == judge(q)
-        for i, p in enumerate(domain) for q in domain[i + 1:]
+        for i, p in enumerate(domain)
+        for q in domain[i + 1 :]
         if is_permitted_step(p, q)
     )
 
@@ -483,8 +513,9 @@ def make_lineage_code_judge(domain: Sequence[Profile]) -> Judge:
     return judge
 
 
-def is_finer_than_lineage(representation: Callable[[Profile], Hashable],
-                          domain: Sequence[Profile]) -> bool:
+def is_finer_than_lineage(
+    representation: Callable[[Profile], Hashable], domain: Sequence[Profile]
+) -> bool:
     """Section 5. Check equal ``representation`` implies equal lineage quotient on ``domain``.
 
     By the coarseness theorem this is what a representation needs to be
@@ -520,18 +551,23 @@ def make_qbaf_replica(qbaf: QBAF, node: str, name: str, base: Real | None = None
     return QBAF(
         topic=qbaf.topic,
         base={**qbaf.base, name: base},
-        supports=qbaf.supports | {(name, t) for s, t in targets if s is Sign.SUPPORT}
+        supports=qbaf.supports
+        | {(name, t) for s, t in targets if s is Sign.SUPPORT}
         | {(x, name) for s, x in sources if s is Sign.SUPPORT},
-        attacks=qbaf.attacks | {(name, t) for s, t in targets if s is Sign.ATTACK}
+        attacks=qbaf.attacks
+        | {(name, t) for s, t in targets if s is Sign.ATTACK}
         | {(x, name) for s, x in sources if s is Sign.ATTACK},
         roots={**qbaf.roots, name: qbaf.roots[node]},
-        contents={**qbaf.contents, **({name: qbaf.contents[node]} if node in qbaf.contents
-                                      else {})},
+        contents={
+            **qbaf.contents,
+            **({name: qbaf.contents[node]} if node in qbaf.contents else {}),
+        },
     )
 
 
-def is_structural_rri_respected(judge: QJudge, qbaf: QBAF, node: str,
-                                base: Real | None = None) -> bool:
+def is_structural_rri_respected(
+    judge: QJudge, qbaf: QBAF, node: str, base: Real | None = None
+) -> bool:
     """Section 6 (structural RRI). Check a replica of ``node`` leaves the topic's score alone."""
     return judge(make_qbaf_replica(qbaf, node, f"{node}~replica", base)) == judge(qbaf)
 
@@ -542,8 +578,14 @@ def is_structural_lni_respected(judge: QJudge, qbaf: QBAF, renaming: Mapping[str
     renamed = [renaming.get(label, label) for label in labels]
     if len(set(renamed)) != len(renamed):
         raise IneligibleExtensionError(f"renaming {dict(renaming)!r} merges distinct roots")
-    relabelled = QBAF(qbaf.topic, qbaf.base, qbaf.supports, qbaf.attacks,
-                      {n: renaming.get(r, r) for n, r in qbaf.roots.items()}, qbaf.contents)
+    relabelled = QBAF(
+        qbaf.topic,
+        qbaf.base,
+        qbaf.supports,
+        qbaf.attacks,
+        {n: renaming.get(r, r) for n, r in qbaf.roots.items()},
+        qbaf.contents,
+    )
     return judge(relabelled) == judge(qbaf)
 
 
@@ -558,8 +600,7 @@ def is_structurally_eligible(qbaf: QBAF, sign: Sign, strength: Real) -> bool:
     quotient = compute_quotient(qbaf, partition)
     scores = compute_dfquad_strengths(quotient)
     same = sorted(scores[x] for s, x in get_signed_sources(quotient, quotient.topic) if s is sign)
-    return (strength > 0 and 0 < qbaf.base[qbaf.topic] < 1
-            and compute_probabilistic_sum(same) < 1)
+    return strength > 0 and 0 < qbaf.base[qbaf.topic] < 1 and compute_probabilistic_sum(same) < 1
 
 
 def _structural_change(judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real) -> Real:
@@ -571,15 +612,17 @@ def _structural_change(judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real) ->
     return int(sign) * (judge(fresh) - judge(qbaf))
 
 
-def is_structural_flr_respected(judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real, *,
-                                strict: bool = True) -> bool:
+def is_structural_flr_respected(
+    judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real, *, strict: bool = True
+) -> bool:
     """Section 6 (FLR, direct topic leaves). Check a fresh direct root moves the topic its way."""
     change = _structural_change(judge, qbaf, sign, strength)
     return change > 0 if strict else change >= 0
 
 
-def is_structural_qflr_respected(judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real,
-                                 modulus: QModulus) -> bool:
+def is_structural_qflr_respected(
+    judge: QJudge, qbaf: QBAF, sign: Sign, strength: Real, modulus: QModulus
+) -> bool:
     """Section 6.1 (qFLR on QBAFs). Check the move is at least ``modulus(qbaf, sign, strength)``."""
     return _structural_change(judge, qbaf, sign, strength) >= modulus(qbaf, sign, strength)
 
@@ -608,11 +651,16 @@ def find_qbaf_violations(
             continue
         for base in (qbaf.base[node], qbaf.base[node] / 2):
             if not is_structural_rri_respected(judge, qbaf, node, base):
-                record("RRI", make_qbaf_replica(qbaf, node, f"{node}~replica", base),
-                       f"replica of {node} with base {base}")
+                record(
+                    "RRI",
+                    make_qbaf_replica(qbaf, node, f"{node}~replica", base),
+                    f"replica of {node} with base {base}",
+                )
     labels = sorted(set(qbaf.roots.values()))
-    for renaming in ({label: f"{label}'" for label in labels},
-                     {label: labels[(i + 1) % len(labels)] for i, label in enumerate(labels)}):
+    for renaming in (
+        {label: f"{label}'" for label in labels},
+        {label: labels[(i + 1) % len(labels)] for i, label in enumerate(labels)},
+    ):
         if not is_structural_lni_respected(judge, qbaf, renaming):
             record("LNI", qbaf, f"renaming {renaming}")
     for sign in (Sign.SUPPORT, Sign.ATTACK):
@@ -623,6 +671,7 @@ def find_qbaf_violations(
             if not is_structural_flr_respected(judge, qbaf, sign, strength):
                 record("FLR", after, f"fresh {sign.name.lower()} of strength {strength}")
             if modulus is not None and not is_structural_qflr_respected(
-                    judge, qbaf, sign, strength, modulus):
+                judge, qbaf, sign, strength, modulus
+            ):
                 record("qFLR", after, f"fresh {sign.name.lower()} of strength {strength}")
     return found

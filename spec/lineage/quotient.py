@@ -129,10 +129,12 @@ def compute_content_quotient(profile: Profile) -> tuple[tuple[str, str, Sign, Re
     strengths: dict[tuple[str, str, Sign], list[Real]] = {}
     for o in profile.occurrences:
         strengths.setdefault((o.content, o.target, o.sign), []).append(o.strength)
-    return tuple(sorted(
-        (content, target, sign, compute_root_aggregate(values))
-        for (content, target, sign), values in strengths.items()
-    ))
+    return tuple(
+        sorted(
+            (content, target, sign, compute_root_aggregate(values))
+            for (content, target, sign), values in strengths.items()
+        )
+    )
 
 
 def compute_lineage_quotient(profile: Profile) -> tuple[Leaf, ...]:
@@ -149,10 +151,12 @@ def compute_lineage_quotient(profile: Profile) -> tuple[Leaf, ...]:
     strengths: dict[tuple[str, str, Sign], list[Real]] = {}
     for o in profile.occurrences:
         strengths.setdefault((o.root, o.target, o.sign), []).append(o.strength)
-    return tuple(sorted(
-        (target, sign, compute_root_aggregate(values))
-        for (_, target, sign), values in strengths.items()
-    ))
+    return tuple(
+        sorted(
+            (target, sign, compute_root_aggregate(values))
+            for (_, target, sign), values in strengths.items()
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -175,8 +179,11 @@ def compute_leaf_score(skeleton: QBAF, leaves: Iterable[Leaf], aggregate: Aggreg
         for target, sign, strength in leaves:
             if target == topic:
                 sides[sign].append(strength)
-        return compute_combination(skeleton.base[topic], aggregate(sorted(sides[Sign.ATTACK])),
-                                   aggregate(sorted(sides[Sign.SUPPORT])))
+        return compute_combination(
+            skeleton.base[topic],
+            aggregate(sorted(sides[Sign.ATTACK])),
+            aggregate(sorted(sides[Sign.SUPPORT])),
+        )
     score: dict[str, Real] = {}
     for claim in compute_topological_order(skeleton):
         supports = [score[s] for s in get_supporters(skeleton, claim)]
@@ -301,8 +308,10 @@ def compute_content_partition(qbaf: QBAF) -> dict[str, str]:
 def compute_root_label_partition(qbaf: QBAF) -> dict[str, str]:
     """Appendix B.1. Merge nodes by root label alone, ignoring role (the naive quotient)."""
     return _name_classes(
-        {node: ("label", qbaf.roots[node]) if node in qbaf.roots else ("node", node)
-         for node in qbaf.base}
+        {
+            node: ("label", qbaf.roots[node]) if node in qbaf.roots else ("node", node)
+            for node in qbaf.base
+        }
     )
 
 
@@ -430,9 +439,9 @@ def judge_qbaf_lineage_dfquad(qbaf: QBAF) -> Real:
 
 def judge_qbaf_lineage_maxquad(qbaf: QBAF) -> Real:
     """Section 6. Max-QuAD lifted through the lineage partition."""
-    return compute_lifted_strengths(
-        qbaf, compute_lineage_partition(qbaf), compute_max_aggregate
-    )[qbaf.topic]
+    return compute_lifted_strengths(qbaf, compute_lineage_partition(qbaf), compute_max_aggregate)[
+        qbaf.topic
+    ]
 
 
 def compute_occurrence_qbaf(profile: Profile) -> QBAF:

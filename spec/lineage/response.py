@@ -98,8 +98,9 @@ def is_strict_direct_response(profile: Profile, fresh: Occurrence, aggregate: Ag
     if not is_eligible(profile, fresh):
         raise IneligibleExtensionError(f"occurrence with root {fresh.root!r} is not eligible")
     topic = get_topic(profile)
-    same = sorted(u.strength for u in compute_units(profile)
-                  if u.target == topic and u.sign is fresh.sign)
+    same = sorted(
+        u.strength for u in compute_units(profile) if u.target == topic and u.sign is fresh.sign
+    )
     return aggregate(sorted([*same, fresh.strength])) > aggregate(same)
 
 
@@ -120,16 +121,21 @@ def compute_response_modulus(base: Real, same_side: Real, strength: Real) -> Rea
     return strength * (1 - same_side) * min(base, 1 - base)
 
 
-def compute_direct_gain(base: Real, attack: Real, support: Real, sign: Sign,
-                        strength: Real) -> Real:
+def compute_direct_gain(
+    base: Real, attack: Real, support: Real, sign: Sign, strength: Real
+) -> Real:
     """Section 6.1. The signed DF-QuAD change when a fresh direct leaf joins the star.
 
     The star enters only through ``v0`` and the two aggregates (Section 5:
     "on direct stars, LQ-DF-QuAD needs only the base score and both
     aggregates").
     """
-    for value, what in ((base, "base score"), (attack, "attack aggregate"),
-                        (support, "support aggregate"), (strength, "strength")):
+    for value, what in (
+        (base, "base score"),
+        (attack, "attack aggregate"),
+        (support, "support aggregate"),
+        (strength, "strength"),
+    ):
         check_strength(value, what)
     before = compute_combination(base, attack, support)
     if sign is Sign.SUPPORT:
@@ -171,13 +177,25 @@ def make_b5_configuration() -> tuple[Profile, Occurrence]:
     The fresh supporter is matched to the .2 supporter (same fields, new root).
     """
     fifth, four_fifths = Fraction(1, 5), Fraction(4, 5)
-    profile = make_units_profile(four_fifths, [
-        (Sign.SUPPORT, fifth), (Sign.SUPPORT, four_fifths), (Sign.SUPPORT, four_fifths),
-        (Sign.ATTACK, fifth),
-    ])
+    profile = make_units_profile(
+        four_fifths,
+        [
+            (Sign.SUPPORT, fifth),
+            (Sign.SUPPORT, four_fifths),
+            (Sign.SUPPORT, four_fifths),
+            (Sign.ATTACK, fifth),
+        ],
+    )
     matched = profile.occurrences[0]
-    fresh = Occurrence("newcomer", matched.surface, matched.content, "fresh-root",
-                       matched.target, matched.sign, matched.strength)
+    fresh = Occurrence(
+        "newcomer",
+        matched.surface,
+        matched.content,
+        "fresh-root",
+        matched.target,
+        matched.sign,
+        matched.strength,
+    )
     return profile, fresh
 
 
@@ -237,11 +255,11 @@ def is_interior(qbaf: QBAF) -> bool:
     return all(0 < value < 1 for value in qbaf.base.values())
 
 
-def make_fresh_leaf(qbaf: QBAF, node: str, sign: Sign, strength: Real,
-                    name: str = "fresh") -> QBAF:
+def make_fresh_leaf(qbaf: QBAF, node: str, sign: Sign, strength: Real, name: str = "fresh") -> QBAF:
     """Section 6.1. Attach a fresh root (new root label, new content) to ``node``."""
-    return compute_extended_qbaf(qbaf, name, strength, [(sign, node)],
-                                 root=f"root:{name}", content=f"content:{name}")
+    return compute_extended_qbaf(
+        qbaf, name, strength, [(sign, node)], root=f"root:{name}", content=f"content:{name}"
+    )
 
 
 def make_b4_example() -> tuple[QBAF, str]:
@@ -289,4 +307,3 @@ def is_split_inflating(strength: Real, parts: int) -> bool:
 def compute_merge_loss(strength: Real, parts: int) -> Real:
     """Appendix B.6. What falsely merging ``m`` equal distinct roots into one removes."""
     return compute_split_aggregate(strength, parts) - strength
-
