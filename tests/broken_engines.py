@@ -1,4 +1,4 @@
-"""Engines with one planted bug each, which the state machine must catch.
+"""Engines with one planted bug each, which the state machines must catch.
 
 Hypothesis keeps "bad machines" to show that its stateful testing finds real bugs;
 these are ours.  Each engine is a :class:`~reference.verifier.Verifier` with one
@@ -7,12 +7,18 @@ behaviour of the paper broken, and ``caught_by`` names the check expected to fai
 engine's own postcondition already refuses the state, that contract.
 ``tests/test_state_machine.py::test_the_machine_catches_a_broken_engine`` runs the
 machine over each.
+
+The epistemic machine drives M_t through :class:`EpistemicUpdates`, the update
+functions of ``reference.epistemic.updates``; :data:`BROKEN_EPISTEMIC` swaps one of
+them for a broken copy (the copies carry none of the originals' contracts, so only
+the machine can catch them), and
+``test_the_epistemic_machine_catches_a_broken_engine`` runs the machine over each.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
@@ -20,9 +26,13 @@ from types import MappingProxyType, ModuleType
 import reference.apply
 import reference.preconditions
 from reference.closure import Grounding, dependency_walk
+from reference.epistemic import updates
+from reference.epistemic.formula import Formula, Not
+from reference.epistemic.model import PlausibilityModel
+from reference.epistemic.semantics import members, truth_set
 from reference.errors import GcvError
 from reference.operations import OperationKind, Support
-from reference.records import RecordId, Standing
+from reference.records import AgentId, RecordId, Standing
 from reference.rules import RULES
 from reference.verifier import Turn, TurnReport, Verifier
 
@@ -119,4 +129,140 @@ BROKEN = (
     Broken(NonAtomicTurn, "a rejected turn changed the state"),
     Broken(ReverseClosureMissesCycle, "Affected*"),
     Broken(WalkIgnoresStanding, "Verify"),
+)
+
+
+# -- the epistemic model: broken updates ----------------------------------------------------
+
+Group = Sequence[AgentId] | None
+
+
+@dataclass(frozen=True)
+class EpistemicUpdates:
+    """The update functions the epistemic machine applies to M_t (the reference's by default)."""
+
+    announce: Callable[[PlausibilityModel, Formula, Group], PlausibilityModel] = updates.announce
+    lexicographic_upgrade: Callable[[PlausibilityModel, Formula, Group], PlausibilityModel] = (
+        updates.lexicographic_upgrade
+    )
+    conservative_upgrade: Callable[[PlausibilityModel, Formula, Group], PlausibilityModel] = (
+        updates.conservative_upgrade
+    )
+    downgrade: Callable[
+        [PlausibilityModel, Formula, updates.Downgrade, Group], PlausibilityModel
+    ] = updates.downgrade
+    expand: Callable[[PlausibilityModel, str, Group], PlausibilityModel] = updates.expand
+
+
+def _chosen(model: PlausibilityModel, agents: Group) -> tuple[AgentId, ...]:
+    return model.agents if agents is None else tuple(agents)
+
+
+def _unstable_lexicographic_upgrade(
+    model: PlausibilityModel, formula: Formula, agents: Group = None
+) -> PlausibilityModel:
+    """[up-up psi] that puts the psi-worlds first but forgets each side's old order."""
+    model = model.explicit()
+    flags = members(truth_set(model, formula), model.size)
+    group = _chosen(model, agents)
+    flat = tuple(0 if f == "1" else 1 for f in flags)
+    return model.with_parts(ranks={a: flat if a in group else model.ranks(a) for a in model.agents})
+
+
+def _conservative_upgrade_promoting_every_psi_world(
+    model: PlausibilityModel, formula: Formula, agents: Group = None
+) -> PlausibilityModel:
+    """[up psi] that promotes every psi-world, not only the most plausible ones."""
+    return updates.lexicographic_upgrade(model, formula, agents)
+
+
+def _downgrade_that_upgrades(
+    model: PlausibilityModel,
+    formula: Formula,
+    how: updates.Downgrade = updates.Downgrade.LEXICOGRAPHIC,
+    agents: Group = None,
+) -> PlausibilityModel:
+    """Undermine's downgrade of gamma that forgets the negation: it upgrades gamma."""
+    return updates.downgrade(model, Not(formula), how, agents)
+
+
+def _announcement_keeping_one_eliminated_world(
+    model: PlausibilityModel, formula: Formula, agents: Group = None
+) -> PlausibilityModel:
+    """Public [!psi] that lets the first world where psi fails survive."""
+    result = updates.announce(model, formula, agents)  # still refuses psi true nowhere
+    if agents is not None or result.size == model.size:
+        return result
+    model = model.explicit()
+    inside = truth_set(model, formula)
+    outside = ((1 << model.size) - 1) & ~inside
+    return updates.restrict(model, inside | (outside & -outside))
+
+
+def _expansion_without_split(
+    model: PlausibilityModel, atom: str, agents: Group = None
+) -> PlausibilityModel:
+    """Awareness expansion that adds the atom to Prop_t and A_i but does not split W."""
+    grown = updates.expand(model, atom, agents)
+    if atom in model.atoms:
+        return grown
+    model = model.explicit()
+    return grown.with_parts(
+        worlds=model.worlds,
+        cells={a: model.cells(a) for a in model.agents},
+        ranks={a: model.ranks(a) for a in model.agents},
+    )
+
+
+def _group_announcement_made_public(
+    model: PlausibilityModel, formula: Formula, agents: Group = None
+) -> PlausibilityModel:
+    """[!psi] to a group that eliminates worlds, as a public announcement does."""
+    return updates.announce(model, formula, None)
+
+
+@dataclass(frozen=True)
+class BrokenUpdates:
+    """A set of update functions with one planted bug, and the check that must catch it."""
+
+    name: str
+    updates: EpistemicUpdates
+    caught_by: str
+
+
+_RIGHT = EpistemicUpdates()
+
+BROKEN_EPISTEMIC = (
+    BrokenUpdates(
+        "UnstableLexicographicUpgrade",
+        dataclasses.replace(_RIGHT, lexicographic_upgrade=_unstable_lexicographic_upgrade),
+        "the plausibility order differs",
+    ),
+    BrokenUpdates(
+        "ConservativeUpgradePromotesEveryPsiWorld",
+        dataclasses.replace(
+            _RIGHT, conservative_upgrade=_conservative_upgrade_promoting_every_psi_world
+        ),
+        "the plausibility order differs",
+    ),
+    BrokenUpdates(
+        "DowngradeThatUpgrades",
+        dataclasses.replace(_RIGHT, downgrade=_downgrade_that_upgrades),
+        "the plausibility order differs",
+    ),
+    BrokenUpdates(
+        "AnnouncementKeepsOneEliminatedWorld",
+        dataclasses.replace(_RIGHT, announce=_announcement_keeping_one_eliminated_world),
+        "the world sets differ",
+    ),
+    BrokenUpdates(
+        "GroupAnnouncementMadePublic",
+        dataclasses.replace(_RIGHT, announce=_group_announcement_made_public),
+        "the world sets differ",
+    ),
+    BrokenUpdates(
+        "ExpansionWithoutSplit",
+        dataclasses.replace(_RIGHT, expand=_expansion_without_split),
+        "the world sets differ",
+    ),
 )

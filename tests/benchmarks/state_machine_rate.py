@@ -1,11 +1,13 @@
-"""Examples per second of the dependency-map state machine under a Hypothesis profile.
+"""Examples per second of the state machines under a Hypothesis profile.
 
-    .venv/bin/python -m tests.benchmarks.state_machine_rate [EXAMPLES]
+    .venv/bin/python -m tests.benchmarks.state_machine_rate [EXAMPLES] [--epistemic]
     GCV_HYPOTHESIS_PROFILE=deep .venv/bin/python -m tests.benchmarks.state_machine_rate 20
 
-Runs ``DependencyMapMachine`` with the profile's step count and EXAMPLES examples (the
-profile's own count by default), with contracts at full strength as in the tests, and
-prints examples, steps, map sizes and the rate.
+Runs ``DependencyMapMachine`` (or, with ``--epistemic``, ``EpistemicMachine``) with the
+profile's step count and EXAMPLES examples (by default the count the test runs under the
+profile, :func:`tests.test_state_machine.machine_settings`), with contracts at full
+strength as in the tests, and prints examples, steps, the largest map (records, or worlds
+of W) and the rate.
 """
 
 from __future__ import annotations
@@ -17,29 +19,42 @@ import time
 os.environ.setdefault("ICONTRACT_SLOW", "1")
 
 from hypothesis import settings
-from hypothesis.stateful import run_state_machine_as_test
+from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
 import tests.conftest  # noqa: F401  (loads the profile)
-from tests.test_state_machine import DependencyMapMachine
+from tests.test_state_machine import DependencyMapMachine, EpistemicMachine, machine_settings
 
 
 def main(argv: list[str]) -> int:
     """Run the machine and print the figures."""
-    examples = int(argv[0]) if argv else settings.default.max_examples
+    epistemic = "--epistemic" in argv
+    numbers = [a for a in argv if a != "--epistemic"]
+    base: type[RuleBasedStateMachine] = EpistemicMachine if epistemic else DependencyMapMachine
+    chosen = machine_settings(base)
+    examples = int(numbers[0]) if numbers else chosen.max_examples
     runs: list[tuple[int, int]] = []
 
-    class Measured(DependencyMapMachine):
+    class MeasuredMap(DependencyMapMachine):
         def teardown(self) -> None:
             runs.append((self.steps, len(self.model.records)))
 
+    class MeasuredModel(EpistemicMachine):
+        def teardown(self) -> None:
+            runs.append((self.steps, self.largest))
+
+    machine = MeasuredModel if epistemic else MeasuredMap
     start = time.perf_counter()
-    run_state_machine_as_test(Measured, settings=settings(max_examples=examples, database=None))
+    run_state_machine_as_test(
+        machine, settings=settings(chosen, max_examples=examples, database=None)
+    )
     elapsed = time.perf_counter() - start
     steps = sum(s for s, _ in runs)
     print(
+        f"machine={base.__name__} "
         f"profile={os.environ.get('GCV_HYPOTHESIS_PROFILE', 'fast')} "
-        f"stateful_step_count={settings.default.stateful_step_count} examples={len(runs)} "
-        f"steps={steps} max_records={max(r for _, r in runs)} "
+        f"stateful_step_count={chosen.stateful_step_count} examples={len(runs)} "
+        f"steps={steps} largest={'worlds' if epistemic else 'records'}:"
+        f"{max(r for _, r in runs)} "
         f"time={elapsed:.1f}s examples/s={len(runs) / elapsed:.2f} steps/s={steps / elapsed:.0f}"
     )
     return 0
