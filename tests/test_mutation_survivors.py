@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from reference.apply import _has_table_effect
+from reference.apply import _has_table_effect, _only_eliminates
 from reference.closure import (
     Grounding,
     _accepts_a_closed_set,
@@ -26,11 +26,17 @@ from reference.depmap import (
     DependencyAdded,
     DependencyMap,
     DissentRecorded,
+    ModelReplaced,
     RecordAdded,
     Retracted,
     StandingChanged,
     StateView,
 )
+from reference.epistemic.abduction import Problem
+from reference.epistemic.effects import EpistemicState
+from reference.epistemic.formula import Atom, Formula, parse
+from reference.epistemic.model import PlausibilityModel
+from reference.epistemic.updates import restrict
 from reference.errors import GcvError, MalformedOperation
 from reference.operations import (
     ExpandAwareness,
@@ -47,6 +53,8 @@ from reference.operations import (
 from reference.preconditions import find_violation
 from reference.records import MAX_CLAIM_LENGTH, Kind, Record, Standing
 from reference.verifier import Turn, Verifier
+
+ATOM_P = Atom("p")
 
 
 def _base() -> Verifier:
@@ -174,6 +182,22 @@ MALFORMED: list[tuple[type, dict[str, object], str]] = [
     (Question, {"id": BAD_ID, "claim": "why?"}, "id"),
     (Question, {"id": "q1", "claim": ""}, "claim"),
     (Question, {"id": "q1", "claim": "why?", "depends_on": (BAD_ID,)}, "depends_on"),
+    # The epistemic layer's fields: a formula must be a formula of the language (not its
+    # text, not the bare base class), introduced atoms must be writable in a formula.
+    (Observe, {"id": "o1", "claim": "c", "formula": "p"}, "formula"),
+    (Hypothesize, {"id": "h1", "claim": "c", "formula": Formula()}, "formula"),
+    (Hypothesize, {"id": "h1", "claim": "c", "introduces": ["p"]}, "introduces"),
+    (Hypothesize, {"id": "h1", "claim": "c", "introduces": ("p", "true")}, "introduces"),
+    (Hypothesize, {"id": "h1", "claim": "c", "introduces": ("p", "p")}, "introduces"),
+    (Support, {"target": "h1", "evidence": "e1", "formula": 1}, "formula"),
+    (Support, {"target": "h1", "evidence": "e1", "specific": 1}, "specific"),
+    (Undermine, {"target": "h1", "evidence": "e1", "formula": "~p"}, "formula"),
+    (Undermine, {"target": "h1", "evidence": "e1", "downgrade": "radical"}, "downgrade"),
+    (Revise, {"target": "h1", "formula": ATOM_P.name}, "formula"),
+    (Revise, {"target": "h1", "announce": "yes"}, "announce"),
+    (Resolve, {"target": "h1", "formula": Formula()}, "formula"),
+    (Resolve, {"target": "h1", "authoritative": True, "formula": ATOM_P}, "formula"),
+    (Question, {"id": "q1", "claim": "why?", "formula": ("p",)}, "formula"),
 ]
 
 
@@ -191,17 +215,12 @@ def test_a_malformed_field_is_named_with_its_operation(
     assert caught.value.detail.startswith(cls.operation.value + ": "), caught.value.detail  # type: ignore[attr-defined]
 
 
-# Fields the epistemic layer added (formulas and upgrade choices); its own tests cover them.
-EPISTEMIC_FIELDS = {"formula", "introduces", "specific", "downgrade", "announce"}
-
-
 def test_every_field_of_every_operation_has_a_malformed_row() -> None:
     named = {(cls, field) for cls, _, field in MALFORMED}
     operations = (Observe, Hypothesize, Support, Undermine, Revise, Resolve, ExpandAwareness)
     for cls in (*operations, Question):
         for field in dataclasses.fields(cls):
-            if field.name not in EPISTEMIC_FIELDS:
-                assert (cls, field.name) in named, (cls.__name__, field.name)
+            assert (cls, field.name) in named, (cls.__name__, field.name)
 
 
 def test_a_flag_that_is_not_a_boolean_is_described() -> None:
@@ -377,6 +396,29 @@ def test_malformed_operation_messages_say_what_was_wrong() -> None:
     assert "authoritative" in _error(lambda: Resolve("h1", dissenters=("b",)))
 
 
+def test_epistemic_field_messages_say_what_was_wrong() -> None:
+    """The same for the fields the epistemic layer added."""
+    assert "observe: expected a formula, got str" in _error(
+        lambda: Observe("o1", "c", formula="p")  # type: ignore[arg-type]
+    )
+    assert "expected a formula, got Formula" in _error(lambda: Resolve("h1", formula=Formula()))
+    assert "expected a tuple of atoms, got list" in _error(
+        lambda: Hypothesize("h1", "c", introduces=["p"])  # type: ignore[arg-type]
+    )
+    assert "'true' cannot be written as an atom" in _error(
+        lambda: Hypothesize("h1", "c", introduces=("true",))
+    )
+    assert "repeats an atom: ['p', 'p']" in _error(
+        lambda: Hypothesize("h1", "c", introduces=("p", "p"))
+    )
+    assert "'radical' is not one of ['lexicographic', 'conservative']" in _error(
+        lambda: Undermine("h1", "e1", downgrade="radical")
+    )
+    assert "only a consensual Resolve announces a formula" in _error(
+        lambda: Resolve("h1", authoritative=True, formula=ATOM_P)
+    )
+
+
 def test_precondition_messages_name_the_offending_record() -> None:
     v = _base()
     v.apply_turn(Turn("b", (Revise("h2"),)))
@@ -398,3 +440,175 @@ def test_the_order_contract_refuses_a_wrong_order() -> None:
     assert _is_stable_order(ops, [(1, ops[1]), (0, ops[0])])
     assert not _is_stable_order(ops, [(0, ops[0]), (1, ops[1])]), "Question before Observe"
     assert not _is_stable_order(ops, [(1, ops[1])]), "an operation is missing"
+
+
+# -- the epistemic layer inside the engine modules ----------------------------------------------
+
+
+def test_dep_keeps_the_registered_identifier_objects() -> None:
+    """Dep and rdep hold the identifier objects the records were registered with, not an
+    operation's equal copies, so the walks compare keys by identity."""
+    v = _base()
+    copy_of_o1 = "".join(["o", "1"])
+    assert copy_of_o1 == "o1" and copy_of_o1 is not v.state.records["o1"].id
+    v.apply_turn(Turn("a", (Hypothesize("h3", "pool", depends_on=(copy_of_o1,)),)))
+    (support,) = v.state.dep["h3"]
+    assert support is v.state.records["o1"].id
+    assert next(r for r in v.state.rdep["o1"] if r == "h3") is v.state.records["h3"].id
+
+
+def test_the_snapshot_lists_a_records_formula_as_its_text() -> None:
+    v = Verifier(["a", "b", "c"], ["p", "q"])
+    v.apply_turn(
+        Turn("a", (Observe("o1", "p or q", formula=parse("p | q")), Observe("o2", "no formula")))
+    )
+    records = {r["id"]: r for r in v.state.snapshot()["records"]}  # type: ignore[union-attr]
+    assert records["o1"]["formula"] == "p | q"
+    assert "formula" not in records["o2"]
+
+
+def test_a_turn_reports_the_atoms_and_awareness_it_added() -> None:
+    """Each ModelReplaced is followed by an AtomAdded for each atom it added and an
+    AwarenessGained for each new (agent, atom) pair; undoing the turn restores M_t."""
+    v = Verifier(["a", "b", "c"], ["p"])
+    v.apply_turn(Turn("a", (ExpandAwareness("q", ("b",)),)))
+    ops = (ExpandAwareness("q", ("a",)), Hypothesize("h1", "r", introduces=("r",)))
+    before = v.state.epistemic
+    report = v.apply_turn(Turn("a", ops))
+    changes = [c for c in report.changes if not isinstance(c, RecordAdded)]
+    assert isinstance(changes[0], ModelReplaced) and changes[0].before is before, changes
+    assert [c for c in changes if not isinstance(c, ModelReplaced)] == [
+        AwarenessGained("a", "q"),
+        AtomAdded("r"),
+        AwarenessGained("a", "r"),
+        AwarenessGained("b", "r"),
+        AwarenessGained("c", "r"),
+    ]
+    last = max(k for k, c in enumerate(changes) if isinstance(c, ModelReplaced))
+    assert changes[last + 1] == AtomAdded("r"), changes
+    assert changes[last].after is v.state.epistemic  # type: ignore[union-attr]
+    # The same turn refused at its end leaves M_t as it was.
+    w = Verifier(["a", "b", "c"], ["p"])
+    w.apply_turn(Turn("a", (ExpandAwareness("q", ("b",)),)))
+    kept = w.state.epistemic
+    with pytest.raises(GcvError):
+        w.apply_turn(Turn("a", (*ops, Question("q1", "why?", depends_on=("nowhere",)))))
+    assert w.state.epistemic is kept
+
+
+def test_an_operation_that_leaves_m_t_as_it_is_journals_nothing_epistemic() -> None:
+    """A decision (authoritative Resolve) has no DEL update: M_t is not replaced."""
+    v = Verifier(["a", "b", "c"], ["p"])
+    v.apply_turn(Turn("a", (Hypothesize("h1", "p", formula=ATOM_P),)))
+    before = v.state.epistemic
+    report = v.apply_turn(Turn("b", (Resolve("h1", authoritative=True),)))
+    assert not [c for c in report.changes if isinstance(c, ModelReplaced)], report.changes
+    assert v.state.epistemic is before
+
+
+def test_a_turn_without_formulas_journals_nothing_epistemic() -> None:
+    """No formula, no epistemic step: every operation's report is the argumentation alone."""
+    v = _base()
+    report = v.apply_turn(
+        Turn(
+            "b",
+            (
+                Hypothesize("h3", "pool exhausted"),
+                Support("h1", "o2"),
+                Undermine("h2", "e1", "counter"),
+                Revise("o2", ("o1",)),
+                Question("q1", "why?"),
+            ),
+        )
+    )
+    assert not [c for c in report.changes if isinstance(c, ModelReplaced)], report.changes
+    assert not v.model.is_explicit
+
+
+def test_a_registered_record_keeps_its_formula() -> None:
+    """Observe, Hypothesize and Question register their formulas; target operations read them."""
+    v = Verifier(["a", "b", "c"], ["p", "q"])
+    ops = (
+        Observe("o1", "p or q", formula=parse("p | q")),
+        Hypothesize("h1", "p", formula=ATOM_P),
+        Question("q1", "q?", formula=parse("q")),
+    )
+    v.apply_turn(Turn("a", ops))
+    assert [v.state.records[r].formula for r in ("o1", "h1", "q1")] == [
+        parse("p | q"),
+        ATOM_P,
+        parse("q"),
+    ]
+
+
+def test_an_argumentation_violation_is_reported_before_the_formula_is_read() -> None:
+    """Table 3's precondition comes first, and a valid formula does not clear it."""
+    v = _base()
+    v.apply_turn(Turn("b", (Revise("h2"),)))
+    cases: list[tuple[Operation, str]] = [
+        (Observe("o1", "again", formula=ATOM_P), "duplicate-record"),
+        (Support("h2", "e1", "more", formula=ATOM_P), "wrong-standing"),
+        (Hypothesize("h3", "x", depends_on=("zz",), introduces=("r",)), "unknown-record"),
+        (Question("q1", "why?", depends_on=("zz",), formula=Atom("nowhere")), "unknown-record"),
+    ]
+    for op, code in cases:
+        before = v.state.digest()
+        with pytest.raises(GcvError) as caught:
+            v.apply_turn(Turn("a", (op,)))
+        assert caught.value.code == code, (op, str(caught.value))
+        assert v.state.digest() == before
+
+
+def test_announcement_errors_name_the_observation() -> None:
+    """The simultaneous announcement names the observation at which no world was left, and an
+    implicit model too large to build is blamed on the first observation with a formula."""
+    v = Verifier(["a", "b", "c"], ["p", "q"])
+    ops = (
+        Observe("o0", "no formula"),
+        Observe("o1", "p", formula=ATOM_P),
+        Observe("o2", "q", formula=parse("q")),
+        Observe("o3", "not p", formula=parse("~p")),
+    )
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("a", ops))
+    error = caught.value
+    assert (error.code, error.field, error.record, error.operation_index) == (
+        "no-surviving-world",
+        "formula",
+        "o3",
+        3,
+    )
+    assert "announcing ~p with the turn's earlier observations no world of W_t is left" in str(
+        error
+    )
+    big = Verifier(["a"], [f"p{i}" for i in range(19)])
+    ops = (
+        Observe("o0", "no formula"),
+        *(Observe(f"o{k}", "x", formula=Atom("p0")) for k in (1, 2)),
+    )
+    with pytest.raises(GcvError) as caught:
+        big.apply_turn(Turn("a", ops))
+    assert (caught.value.code, caught.value.record, caught.value.operation_index) == (
+        "model-too-large",
+        "o1",
+        1,
+    )
+
+
+def test_the_announcement_contract_refuses_added_worlds_and_dropped_problems() -> None:
+    """apply_announcements' postcondition: worlds are only eliminated, problems stay queued."""
+    m = PlausibilityModel.implicit(["a"], ["p"]).explicit()
+    state = EpistemicState(m)
+    assert _only_eliminates(state, state)
+    assert _only_eliminates(state, EpistemicState(restrict(m, 0b10)))
+    assert not _only_eliminates(EpistemicState(restrict(m, 0b10)), state), "a world was added"
+    problem = Problem("a", ATOM_P, "o1", m)
+    assert not _only_eliminates(EpistemicState(m, (problem,)), EpistemicState(restrict(m, 0b10)))
+
+
+def test_an_operation_without_its_epistemic_defaults_is_shown_with_every_field_it_sets() -> None:
+    """The repr leaves out epistemic fields at their defaults, and only those."""
+    assert repr(Support("h1", "e1", specific=True)) == (
+        "Support(target='h1', evidence='e1', evidence_claim=None, evidence_depends_on=(), "
+        "specific=True)"
+    )
