@@ -1113,8 +1113,8 @@ class EpistemicMachine(RuleBasedStateMachine):
 
 
 DEEP_EXAMPLES: dict[type[RuleBasedStateMachine], int] = {
-    DependencyMapMachine: 300,
-    EpistemicMachine: 300,
+    DependencyMapMachine: 250,
+    EpistemicMachine: 250,
 }
 """Each machine's examples at most, whatever the profile asks: the ``deep`` profile's 3,000
 would take the dependency-map machine alone about 55 minutes on 2 cores, while these keep
