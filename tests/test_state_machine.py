@@ -55,7 +55,7 @@ from hypothesis.stateful import (
 
 from reference.epistemic import formula as rf
 from reference.epistemic.formula import MAX_DEPTH, parse
-from reference.epistemic.model import PlausibilityModel
+from reference.epistemic.model import PlausibilityModel, build_model
 from reference.epistemic.semantics import check_formula, truth_set
 from reference.epistemic.updates import Downgrade
 from reference.errors import GcvError
@@ -766,14 +766,15 @@ class EpistemicMachine(RuleBasedStateMachine):
             if atom not in self.model.awareness[agent]
         ]
 
-    def _prelude(self, data: st.DataObject) -> tuple[Operation, ...]:
-        """Maybe an expansion, which changes M_t and comes first in a turn: a refused turn
-        must undo it too."""
+    def _prelude(self, data: st.DataObject) -> tuple[tuple[Operation, ...], se.EpistemicModel]:
+        """Maybe an expansion, which changes M_t and comes first in a turn (a refused turn
+        must undo it too), with the spec's model after it."""
         unaware = self._unaware()
         if not unaware or not data.draw(st.booleans(), label="expansion first"):
-            return ()
+            return (), self.spec
         atom, agent = data.draw(st.sampled_from(unaware), label="expansion")
-        return (ExpandAwareness(atom, (agent,)),)
+        after = se.process_awareness_expansion(self.spec, atom, (agent,))
+        return (ExpandAwareness(atom, (agent,)),), after
 
     def _can_split(self) -> bool:
         return len(self.model.atoms) < len(EPISTEMIC_ATOMS) and self.model.size <= SPLIT_LIMIT
@@ -874,7 +875,12 @@ class EpistemicMachine(RuleBasedStateMachine):
         spec_psi = to_spec_formula(psi)
         op = Observe("o1", "observed", formula=psi)
         if not se.compute_truth_set(self.spec, spec_psi):
-            self._refused_turn((*self._prelude(data), op), "no-surviving-world", "formula")
+            prelude, after = self._prelude(data)
+            if se.compute_truth_set(after, spec_psi):
+                # The expansion made psi hold somewhere (an A_i or X_i formula): the turn
+                # would be valid, so psi is announced without it.
+                prelude = ()
+            self._refused_turn((*prelude, op), "no-surviving-world", "formula")
             return
         self._through((op,), se.process_announcement(self.spec, spec_psi))
 
@@ -967,13 +973,13 @@ class EpistemicMachine(RuleBasedStateMachine):
         match where:
             case "expand":
                 op = ExpandAwareness(self.model.atoms[0], (STRANGER,))
-                self._refused_turn((*self._prelude(data), op), "unknown-agent", "agents")
+                self._refused_turn((*self._prelude(data)[0], op), "unknown-agent", "agents")
             case "query":
                 v = self._verifier()
                 self._refused("unknown-agent", None, lambda: v.believes(STRANGER, phi))
                 self._refused("unknown-agent", "formula", lambda: v.holds(bad))
             case _:
-                ops = (*self._prelude(data), *_carrying(where, bad))
+                ops = (*self._prelude(data)[0], *_carrying(where, bad))
                 self._refused_turn(ops, "unknown-agent", "formula")
 
     @rule(data=st.data(), where=st.sampled_from([*CARRIERS, "query"]))
@@ -988,9 +994,8 @@ class EpistemicMachine(RuleBasedStateMachine):
             self._refused("unknown-atom", "formula", lambda: v.holds(bad))
             self._refused("unknown-atom", "at", lambda: v.holds(phi, at=[STRANGE_ATOM]))
             return
-        self._refused_turn(
-            (*self._prelude(data), *_carrying(where, bad)), "unknown-atom", "formula"
-        )
+        ops = (*self._prelude(data)[0], *_carrying(where, bad))
+        self._refused_turn(ops, "unknown-atom", "formula")
 
     @rule(data=st.data())
     def reject_announcement_true_nowhere(self, data: st.DataObject) -> None:
@@ -1002,7 +1007,7 @@ class EpistemicMachine(RuleBasedStateMachine):
             "no-surviving-world", "formula", lambda: self.updates.announce(self.model, psi, group)
         )
         op = Observe("o1", "impossible", formula=psi)
-        self._refused_turn((*self._prelude(data), op), "no-surviving-world", "formula")
+        self._refused_turn((*self._prelude(data)[0], op), "no-surviving-world", "formula")
 
     @rule(text=st.sampled_from(MALFORMED))
     def reject_malformed_formula(self, text: str) -> None:
@@ -1034,7 +1039,7 @@ class EpistemicMachine(RuleBasedStateMachine):
         """Hypothesize introducing an atom already in Prop_t."""
         atom = data.draw(st.sampled_from(self.model.atoms), label="atom")
         op = Hypothesize("h1", "guess", formula=rf.Atom(atom), introduces=(atom,))
-        self._refused_turn((*self._prelude(data), op), "duplicate-atom", "introduces")
+        self._refused_turn((*self._prelude(data)[0], op), "duplicate-atom", "introduces")
 
     # -- invariants ------------------------------------------------------------------
 
@@ -1138,6 +1143,20 @@ def test_the_dependency_map_machine() -> None:
 def test_the_epistemic_machine() -> None:
     """Run under the active profile, as the first machine."""
     run_state_machine_as_test(EpistemicMachine, settings=machine_settings(EpistemicMachine))
+
+
+def test_an_observation_is_read_after_the_turns_expansions() -> None:
+    """Found by the epistemic machine (in its own expectation, not in the engine): Expand-
+    Awareness applies first in a turn, so an observation that an agent is aware of an atom
+    is refused alone (A_a s holds nowhere) but accepted after the turn's expansion."""
+    model = build_model(["a", "b", "c"], ["p", "s"], awareness={"a": ["p"]})
+    observed = Observe("o1", "a is aware of s", formula=parse("A[a] s"))
+    v = Verifier(model.agents, model=model)
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("b", (observed,)))
+    assert caught.value.code == "no-surviving-world", str(caught.value)
+    v.apply_turn(Turn("b", (observed, ExpandAwareness("s", ("a",)))))
+    assert v.is_aware("a", "s") and v.holds("A[a] s") and len(v.worlds()) == 4
 
 
 # -- the machine must catch every broken engine ---------------------------------------------
