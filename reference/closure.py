@@ -1,9 +1,15 @@
-"""The two queries of Section 2, as pure functions over plain mappings.
+"""The two queries of Section 2, as pure functions over record numbers.
 
 ``dependency_walk`` is the Verify walk of Lemma 2.1 and ``reverse_closure`` is
-Affected* of Definition 2.3.  They take the Dep relation (or its reverse
-index) and the standing labels as plain mappings, so CrossHair and the Z3
-encodings reason about exactly the code the engine runs.
+Affected* of Definition 2.3.  They read the dependency map's numbering
+(:attr:`~reference.depmap.DependencyMap.numbering`): records numbered 0 .. n-1,
+Dep and its reverse index as lists of numbers, and S_t as one flag per record.
+They are pure functions over plain lists, so CrossHair searches exactly the code
+the engine runs; the Verifier names the numbers back.
+
+Numbers rather than identifiers because the walks then index lists instead of
+hashing strings: an order of magnitude faster on maps of 10^6 records, with the
+same visiting order (links are kept in the order they were recorded).
 
 References
 ----------
@@ -13,23 +19,73 @@ Section 2 ("The runtime check", "Retraction queries") and Appendix A.2.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import icontract
 
 from reference.predicates import (
-    is_closed_under_dep,
-    is_closed_under_rdep,
-    is_dependency_path,
-    is_least_reverse_closure,
-    is_reachable_closure,
-    is_relation_over,
-    is_within_good_standing,
+    Links,
+    are_all_good,
+    is_closed_from,
+    is_closed_under,
+    is_least_closed_from,
+    is_link_path,
+    is_numbered_relation,
+    is_reached_exactly,
+    is_relation_over_numbers,
 )
-from reference.records import GOOD_STANDING, RecordId, Standing
+from reference.records import RecordId
 
-__all__ = ["Grounding", "dependency_walk", "one_step_affected", "reverse_closure"]
+__all__ = ["Grounding", "Walk", "dependency_walk", "one_step_affected", "reverse_closure"]
+
+
+class _Unmarked(dict[int, int]):
+    """A walk's marks while it is small: a dict that reads 0 for an unmarked record."""
+
+    def __missing__(self, record: int) -> int:
+        return 0
+
+
+Marks: TypeAlias = "_Unmarked | array[int]"
+"""A walk's marks by record number, 0 for unmarked: a dict while few records are
+marked, a flat array once many are."""
+
+# A walk switches its marks to a flat array once it has reached more than
+# 1/2**_DENSE_SHIFT of the map.  Hashing is what a large walk pays for (the dict's
+# probes land anywhere in memory), and the array costs O(|Args|) to allocate, so
+# switching only then keeps each query linear in what it visits (Proposition 2.5):
+# the allocation is at most 2**_DENSE_SHIFT times the records already visited.
+_DENSE_SHIFT = 4
+
+
+def _densified(sparse: _Unmarked, size: int) -> array[int]:
+    dense = array("i", [0]) * size
+    for record, mark in sparse.items():
+        dense[record] = mark
+    return dense
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """The Verify walk's answer over record numbers (see :class:`Grounding`)."""
+
+    grounded: bool
+    closure: tuple[int, ...] = ()
+    witness: int | None = None
+    path: tuple[int, ...] = ()
+
+    def named(self, candidate: RecordId, name: Sequence[RecordId]) -> Grounding:
+        """The same answer with each number replaced by its record."""
+        return Grounding(
+            candidate,
+            self.grounded,
+            closure=tuple(name[i] for i in self.closure),
+            witness=None if self.witness is None else name[self.witness],
+            path=tuple(name[i] for i in self.path),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,190 +115,184 @@ class Grounding:
     path: tuple[RecordId, ...] = ()
 
 
-def _accepts_within_good_standing(result: Grounding, standing: Mapping[RecordId, Standing]) -> bool:
-    return not result.grounded or is_within_good_standing(result.closure, standing)
+def _accepts_within_good_standing(result: Walk, good: Sequence[int]) -> bool:
+    return not result.grounded or are_all_good(result.closure, good)
 
 
-def _accepts_a_closed_set(
-    result: Grounding, dep: Mapping[RecordId, Collection[RecordId]], start: RecordId
-) -> bool:
+def _accepts_a_closed_set(result: Walk, supports: Links, start: int) -> bool:
     return not result.grounded or (
-        result.closure[0] == start and is_closed_under_dep(dep, result.closure)
+        result.closure[0] == start and is_closed_under(supports, result.closure)
     )
 
 
-def _accepts_exactly_dep_star(
-    result: Grounding, dep: Mapping[RecordId, Collection[RecordId]], start: RecordId
-) -> bool:
-    return not result.grounded or is_reachable_closure(dep, start, result.closure)
+def _accepts_exactly_dep_star(result: Walk, supports: Links, start: int) -> bool:
+    return not result.grounded or is_reached_exactly(supports, start, result.closure)
 
 
-def _rejects_with_a_witness(
-    result: Grounding,
-    dep: Mapping[RecordId, Collection[RecordId]],
-    standing: Mapping[RecordId, Standing],
-    start: RecordId,
-) -> bool:
+def _rejects_with_a_witness(result: Walk, supports: Links, good: Sequence[int], start: int) -> bool:
     return result.grounded or (
         result.witness is not None
         and result.path[0] == start
         and result.path[-1] == result.witness
-        and standing[result.witness] not in GOOD_STANDING
-        and is_dependency_path(dep, result.path)
+        and not good[result.witness]
+        and is_link_path(supports, result.path)
     )
 
 
 @icontract.require(
-    lambda standing, start: start in standing, "the associated record alpha_c is in Args_t"
+    lambda supports, good, start: 0 <= start < len(good) == len(supports),
+    "the associated record alpha_c is in Args_t",
 )
 @icontract.require(
-    lambda dep, standing: is_relation_over(dep, standing),
+    lambda supports, good: is_numbered_relation(supports, good),
     "Definition 2.1: Dep_t maps Args_t to subsets of Args_t",
     enabled=icontract.SLOW,
 )
 @icontract.ensure(
-    lambda result, standing: _accepts_within_good_standing(result, standing),
+    lambda result, good: _accepts_within_good_standing(result, good),
     "Lemma 2.1: the walk accepts only if Dep*(alpha_c) is inside S_t",
 )
 @icontract.ensure(
-    lambda result, dep, start: _accepts_a_closed_set(result, dep, start),
+    lambda result, supports, start: _accepts_a_closed_set(result, supports, start),
     "Lemma 2.1: on acceptance the returned set contains alpha_c and is closed under Dep",
 )
 @icontract.ensure(
-    lambda result, dep, standing, start: _rejects_with_a_witness(result, dep, standing, start),
+    lambda result, supports, good, start: _rejects_with_a_witness(result, supports, good, start),
     "Lemma 2.1: on rejection a Dep path leads from alpha_c to a record outside S_t",
 )
 @icontract.ensure(
-    lambda result, dep, start: _accepts_exactly_dep_star(result, dep, start),
+    lambda result, supports, start: _accepts_exactly_dep_star(result, supports, start),
     "Lemma 2.1: on acceptance the walk returns exactly Dep*(alpha_c)",
     enabled=icontract.SLOW,
 )
-def dependency_walk(
-    dep: Mapping[RecordId, Collection[RecordId]],
-    standing: Mapping[RecordId, Standing],
-    start: RecordId,
-) -> Grounding:
+def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     """Walk Dep from ``start``; accept iff everything it transitively rests on is in S_t.
 
     Mirrors Lemma 2.1 (``spec.core.is_grounded``).
 
     Parameters
     ----------
-    dep:
-        Dep_t: record -> the records it rests on (an absent key means none).
-    standing:
-        st_t over Args_t.
+    supports:
+        Dep_t over record numbers: ``supports[i]`` lists Dep(record i).
+    good:
+        S_t: ``good[i]`` is true when record i is active or resolved.
     start:
-        alpha_c, the candidate's associated record.
+        alpha_c, the number of the candidate's associated record.
 
     Returns
     -------
-    Grounding
+    Walk
         Accepted with exactly Dep*(start), or rejected with a witness outside S_t
         and a shortest Dep path to it.
 
     Examples
     --------
-    >>> A, W = Standing.ACTIVE, Standing.WEAKENED
-    >>> dependency_walk({"h": ["o1", "o2"]}, {"h": A, "o1": A, "o2": A}, "h").closure
-    ('h', 'o1', 'o2')
-    >>> dependency_walk({"h": ["o1"], "o1": ["o2"]}, {"h": A, "o1": A, "o2": W}, "h").path
-    ('h', 'o1', 'o2')
+    >>> dependency_walk([[1, 2], [], []], [1, 1, 1], 0).closure
+    (0, 1, 2)
+    >>> dependency_walk([[1], [2], []], [1, 1, 0], 0).path
+    (0, 1, 2)
 
     Notes
     -----
-    Breadth-first with a visited set: each record is checked against S_t on its
-    first visit and expanded at most once, so the walk takes
+    Breadth-first with marks: each record is checked against S_t on its first
+    visit and expanded at most once, so the walk takes
     O(|Dep*(start)| + the Dep links leaving it), within O(|Args| + |Dep|)
     (Proposition 2.5).  Cycles are harmless.
     """
-    if standing[start] not in GOOD_STANDING:
-        return Grounding(start, False, witness=start, path=(start,))
-    parent: dict[RecordId, RecordId | None] = {start: None}
-    # The queue is a list read by a for loop while it grows (the loop reads each
-    # appended record in turn): breadth-first with no deque, and no work per edge
-    # beyond one visited-set test.
+    if not good[start]:
+        return Walk(False, witness=start, path=(start,))
+    size = len(supports)
+    dense_from = size >> _DENSE_SHIFT
+    # marks[r] is 1 + the record r was first reached from (the start from itself).
+    # The queue is a list read by a for loop while it grows: breadth-first with no
+    # deque, and no work per link beyond one mark test.
+    sparse = _Unmarked({start: start + 1})
+    marks: Marks = sparse
     queue = [start]
-    supports_of = dep.get
     for record in queue:
-        supports = supports_of(record)
-        if not supports:
-            continue
-        for support in supports:
-            if support not in parent:
-                parent[support] = record
-                if standing[support] not in GOOD_STANDING:
-                    return Grounding(start, False, witness=support, path=_path_to(parent, support))
+        for support in supports[record]:
+            if not marks[support]:
+                marks[support] = record + 1
+                if not good[support]:
+                    return Walk(False, witness=support, path=_path_to(marks, support))
                 queue.append(support)
-    return Grounding(start, True, closure=tuple(parent))
+        if len(queue) > dense_from:
+            # once: the queue never grows past |Args| + 1 records
+            marks, dense_from = _densified(sparse, size), size + 1
+    return Walk(True, closure=tuple(queue))
 
 
-def _path_to(parent: Mapping[RecordId, RecordId | None], end: RecordId) -> tuple[RecordId, ...]:
+def _path_to(marks: Marks, end: int) -> tuple[int, ...]:
     path = [end]
-    step = parent[end]
-    while step is not None:
+    while (step := marks[path[-1]] - 1) != path[-1]:
         path.append(step)
-        step = parent[step]
     return tuple(reversed(path))
 
 
+@icontract.require(
+    lambda dependents, withdrawn: 0 <= withdrawn < len(dependents), "beta is in Args_t"
+)
 @icontract.ensure(
-    lambda result, rdep, withdrawn: set(result) == set(rdep.get(withdrawn, ())),
+    lambda result, dependents, withdrawn: set(result) == set(dependents[withdrawn]),
     "Definition 2.3: Affected(beta) = {alpha : beta in Dep(alpha)}",
 )
-def one_step_affected(
-    rdep: Mapping[RecordId, Collection[RecordId]], withdrawn: RecordId
-) -> tuple[RecordId, ...]:
+def one_step_affected(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     """Affected(beta): the records with a direct Dep link to ``withdrawn``.
 
     Mirrors Definition 2.3 (``spec.core.compute_affected``).
 
-    >>> one_step_affected({"o5": ["h3"], "h3": ["h4"]}, "o5")
-    ('h3',)
+    >>> one_step_affected([[1], [2], []], 0)
+    (1,)
     """
-    return tuple(rdep.get(withdrawn, ()))
+    return tuple(dependents[withdrawn])
 
 
+@icontract.require(
+    lambda dependents, withdrawn: 0 <= withdrawn < len(dependents), "beta is in Args_t"
+)
+@icontract.require(
+    lambda dependents: is_relation_over_numbers(dependents),
+    "Definition 2.1: Dep_t's reverse index relates records of Args_t",
+    enabled=icontract.SLOW,
+)
 @icontract.ensure(
-    lambda result, rdep, withdrawn: is_closed_under_rdep(rdep, withdrawn, result),
+    lambda result, dependents, withdrawn: is_closed_from(dependents, withdrawn, result),
     "Definition 2.3: Affected*(beta) contains Affected(beta) and is closed under the X_k step",
 )
 @icontract.ensure(
-    lambda result: len(set(result)) == len(result), "each visited identifier is output once"
+    lambda result: len(set(result)) == len(result), "each visited record is output once"
 )
 @icontract.ensure(
-    lambda result, rdep, withdrawn: is_least_reverse_closure(rdep, withdrawn, result),
+    lambda result, dependents, withdrawn: is_least_closed_from(dependents, withdrawn, result),
     "Definition 2.3: Affected*(beta) is exactly the union of the X_k",
     enabled=icontract.SLOW,
 )
-def reverse_closure(
-    rdep: Mapping[RecordId, Collection[RecordId]], withdrawn: RecordId
-) -> tuple[RecordId, ...]:
+def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     """Affected*(beta): every record with a non-empty Dep path to ``withdrawn``.
 
     Mirrors Definition 2.3 and Corollary 2.4 (``spec.core.compute_affected_star``).
 
     Parameters
     ----------
-    rdep:
-        The reverse index of Dep_t: record -> the records resting on it.
+    dependents:
+        The reverse index of Dep_t over record numbers: ``dependents[i]`` lists the
+        records resting on record i.
     withdrawn:
-        beta, the premise record whose retraction is queried.
+        beta, the number of the premise record whose retraction is queried.
 
     Returns
     -------
-    tuple of RecordId
+    tuple of int
         Affected*(beta), breadth-first from beta, each record once.  Records out of
         standing are included, and ``withdrawn`` itself is included exactly when
         it lies on a dependency cycle.
 
     Examples
     --------
-    >>> rdep = {"o5": ["h3"], "h3": ["h4"], "h4": ["h1", "h3"]}
-    >>> sorted(reverse_closure(rdep, "o5"))
-    ['h1', 'h3', 'h4']
-    >>> sorted(reverse_closure({"a": ["b"], "b": ["a"]}, "a"))
-    ['a', 'b']
+    >>> sorted(reverse_closure([[1], [2], [3, 1], []], 0))
+    [1, 2, 3]
+    >>> sorted(reverse_closure([[1], [0]], 0))
+    [0, 1]
 
     Notes
     -----
@@ -250,17 +300,18 @@ def reverse_closure(
     O(1 + |Affected*(beta)| + m_beta), independent of the history length
     (Proposition 2.5).
     """
-    seen: dict[RecordId, None] = {}
+    size = len(dependents)
+    dense_from = size >> _DENSE_SHIFT
     # Marked when first reached, so each record enters the queue once (beta may
     # enter twice: as the start and, on a cycle, as a dependent).
+    sparse = _Unmarked()
+    seen: Marks = sparse
     queue = [withdrawn]
-    dependents_of = rdep.get
     for record in queue:
-        dependents = dependents_of(record)
-        if not dependents:
-            continue
-        for dependent in dependents:
-            if dependent not in seen:
-                seen[dependent] = None
+        for dependent in dependents[record]:
+            if not seen[dependent]:
+                seen[dependent] = 1
                 queue.append(dependent)
-    return tuple(seen)
+        if len(queue) > dense_from:
+            seen, dense_from = _densified(sparse, size), size + 1
+    return tuple(queue[1:])

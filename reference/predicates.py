@@ -8,24 +8,30 @@ check; the ones that recompute a closure naively are used only under
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import pairwise
 
 import icontract
 
-from reference.depmap import AttackAdded, Change, StandingChanged, StateView
+from reference.depmap import AttackAdded, Change, DependencyMap, StandingChanged, StateView
 from reference.records import GOOD_STANDING, RecordId, Standing
 
 __all__ = [
-    "is_closed_under_dep",
-    "is_closed_under_rdep",
+    "Links",
+    "are_all_good",
+    "is_closed_from",
+    "is_closed_under",
     "is_conflict_free",
     "is_conflict_free_after",
     "is_dependency_path",
     "is_index_of",
-    "is_least_reverse_closure",
-    "is_reachable_closure",
+    "is_least_closed_from",
+    "is_link_path",
+    "is_numbered_relation",
+    "is_numbering_of",
+    "is_reached_exactly",
     "is_relation_over",
+    "is_relation_over_numbers",
     "is_well_formed_view",
     "is_within_good_standing",
     "keeps_out_of_standing_out",
@@ -58,14 +64,6 @@ def is_well_formed_view(view: StateView) -> bool:
     )
 
 
-def is_closed_under_dep(
-    dep: Mapping[RecordId, Collection[RecordId]], members: Collection[RecordId]
-) -> bool:
-    """Check that ``members`` contains Dep(alpha) for each of its members alpha."""
-    inside = set(members)
-    return all(support in inside for member in inside for support in dep.get(member, ()))
-
-
 def is_dependency_path(
     dep: Mapping[RecordId, Collection[RecordId]], path: tuple[RecordId, ...]
 ) -> bool:
@@ -73,65 +71,79 @@ def is_dependency_path(
     return all(later in dep.get(earlier, ()) for earlier, later in pairwise(path))
 
 
+# -- the queries' predicates, over record numbers (see DependencyMap.numbering) ----------
+
+Links = Sequence[Sequence[int]]
+"""A relation over records 0 .. n-1: ``links[i]`` lists the records i links to."""
+
+
+def is_relation_over_numbers(links: Links) -> bool:
+    """Check that every link stays among the numbered records: a relation over Args_t
+    (Definition 2.1)."""
+    size = len(links)
+    return all(0 <= j < size for targets in links for j in targets)
+
+
+def is_numbered_relation(links: Links, good: Sequence[int]) -> bool:
+    """Check that ``links`` and ``good`` number the same records and every link stays among
+    them: Dep_t maps Args_t to subsets of Args_t (Definition 2.1)."""
+    return len(links) == len(good) and is_relation_over_numbers(links)
+
+
+def are_all_good(members: Iterable[int], good: Sequence[int]) -> bool:
+    """Check that every member lies in S_t."""
+    return all(good[member] for member in members)
+
+
+def is_closed_under(links: Links, members: Collection[int]) -> bool:
+    """Check that ``members`` contains links[i] for each of its members i."""
+    inside = set(members)
+    return all(j in inside for i in inside for j in links[i])
+
+
+def is_link_path(links: Links, path: Sequence[int]) -> bool:
+    """Check that each step of ``path`` follows a link."""
+    return all(later in links[earlier] for earlier, later in pairwise(path))
+
+
 @icontract.ensure(
-    lambda dep, start, members, result: not result or _contains_and_is_closed(dep, start, members),
+    lambda links, start, members, result: (
+        not result or (start in members and is_closed_under(links, members))
+    ),
     "Dep*(alpha) contains alpha and is closed under Dep",
     enabled=icontract.SLOW,
 )
-def is_reachable_closure(
-    dep: Mapping[RecordId, Collection[RecordId]],
-    start: RecordId,
-    members: Collection[RecordId],
-) -> bool:
+def is_reached_exactly(links: Links, start: int, members: Collection[int]) -> bool:
     """Check, naively, that ``members`` is exactly Dep*(start) (start included)."""
     reached = {start}
     while True:
-        grown = reached | {s for r in reached for s in dep.get(r, ())}
+        grown = reached | {j for i in reached for j in links[i]}
         if grown == reached:
             return reached == set(members)
         reached = grown
 
 
-def _contains_and_is_closed(
-    dep: Mapping[RecordId, Collection[RecordId]],
-    start: RecordId,
-    members: Collection[RecordId],
-) -> bool:
-    return start in members and is_closed_under_dep(dep, members)
+def is_closed_from(links: Links, origin: int, members: Collection[int]) -> bool:
+    """Check that ``members`` contains links[origin] and links[x] for each member x.
 
-
-def is_closed_under_rdep(
-    rdep: Mapping[RecordId, Collection[RecordId]],
-    withdrawn: RecordId,
-    members: Collection[RecordId],
-) -> bool:
-    """Check that ``members`` contains Affected(withdrawn) and Affected(x) for each member x.
-
-    That is, ``members`` is closed under the step X -> X | Affected(X) of
-    Definition 2.3, so it contains Affected*(withdrawn).
+    With ``links`` the reverse index of Dep, ``members`` is then closed under the step
+    X -> X | Affected(X) of Definition 2.3, so it contains Affected*(origin).
     """
     inside = set(members)
-    return all(d in inside for d in rdep.get(withdrawn, ())) and all(
-        d in inside for member in inside for d in rdep.get(member, ())
-    )
+    return all(j in inside for j in links[origin]) and is_closed_under(links, inside)
 
 
 @icontract.ensure(
-    lambda rdep, withdrawn, members, result: (
-        not result or is_closed_under_rdep(rdep, withdrawn, members)
-    ),
+    lambda links, origin, members, result: not result or is_closed_from(links, origin, members),
     "the union of the X_k is closed under the X_k step (Definition 2.3)",
     enabled=icontract.SLOW,
 )
-def is_least_reverse_closure(
-    rdep: Mapping[RecordId, Collection[RecordId]],
-    withdrawn: RecordId,
-    members: Collection[RecordId],
-) -> bool:
-    """Check, naively, that ``members`` is the union of Definition 2.3's X_k sequence."""
-    current = set(rdep.get(withdrawn, ()))
+def is_least_closed_from(links: Links, origin: int, members: Collection[int]) -> bool:
+    """Check, naively, that ``members`` is the union of Definition 2.3's X_k sequence
+    (with ``links`` the reverse index of Dep and ``origin`` the withdrawn beta)."""
+    current = set(links[origin])
     while True:
-        grown = current | {d for x in current for d in rdep.get(x, ())}
+        grown = current | {j for i in current for j in links[i]}
         if grown == current:
             return current == set(members)
         current = grown
@@ -145,6 +157,23 @@ def is_index_of(
     pairs = {(a, b) for a, bs in forward.items() for b in bs}
     inverse = {(a, b) for b, as_ in backward.items() for a in as_}
     return pairs == inverse
+
+
+def is_numbering_of(state: DependencyMap) -> bool:
+    """Check that the map's numbering describes exactly its Args_t, Dep_t, reverse index
+    and S_t, link for link in the order recorded."""
+    numbering, name = state.numbering, list(state.numbering.name)
+    return (
+        name == list(state.standing)
+        and len(numbering.number) == len(name)
+        and all(numbering.number[record] == i for i, record in enumerate(name))
+        and [[name[j] for j in links] for links in numbering.supports]
+        == [list(state.dep.get(record, ())) for record in name]
+        and [[name[j] for j in links] for links in numbering.dependents]
+        == [list(state.rdep.get(record, ())) for record in name]
+        and [bool(flag) for flag in numbering.good]
+        == [state.standing[record] in GOOD_STANDING for record in name]
+    )
 
 
 def is_conflict_free(

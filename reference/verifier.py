@@ -30,7 +30,9 @@ from reference.operations import Observe, Operation, in_application_order
 from reference.predicates import (
     is_conflict_free,
     is_conflict_free_after,
+    is_dependency_path,
     is_index_of,
+    is_numbering_of,
     is_within_good_standing,
     keeps_out_of_standing_out,
 )
@@ -62,6 +64,10 @@ class TurnReport:
     changes: tuple[Change, ...]
 
 
+def _named(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
+    return tuple(name[i] for i in numbers)
+
+
 def _check_names(field: str, names: Sequence[str]) -> None:
     for name in names:
         if not is_identifier(name):
@@ -88,6 +94,11 @@ def _is_unassociated_ungrounded(
 @icontract.invariant(
     lambda self: is_index_of(self.state.dep, self.state.rdep),
     "the reverse index rdep is exactly the inverse of Dep",
+    enabled=icontract.SLOW,
+)
+@icontract.invariant(
+    lambda self: is_numbering_of(self.state),
+    "the numbered Dep, reverse index and S_t the queries walk describe the map exactly",
     enabled=icontract.SLOW,
 )
 @icontract.invariant(
@@ -221,6 +232,10 @@ class Verifier:
         ),
         "a candidate with no associated record is ungrounded, with no witness",
     )
+    @icontract.ensure(
+        lambda self, result: result.grounded or is_dependency_path(self.state.dep, result.path),
+        "Lemma 2.1: a rejection's path follows recorded Dep links",
+    )
     def verify(self, candidate: RecordId | None) -> Grounding:
         """Verify a candidate continuation by its associated record alpha_c (Lemma 2.1).
 
@@ -229,15 +244,18 @@ class Verifier:
         """
         if candidate is None or candidate not in self.state.records:
             return Grounding(candidate, False)
-        return dependency_walk(self.state.dep, self.state.standing, candidate)
+        n = self.state.numbering
+        return dependency_walk(n.supports, n.good, n.number[candidate]).named(candidate, n.name)
 
     def affected(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected(beta): the records with a direct Dep link to ``withdrawn`` (Definition 2.3)."""
-        return one_step_affected(self.state.rdep, self._known(withdrawn))
+        n = self.state.numbering
+        return _named(one_step_affected(n.dependents, n.number[self._known(withdrawn)]), n.name)
 
     def affected_star(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected*(beta): records with a non-empty Dep path to ``withdrawn`` (Definition 2.3)."""
-        return reverse_closure(self.state.rdep, self._known(withdrawn))
+        n = self.state.numbering
+        return _named(reverse_closure(n.dependents, n.number[self._known(withdrawn)]), n.name)
 
     @icontract.ensure(
         lambda self, result: is_within_good_standing(result, self.state.standing),

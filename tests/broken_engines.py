@@ -108,8 +108,11 @@ class WalkIgnoresStanding(Verifier):
     def verify(self, candidate: RecordId | None) -> Grounding:
         if candidate is None or candidate not in self.state.records:
             return Grounding(candidate, False)
-        everyone_active = dict.fromkeys(self.state.standing, Standing.ACTIVE)
-        return dependency_walk(self.state.dep, everyone_active, candidate)
+        n = self.state.numbering
+        everyone_good = [1] * len(n.good)
+        return dependency_walk(n.supports, everyone_good, n.number[candidate]).named(
+            candidate, n.name
+        )
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
 from reference.conformance.fuzz import AGENTS, typed_operations_over
 from reference.depmap import DependencyMap
-from reference.records import Standing
+from reference.records import GOOD_STANDING, Standing
 from reference.verifier import Turn
 from spec import core
 
@@ -37,6 +38,29 @@ class RandomMap:
         for a, b in sorted(self.dep_pairs):
             out.setdefault(b, []).append(a)
         return out
+
+    def _numbers(self) -> tuple[list[list[int]], list[list[int]], list[bool]]:
+        # args are r0 .. r(n-1), so record ri is number i
+        at = {r: i for i, r in enumerate(self.args)}
+        supports = [[at[s] for s in self.dep.get(r, ())] for r in self.args]
+        dependents = [[at[d] for d in self.rdep.get(r, ())] for r in self.args]
+        good = [self.standing[r] in GOOD_STANDING for r in self.args]
+        return supports, dependents, good
+
+    def walk(self, start: str) -> Grounding:
+        """The engine's Verify walk from ``start`` on this map, named back."""
+        supports, _, good = self._numbers()
+        return dependency_walk(supports, good, self.args.index(start)).named(start, self.args)
+
+    def affected(self, beta: str) -> tuple[str, ...]:
+        """The engine's one-step Affected(beta) on this map."""
+        _, dependents, _ = self._numbers()
+        return tuple(self.args[i] for i in one_step_affected(dependents, self.args.index(beta)))
+
+    def affected_star(self, beta: str) -> tuple[str, ...]:
+        """The engine's Affected*(beta) on this map."""
+        _, dependents, _ = self._numbers()
+        return tuple(self.args[i] for i in reverse_closure(dependents, self.args.index(beta)))
 
     def to_spec(self) -> core.DependencyMap:
         """The same map as the spec's value."""

@@ -13,10 +13,10 @@ import pytest
 from reference.apply import _has_table_effect, _only_eliminates
 from reference.closure import (
     Grounding,
+    Walk,
     _accepts_a_closed_set,
     _accepts_within_good_standing,
     _rejects_with_a_witness,
-    dependency_walk,
 )
 from reference.depmap import (
     AtomAdded,
@@ -265,35 +265,36 @@ def test_the_digest_changes_with_the_state_and_only_with_it() -> None:
 # -- the contracts of the Verify walk reject wrong answers -----------------------------------
 
 
-A, W = Standing.ACTIVE, Standing.WEAKENED
-
-
-def test_the_walk_answers_for_its_candidate() -> None:
-    assert dependency_walk({}, {"h": A}, "h").candidate == "h"
-    assert dependency_walk({}, {"h": W}, "h").candidate == "h"
-    assert dependency_walk({"h": ["o"]}, {"h": A, "o": W}, "h").candidate == "h"
+def test_a_walk_is_named_record_by_record() -> None:
+    """The Verifier names the walk's numbers back: every field, in order."""
+    name = ("h", "o", "x")
+    assert Walk(True, closure=(0, 2, 1)).named("h", name) == Grounding("h", True, ("h", "x", "o"))
+    rejected = Walk(False, witness=1, path=(0, 2, 1)).named("h", name)
+    assert rejected == Grounding("h", False, witness="o", path=("h", "x", "o"))
+    assert Walk(False).named("h", name).witness is None
 
 
 def test_the_walk_contracts_refuse_wrong_answers() -> None:
     """Each clause of Lemma 2.1's postconditions, failing alone, makes its check fail."""
-    dep = {"h": ["o"], "o": []}
-    standing = {"h": A, "o": W, "x": A}
+    h, o, x = 0, 1, 2
+    supports = [[o], [], []]
+    good = [1, 0, 1]
     # Accepted, but the closure leaves S_t.
-    assert not _accepts_within_good_standing(Grounding("h", True, ("h", "o")), standing)
+    assert not _accepts_within_good_standing(Walk(True, (h, o)), good)
     # Accepted, starting at h, but not closed under Dep.
-    assert not _accepts_a_closed_set(Grounding("h", True, ("h",)), dep, "h")
+    assert not _accepts_a_closed_set(Walk(True, (h,)), supports, h)
     # Rejected: one clause wrong at a time.
-    good = Grounding("h", False, witness="o", path=("h", "o"))
-    assert _rejects_with_a_witness(good, dep, standing, "h")
+    right = Walk(False, witness=o, path=(h, o))
+    assert _rejects_with_a_witness(right, supports, good, h)
     wrong = [
-        Grounding("h", False, witness=None, path=("h", "o")),  # no witness
-        Grounding("h", False, witness="o", path=("x", "o")),  # path starts elsewhere
-        Grounding("h", False, witness="o", path=("h", "x")),  # path ends elsewhere
-        Grounding("h", False, witness="x", path=("h", "x")),  # witness in S_t
-        Grounding("h", False, witness="o", path=("h", "x", "o")),  # not a Dep path
+        Walk(False, witness=None, path=(h, o)),  # no witness
+        Walk(False, witness=o, path=(x, o)),  # path starts elsewhere
+        Walk(False, witness=o, path=(h, x)),  # path ends elsewhere
+        Walk(False, witness=x, path=(h, x)),  # witness in S_t
+        Walk(False, witness=o, path=(h, x, o)),  # not a Dep path
     ]
     for answer in wrong:
-        assert not _rejects_with_a_witness(answer, dep, standing, "h"), answer
+        assert not _rejects_with_a_witness(answer, supports, good, h), answer
 
 
 def test_a_repeated_attack_is_recorded_once_and_undone_cleanly() -> None:
@@ -369,6 +370,7 @@ def test_a_claim_may_be_exactly_as_long_as_the_limit() -> None:
 
 
 def test_an_attacked_target_error_names_the_field_and_the_attackers() -> None:
+    A = Standing.ACTIVE
     view = StateView(("a",), {"h": A, "e": A, "f": A}, {"h": ["f", "e"]}, {"a": []})
     error = find_violation(Resolve("h"), view, "a")
     assert error is not None and (error.code, error.field, error.record) == (

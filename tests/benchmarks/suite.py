@@ -209,7 +209,8 @@ def _worst_row(shape: str, size: int) -> Row:
     runs = 5 if size <= 100_000 else 3
     verify = median_seconds(lambda: verifier.verify(case.verify_from), repeat=runs)
     star = median_seconds(lambda: verifier.affected_star(case.retract), repeat=runs)
-    floor = median_seconds(lambda: _touch(verifier, closure), repeat=runs)
+    numbers = [verifier.state.numbering.number[r] for r in closure]
+    floor = median_seconds(lambda: _touch(verifier, numbers), repeat=runs)
     return {
         "shape": shape,
         "records": size,
@@ -227,16 +228,18 @@ def _worst_row(shape: str, size: int) -> Row:
     }
 
 
-def _touch(verifier: Verifier, visited: Sequence[str]) -> None:
-    """The least a traversal of ``visited`` does: read each record's Dep links and label once.
+def _touch(verifier: Verifier, visited: Sequence[int]) -> None:
+    """The least a traversal of ``visited`` does: read each record's Dep links and label once
+    (in the numbering the queries walk).
 
     Its time per record grows with the map as memory does (the records stop fitting
     in the caches); a query whose ratio to it stays level is linear.
     """
-    links, standing = verifier.state.dep.get, verifier.state.standing
+    numbering = verifier.state.numbering
+    supports, good = numbering.supports, numbering.good
     for record in visited:
-        links(record)
-        standing[record]  # the read is the point
+        supports[record]  # the reads are the point
+        good[record]
 
 
 # -- memory ------------------------------------------------------------------------------

@@ -7,57 +7,59 @@ Lemma 2.1 (Dep*(alpha_c) contains alpha_c, which must be in S_t).
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Collection, Mapping
+from collections.abc import Sequence
 
 import icontract
 
 from reference.closure import (
-    Grounding,
+    _DENSE_SHIFT,
+    Marks,
+    Walk,
     _accepts_a_closed_set,
     _accepts_within_good_standing,
+    _densified,
     _path_to,
     _rejects_with_a_witness,
+    _Unmarked,
 )
-from reference.predicates import is_relation_over
-from reference.records import GOOD_STANDING, RecordId, Standing
+from reference.predicates import Links, is_numbered_relation
 
 
 @icontract.require(
-    lambda standing, start: start in standing, "the associated record alpha_c is in Args_t"
+    lambda supports, good, start: 0 <= start < len(good) == len(supports),
+    "the associated record alpha_c is in Args_t",
 )
 @icontract.require(
-    lambda dep, standing: is_relation_over(dep, standing),
+    lambda supports, good: is_numbered_relation(supports, good),
     "Definition 2.1: Dep_t maps Args_t to subsets of Args_t",
     enabled=icontract.SLOW,
 )
 @icontract.ensure(
-    lambda result, standing: _accepts_within_good_standing(result, standing),
+    lambda result, good: _accepts_within_good_standing(result, good),
     "Lemma 2.1: the walk accepts only if Dep*(alpha_c) is inside S_t",
 )
 @icontract.ensure(
-    lambda result, dep, start: _accepts_a_closed_set(result, dep, start),
+    lambda result, supports, start: _accepts_a_closed_set(result, supports, start),
     "Lemma 2.1: on acceptance the returned set contains alpha_c and is closed under Dep",
 )
 @icontract.ensure(
-    lambda result, dep, standing, start: _rejects_with_a_witness(result, dep, standing, start),
+    lambda result, supports, good, start: _rejects_with_a_witness(result, supports, good, start),
     "Lemma 2.1: on rejection a Dep path leads from alpha_c to a record outside S_t",
 )
-def dependency_walk(
-    dep: Mapping[RecordId, Collection[RecordId]],
-    standing: Mapping[RecordId, Standing],
-    start: RecordId,
-) -> Grounding:
+def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     """The Verify walk, except that alpha_c's own label is never read (the planted bug)."""
-    parent: dict[RecordId, RecordId | None] = {start: None}
-    frontier = deque([start])
-    while frontier:
-        record = frontier.popleft()
-        for support in dep.get(record, ()):
-            if support in parent:
-                continue
-            parent[support] = record
-            if standing[support] not in GOOD_STANDING:
-                return Grounding(start, False, witness=support, path=_path_to(parent, support))
-            frontier.append(support)
-    return Grounding(start, True, closure=tuple(parent))
+    size = len(supports)
+    dense_from = size >> _DENSE_SHIFT
+    sparse = _Unmarked({start: start + 1})
+    marks: Marks = sparse
+    queue = [start]
+    for record in queue:
+        for support in supports[record]:
+            if not marks[support]:
+                marks[support] = record + 1
+                if not good[support]:
+                    return Walk(False, witness=support, path=_path_to(marks, support))
+                queue.append(support)
+        if len(queue) > dense_from:
+            marks, dense_from = _densified(sparse, size), size + 1
+    return Walk(True, closure=tuple(queue))

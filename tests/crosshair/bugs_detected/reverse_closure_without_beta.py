@@ -2,42 +2,55 @@
 
 The bug: the walk marks beta as seen before it starts, the way reachability is often
 coded (networkx's ``ancestors`` also leaves the source out).  Definition 2.3 puts beta
-in Affected*(beta) when beta lies on a Dep cycle, so on ``{"a": ["a"]}`` the copy
-answers ``()`` instead of ``("a",)``, and the first postcondition fails.
+in Affected*(beta) when beta lies on a Dep cycle, so on ``[[0]]`` (record 0 resting on
+itself) the copy answers ``()`` instead of ``(0,)``, and the first postcondition fails.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-
 import icontract
 
-from reference.predicates import is_closed_under_rdep, is_least_reverse_closure
-from reference.records import RecordId
+from reference.closure import _DENSE_SHIFT, Marks, _densified, _Unmarked
+from reference.predicates import (
+    Links,
+    is_closed_from,
+    is_least_closed_from,
+    is_relation_over_numbers,
+)
 
 
+@icontract.require(
+    lambda dependents, withdrawn: 0 <= withdrawn < len(dependents), "beta is in Args_t"
+)
+@icontract.require(
+    lambda dependents: is_relation_over_numbers(dependents),
+    "Definition 2.1: Dep_t's reverse index relates records of Args_t",
+    enabled=icontract.SLOW,
+)
 @icontract.ensure(
-    lambda result, rdep, withdrawn: is_closed_under_rdep(rdep, withdrawn, result),
+    lambda result, dependents, withdrawn: is_closed_from(dependents, withdrawn, result),
     "Definition 2.3: Affected*(beta) contains Affected(beta) and is closed under the X_k step",
 )
 @icontract.ensure(
-    lambda result: len(set(result)) == len(result), "each visited identifier is output once"
+    lambda result: len(set(result)) == len(result), "each visited record is output once"
 )
 @icontract.ensure(
-    lambda result, rdep, withdrawn: is_least_reverse_closure(rdep, withdrawn, result),
+    lambda result, dependents, withdrawn: is_least_closed_from(dependents, withdrawn, result),
     "Definition 2.3: Affected*(beta) is exactly the union of the X_k",
     enabled=icontract.SLOW,
 )
-def reverse_closure(
-    rdep: Mapping[RecordId, Collection[RecordId]], withdrawn: RecordId
-) -> tuple[RecordId, ...]:
+def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     """Affected*(beta), except that beta is never reported (the planted bug)."""
-    seen: dict[RecordId, None] = {withdrawn: None}  # the bug: beta counts as visited
-    pending = list(rdep.get(withdrawn, ()))
-    while pending:
-        record = pending.pop()
-        if record in seen:
-            continue
-        seen[record] = None
-        pending.extend(d for d in rdep.get(record, ()) if d not in seen)
-    return tuple(r for r in seen if r != withdrawn)
+    size = len(dependents)
+    dense_from = size >> _DENSE_SHIFT
+    sparse = _Unmarked({withdrawn: 1})  # the bug: beta counts as visited
+    seen: Marks = sparse
+    queue = [withdrawn]
+    for record in queue:
+        for dependent in dependents[record]:
+            if not seen[dependent]:
+                seen[dependent] = 1
+                queue.append(dependent)
+        if len(queue) > dense_from:
+            seen, dense_from = _densified(sparse, size), size + 1
+    return tuple(queue[1:])
