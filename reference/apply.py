@@ -160,9 +160,6 @@ def apply_operation(
             # Consensual [!gamma]: everyone commits; a decision commits its speaker.
             for agent in (speaker,) if op.authoritative else dmap.agents:
                 dmap.commit(agent, op.target)
-        case ExpandAwareness():
-            for agent in op.agents or dmap.agents:
-                dmap.make_aware(agent, op.atom)
     # The attack and label effects are the operation table's (Lemma 2.2's proof).
     rule, target = RULES[op.operation], _target(op)
     if target is not None:
@@ -171,8 +168,9 @@ def apply_operation(
                 dmap.add_attack(attacker, target)
         if rule.target_becomes is not None:
             dmap.set_standing(target, rule.target_becomes)
-    # The epistemic effect, from the DEL table.  An operation with no formula (and
-    # no target formula) leaves M_t as it is, at no cost.
+    # The epistemic effect, from the DEL table (all of Expand-Awareness's effect,
+    # Definition A.3).  An operation with no formula (and no target formula) leaves
+    # M_t as it is, at no cost.
     if deferred is not None and DEL_RULES[op.operation].simultaneous:
         assert isinstance(op, Observe), "only Observe's announcements are simultaneous"
         if op.formula is not None:

@@ -32,7 +32,6 @@ import icontract
 
 from reference.epistemic.effects import EpistemicState
 from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.updates import expand
 from reference.records import GOOD_STANDING, AgentId, Record, RecordId, Standing
 
 __all__ = [
@@ -473,12 +472,6 @@ class DependencyMap:
         if agent not in self._dissent.get(record, {}):
             self._log(DissentRecorded(record, agent))
             self._dissent.setdefault(record, _ordered_set())[agent] = None
-
-    def make_aware(self, agent: AgentId, atom: str) -> None:
-        """Add ``atom`` to Prop_t (if new, splitting W) and to A_``agent``."""
-        self.replace_epistemic(
-            EpistemicState(expand(self.model, atom, (agent,)), self._epistemic.problems)
-        )
 
     def replace_epistemic(self, after: EpistemicState) -> None:
         """Install ``after`` as M_t and its problem queue (nothing is journaled if unchanged).

@@ -366,8 +366,9 @@ class Verifier:
         at: Collection[str] | None = None,
     ) -> bool:
         """Does ``agent`` believe phi (B_i phi), or phi given psi (B_i(phi | psi))?"""
-        body = self._formula(formula)
+        # The agent is checked first, as in knows: an unknown agent is the first thing named.
         agent = self._agent(agent)
+        body = self._formula(formula)
         if given is None:
             return self._holds(Believes(agent, body), at)
         return self._holds(CondBelieves(agent, body, self._formula(given, "given")), at)
@@ -410,10 +411,11 @@ class Verifier:
 
         Each layer must hold somewhere; see :func:`reference.epistemic.semantics.is_ordered`.
         """
+        agent = self._agent(agent)
         parsed = [self._formula(layer, "layers") for layer in layers]
         if len(parsed) < 2:
             raise MalformedInput("an ordering compares at least two layers", field="layers")
-        return is_ordered(self.state.model, self._agent(agent), parsed)
+        return is_ordered(self.state.model, agent, parsed)
 
     @icontract.ensure(
         lambda self, agent, result: (

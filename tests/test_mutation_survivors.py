@@ -486,7 +486,10 @@ def test_a_turn_reports_the_atoms_and_awareness_it_added() -> None:
         AwarenessGained("b", "r"),
         AwarenessGained("c", "r"),
     ]
-    last = max(k for k, c in enumerate(changes) if isinstance(c, ModelReplaced))
+    # one replacement per operation: the expansion's, then the hypothesis's
+    replaced = [k for k, c in enumerate(changes) if isinstance(c, ModelReplaced)]
+    assert len(replaced) == 2, changes
+    last = replaced[-1]
     assert changes[last + 1] == AtomAdded("r"), changes
     assert changes[last].after is v.state.epistemic  # type: ignore[union-attr]
     # The same turn refused at its end leaves M_t as it was.

@@ -42,7 +42,7 @@ from reference.epistemic.predicates import (
     keeps_the_worlds,
 )
 from reference.epistemic.semantics import members, truth_set
-from reference.errors import ModelTooLarge, NoSurvivingWorld
+from reference.errors import ModelTooLarge, NoSurvivingWorld, UnknownAgent
 from reference.records import AgentId
 
 __all__ = [
@@ -57,7 +57,13 @@ __all__ = [
 
 
 def _group(model: PlausibilityModel, agents: Sequence[AgentId] | None) -> tuple[AgentId, ...]:
-    return model.agents if agents is None else tuple(agents)
+    """The group an update is for (all of Ags when None), each agent checked against Ags."""
+    if agents is None:
+        return model.agents
+    for agent in agents:
+        if agent not in model.agents:
+            raise UnknownAgent(f"agent {agent!r} is not in Ags", field="agents")
+    return tuple(agents)
 
 
 @icontract.require(
@@ -102,6 +108,8 @@ def announce(
 
     Raises
     ------
+    UnknownAgent
+        A member of ``agents`` is not in Ags (every group update refuses one so).
     NoSurvivingWorld
         Psi holds at no world of W: no truthful announcement of it is possible.
 
@@ -118,6 +126,7 @@ def announce(
     >>> announce(m, parse("m_a | m_b | m_c")).size
     7
     """
+    group = _group(model, agents)
     inside = truth_set(model, formula)
     if not inside:
         raise NoSurvivingWorld(
@@ -128,7 +137,7 @@ def announce(
     model = model.explicit()
     flags = members(inside, model.size)
     cells = {a: model.cells(a) for a in model.agents}
-    for agent in agents:
+    for agent in group:
         cells[agent] = _split_cells(model.cells(agent), flags)
     return model.with_parts(cells=cells)
 

@@ -8,9 +8,21 @@ from collections.abc import Sequence
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from reference.conformance.cases.oracle import spec_formula as to_spec_formula
+from reference.conformance.cases.oracle import spec_model as to_spec_model
 from reference.epistemic import formula as rf
 from reference.epistemic.model import PlausibilityModel
-from spec import epistemic as se
+
+__all__ = [
+    "AGENTS",
+    "ATOMS",
+    "formulas",
+    "models",
+    "reference_truth",
+    "scaled",
+    "to_spec_formula",
+    "to_spec_model",
+]
 
 AGENTS = ("a", "b", "c", "d")
 ATOMS = ("p", "q", "r", "s", "t", "u")
@@ -22,62 +34,7 @@ def scaled(fraction: float) -> settings:
     return settings(max_examples=max(10, int(settings.default.max_examples * fraction)))
 
 
-# -- reference -> spec ------------------------------------------------------------------
-
-
-def to_spec_formula(f: rf.Formula) -> se.Formula:
-    """The same formula as the spec's value (a structural translation)."""
-    match f:
-        case rf.Const(value):
-            return se.Top() if value else se.Bottom()
-        case rf.Atom(name):
-            return se.Atom(name)
-        case rf.Not(body):
-            return se.Not(to_spec_formula(body))
-        case rf.And(parts):
-            return se.And(tuple(to_spec_formula(p) for p in parts))
-        case rf.Or(parts):
-            return se.Or(tuple(to_spec_formula(p) for p in parts))
-        case rf.Implies(left, right):
-            return se.Implies(to_spec_formula(left), to_spec_formula(right))
-        case rf.Iff(left, right):
-            return se.Iff(to_spec_formula(left), to_spec_formula(right))
-        case rf.Knows(agent, body):
-            return se.Knows(agent, to_spec_formula(body))
-        case rf.Believes(agent, body):
-            return se.Believes(agent, to_spec_formula(body))
-        case rf.CondBelieves(agent, body, condition):
-            return se.CondBelieves(agent, to_spec_formula(body), to_spec_formula(condition))
-        case rf.Everybody(group, body):
-            return se.Everybody(group, to_spec_formula(body))
-        case rf.Common(group, body):
-            return se.Common(group, to_spec_formula(body))
-        case rf.Aware(agent, body):
-            return se.Aware(agent, to_spec_formula(body))
-        case rf.Explicit(agent, body):
-            return se.Explicit(agent, to_spec_formula(body))
-    raise AssertionError(f"unknown formula {f!r}")
-
-
-def to_spec_model(m: PlausibilityModel) -> se.EpistemicModel:
-    """The same model as the spec's value: worlds as valuations, <=_i as a set of pairs."""
-    names = m.valuations()
-    leq = {}
-    for agent in m.agents:
-        cells, ranks = m.cells(agent), m.ranks(agent)
-        leq[agent] = frozenset(
-            (names[w], names[v])
-            for w in range(len(names))
-            for v in range(len(names))
-            if cells[w] == cells[v] and ranks[w] <= ranks[v]
-        )
-    return se.EpistemicModel(
-        frozenset(m.agents),
-        frozenset(m.atoms),
-        frozenset(names),
-        leq,
-        {a: frozenset(m.awareness[a]) for a in m.agents},
-    )
+# -- reference -> spec (to_spec_formula and to_spec_model are the conformance oracle's) ---
 
 
 def reference_truth(m: PlausibilityModel, f: rf.Formula) -> frozenset[frozenset[str]]:

@@ -213,6 +213,10 @@ def test_queries_refuse_unknown_names_with_typed_errors() -> None:
         (lambda: v.holds("p", at=["zz"]), "unknown-atom"),
         (lambda: v.holds("p", at=[]), "unknown-world"),
         (lambda: v.believes("a", "p & "), "malformed-formula"),
+        # every query names an unknown agent first, whatever else is wrong
+        (lambda: v.knows("z", "p & "), "unknown-agent"),
+        (lambda: v.believes("z", "p & "), "unknown-agent"),
+        (lambda: v.is_ordered("z", ["p & ", "p"]), "unknown-agent"),
     ]:
         with pytest.raises(GcvError) as caught:
             call()

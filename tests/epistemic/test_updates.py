@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,7 +19,7 @@ from reference.epistemic.updates import (
     lexicographic_upgrade,
     restrict,
 )
-from reference.errors import ModelTooLarge, NoSurvivingWorld
+from reference.errors import ModelTooLarge, NoSurvivingWorld, UnknownAgent
 from spec import epistemic as se
 from tests.epistemic.support import formulas, models, to_spec_formula, to_spec_model
 
@@ -43,6 +45,24 @@ def test_an_announcement_true_nowhere_is_refused_publicly_and_to_a_group() -> No
         with pytest.raises(NoSurvivingWorld) as caught:
             announce(m, parse("~p"), group)
         assert caught.value.code == "no-surviving-world"
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        lambda m, group: announce(m, parse("p"), group),
+        lambda m, group: lexicographic_upgrade(m, parse("p"), group),
+        lambda m, group: conservative_upgrade(m, parse("p"), group),
+        lambda m, group: updates.downgrade(m, parse("p"), agents=group),
+        lambda m, group: expand(m, "q", group),
+    ],
+    ids=["announce", "lexicographic", "conservative", "downgrade", "expand"],
+)
+def test_every_group_update_names_an_agent_outside_ags(update: Callable[..., object]) -> None:
+    m = PlausibilityModel.implicit(["a", "b"], ["p"])
+    with pytest.raises(UnknownAgent) as caught:
+        update(m, ("a", "z"))
+    assert caught.value.code == "unknown-agent" and "'z'" in caught.value.detail
 
 
 def test_a_group_announcement_splits_only_the_groups_cells() -> None:
