@@ -39,33 +39,39 @@ from reference.predicates import (
 )
 from reference.records import RecordId
 
-__all__ = ["Grounding", "Walk", "dependency_walk", "one_step_affected", "reverse_closure"]
+__all__ = [
+    "Grounding",
+    "Walk",
+    "dependency_walk",
+    "names_of",
+    "one_step_affected",
+    "reverse_closure",
+]
 
 
-class _Unmarked(dict[int, int]):
-    """A walk's marks while it is small: a dict that reads 0 for an unmarked record."""
-
-    def __missing__(self, record: int) -> int:
-        return 0
-
-
-Marks: TypeAlias = "_Unmarked | array[int]"
-"""A walk's marks by record number, 0 for unmarked: a dict while few records are
-marked, a flat array once many are."""
-
-# A walk switches its marks to a flat array once it has reached more than
+# A walk keeps its marks (record -> 1 + the record it was reached from, or 1) in a
+# dict while it is small and in a flat array once it has reached more than
 # 1/2**_DENSE_SHIFT of the map.  Hashing is what a large walk pays for (the dict's
 # probes land anywhere in memory), and the array costs O(|Args|) to allocate, so
 # switching only then keeps each query linear in what it visits (Proposition 2.5):
-# the allocation is at most 2**_DENSE_SHIFT times the records already visited.
+# the allocation is at most 2**_DENSE_SHIFT times the records already visited.  The
+# two phases are two loops sharing one reader of the queue, so a small query pays
+# nothing for the large case.
 _DENSE_SHIFT = 4
 
+Marks: TypeAlias = "dict[int, int] | array[int]"
 
-def _densified(sparse: _Unmarked, size: int) -> array[int]:
-    dense = array("i", [0]) * size
-    for record, mark in sparse.items():
-        dense[record] = mark
-    return dense
+
+def _flattened(marks: dict[int, int], size: int) -> array[int]:
+    flat = array("i", [0]) * size
+    for record, mark in marks.items():
+        flat[record] = mark
+    return flat
+
+
+def names_of(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
+    """The records numbered ``numbers``, in order (``name`` as in the map's numbering)."""
+    return tuple([name[i] for i in numbers])  # a list first: faster than a generator
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +88,9 @@ class Walk:
         return Grounding(
             candidate,
             self.grounded,
-            closure=tuple(name[i] for i in self.closure),
+            closure=names_of(self.closure, name),
             witness=None if self.witness is None else name[self.witness],
-            path=tuple(name[i] for i in self.path),
+            path=names_of(self.path, name),
         )
 
 
@@ -201,24 +207,31 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     """
     if not good[start]:
         return Walk(False, witness=start, path=(start,))
-    size = len(supports)
-    dense_from = size >> _DENSE_SHIFT
     # marks[r] is 1 + the record r was first reached from (the start from itself).
-    # The queue is a list read by a for loop while it grows: breadth-first with no
-    # deque, and no work per link beyond one mark test.
-    sparse = _Unmarked({start: start + 1})
-    marks: Marks = sparse
+    # The queue is a list read while it grows: breadth-first with no deque.
+    marks = {start: start + 1}
+    dense_from = len(supports) >> _DENSE_SHIFT
     queue = [start]
-    for record in queue:
+    reader = iter(queue)
+    for record in reader:
         for support in supports[record]:
-            if not marks[support]:
+            if support not in marks:
                 marks[support] = record + 1
                 if not good[support]:
                     return Walk(False, witness=support, path=_path_to(marks, support))
                 queue.append(support)
         if len(queue) > dense_from:
-            # once: the queue never grows past |Args| + 1 records
-            marks, dense_from = _densified(sparse, size), size + 1
+            break
+    else:
+        return Walk(True, closure=tuple(queue))
+    flat = _flattened(marks, len(supports))
+    for record in reader:  # where the first loop stopped
+        for support in supports[record]:
+            if not flat[support]:
+                flat[support] = record + 1
+                if not good[support]:
+                    return Walk(False, witness=support, path=_path_to(flat, support))
+                queue.append(support)
     return Walk(True, closure=tuple(queue))
 
 
@@ -300,18 +313,25 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     O(1 + |Affected*(beta)| + m_beta), independent of the history length
     (Proposition 2.5).
     """
-    size = len(dependents)
-    dense_from = size >> _DENSE_SHIFT
     # Marked when first reached, so each record enters the queue once (beta may
     # enter twice: as the start and, on a cycle, as a dependent).
-    sparse = _Unmarked()
-    seen: Marks = sparse
+    seen: dict[int, int] = {}
+    dense_from = len(dependents) >> _DENSE_SHIFT
     queue = [withdrawn]
-    for record in queue:
+    reader = iter(queue)
+    for record in reader:
         for dependent in dependents[record]:
-            if not seen[dependent]:
+            if dependent not in seen:
                 seen[dependent] = 1
                 queue.append(dependent)
         if len(queue) > dense_from:
-            seen, dense_from = _densified(sparse, size), size + 1
+            break
+    else:
+        return tuple(queue[1:])
+    flat = _flattened(seen, len(dependents))
+    for record in reader:  # where the first loop stopped
+        for dependent in dependents[record]:
+            if not flat[dependent]:
+                flat[dependent] = 1
+                queue.append(dependent)
     return tuple(queue[1:])

@@ -18,7 +18,13 @@ from dataclasses import dataclass
 import icontract
 
 from reference.apply import apply_announcements, apply_operation
-from reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
+from reference.closure import (
+    Grounding,
+    dependency_walk,
+    names_of,
+    one_step_affected,
+    reverse_closure,
+)
 from reference.depmap import Change, DependencyMap
 from reference.epistemic.abduction import Problem, open_problems
 from reference.epistemic.formula import Believes, CondBelieves, Formula, Knows, Not, parse
@@ -62,10 +68,6 @@ class TurnReport:
     speaker: AgentId
     applied: tuple[Operation, ...]
     changes: tuple[Change, ...]
-
-
-def _named(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
-    return tuple(name[i] for i in numbers)
 
 
 def _check_names(field: str, names: Sequence[str]) -> None:
@@ -250,12 +252,12 @@ class Verifier:
     def affected(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected(beta): the records with a direct Dep link to ``withdrawn`` (Definition 2.3)."""
         n = self.state.numbering
-        return _named(one_step_affected(n.dependents, n.number[self._known(withdrawn)]), n.name)
+        return names_of(one_step_affected(n.dependents, n.number[self._known(withdrawn)]), n.name)
 
     def affected_star(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected*(beta): records with a non-empty Dep path to ``withdrawn`` (Definition 2.3)."""
         n = self.state.numbering
-        return _named(reverse_closure(n.dependents, n.number[self._known(withdrawn)]), n.name)
+        return names_of(reverse_closure(n.dependents, n.number[self._known(withdrawn)]), n.name)
 
     @icontract.ensure(
         lambda self, result: is_within_good_standing(result, self.state.standing),

@@ -24,8 +24,8 @@ def _graph(m: RandomMap) -> nx.DiGraph:
     return graph
 
 
-# Maps of 8 records or fewer walk on flat marks from the first record (8 >> _DENSE_SHIFT is
-# 0); maps of up to 48 also walk on sparse marks and switch part way.
+# Maps of 8 records or fewer move their marks to a flat array after the first record
+# (8 >> _DENSE_SHIFT is 0); maps of up to 48 also keep them in a dict for a while.
 SMALL_AND_LARGER = st.one_of(random_maps(), random_maps(max_records=48))
 
 
@@ -110,12 +110,12 @@ def test_the_stabilisation_bound_is_reached_by_a_chain() -> None:
 
 @pytest.mark.parametrize("n", [2, 16, 17, 100])
 def test_a_walk_that_switches_its_marks_keeps_its_path_and_closure(n: int) -> None:
-    """A chain r0 -> r1 -> ... -> r(n-1) visits every record, so on maps of 17 or more the
-    marks switch from a dict to a flat array part way; the parents recorded before the switch
-    must survive it (the rejection's path is the whole chain) and no record may be lost."""
+    """A chain r0 -> r1 -> ... -> r(n-1) visits every record, so the walk moves its marks
+    from a dict to a flat array part way; the parents recorded before the move must survive
+    it (the rejection's path is the whole chain) and no record may be lost."""
     chain = [[i + 1] for i in range(n - 1)] + [[]]
     reverse = [[]] + [[i - 1] for i in range(1, n)]
-    assert n >> _DENSE_SHIFT < n - 1, "the walk crosses the switch"
+    assert n >> _DENSE_SHIFT < n - 1, "the walk moves its marks"
     assert dependency_walk(chain, [1] * n, 0).closure == tuple(range(n))
     rejected = dependency_walk(chain, [1] * (n - 1) + [0], 0)
     assert rejected.path == tuple(range(n)) and rejected.witness == n - 1

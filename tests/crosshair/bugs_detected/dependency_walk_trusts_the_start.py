@@ -1,4 +1,7 @@
-"""A copy of ``reference.closure.dependency_walk`` with a planted bug CrossHair must find.
+"""``reference.closure.dependency_walk``, with its contracts, and a planted bug CrossHair must find.
+
+The body is the engine's first phase alone (marks in a dict throughout), which is
+enough for the contracts to judge.
 
 The bug: the walk checks the standing of every record it reaches but not of alpha_c
 itself, so a weakened or abandoned candidate with no dependencies is accepted, against
@@ -12,15 +15,11 @@ from collections.abc import Sequence
 import icontract
 
 from reference.closure import (
-    _DENSE_SHIFT,
-    Marks,
     Walk,
     _accepts_a_closed_set,
     _accepts_within_good_standing,
-    _densified,
     _path_to,
     _rejects_with_a_witness,
-    _Unmarked,
 )
 from reference.predicates import Links, is_numbered_relation
 
@@ -48,18 +47,13 @@ from reference.predicates import Links, is_numbered_relation
 )
 def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     """The Verify walk, except that alpha_c's own label is never read (the planted bug)."""
-    size = len(supports)
-    dense_from = size >> _DENSE_SHIFT
-    sparse = _Unmarked({start: start + 1})
-    marks: Marks = sparse
+    marks = {start: start + 1}
     queue = [start]
     for record in queue:
         for support in supports[record]:
-            if not marks[support]:
+            if support not in marks:
                 marks[support] = record + 1
                 if not good[support]:
                     return Walk(False, witness=support, path=_path_to(marks, support))
                 queue.append(support)
-        if len(queue) > dense_from:
-            marks, dense_from = _densified(sparse, size), size + 1
     return Walk(True, closure=tuple(queue))

@@ -1,4 +1,6 @@
-"""A copy of ``reference.closure.reverse_closure`` with a planted bug CrossHair must find.
+"""``reference.closure.reverse_closure``, with its contracts, and a planted bug CrossHair must find.
+
+The body is the engine's first phase alone (marks in a dict throughout).
 
 The bug: the walk marks beta as seen before it starts, the way reachability is often
 coded (networkx's ``ancestors`` also leaves the source out).  Definition 2.3 puts beta
@@ -10,7 +12,6 @@ from __future__ import annotations
 
 import icontract
 
-from reference.closure import _DENSE_SHIFT, Marks, _densified, _Unmarked
 from reference.predicates import (
     Links,
     is_closed_from,
@@ -41,16 +42,11 @@ from reference.predicates import (
 )
 def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     """Affected*(beta), except that beta is never reported (the planted bug)."""
-    size = len(dependents)
-    dense_from = size >> _DENSE_SHIFT
-    sparse = _Unmarked({withdrawn: 1})  # the bug: beta counts as visited
-    seen: Marks = sparse
+    seen = {withdrawn: 1}  # the bug: beta counts as visited
     queue = [withdrawn]
     for record in queue:
         for dependent in dependents[record]:
-            if not seen[dependent]:
+            if dependent not in seen:
                 seen[dependent] = 1
                 queue.append(dependent)
-        if len(queue) > dense_from:
-            seen, dense_from = _densified(sparse, size), size + 1
     return tuple(queue[1:])
