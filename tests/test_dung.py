@@ -59,9 +59,7 @@ def test_stable_extensions_agree(af: dung.Framework) -> None:
 def test_admissible_sets_agree(af: dung.Framework) -> None:
     theirs = _theirs(af)
     every = [
-        frozenset(s)
-        for n in range(len(af.args) + 1)
-        for s in combinations(sorted(af.args), n)
+        frozenset(s) for n in range(len(af.args) + 1) for s in combinations(sorted(af.args), n)
     ]
     expected = {s for s in every if independent.admissible(s, theirs.arguments, theirs.defeats)}
     assert _as_set(dung.compute_admissible_sets(af)) == expected

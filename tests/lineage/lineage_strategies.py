@@ -39,8 +39,13 @@ def profiles(draw: st.DrawFn, max_size: int = 4, interior_base: bool = False) ->
 
 
 @st.composite
-def dags(draw: st.DrawFn, max_nodes: int = 6, interior_base: bool = False,
-         labelled: bool = True, number: str = "fraction") -> QBAF:
+def dags(
+    draw: st.DrawFn,
+    max_nodes: int = 6,
+    interior_base: bool = False,
+    labelled: bool = True,
+    number: str = "fraction",
+) -> QBAF:
     """An acyclic QBAF on nodes n0 (the topic) .. n{k-1}; edges go from higher to lower index.
 
     Every non-topic node gets its own root and content label when ``labelled``.

@@ -100,8 +100,11 @@ def test_table_2_exact_flg_on_a_subgrid() -> None:
 def test_only_the_lineage_quotient_meets_the_joint_target() -> None:
     """Each other judge of Table 2 already misses the target on the grid's smallest stars."""
     small = run_star_audit(floats(STAR_GRID), leaves=1)
-    missed = {name for name, m in small.metrics.items()
-              if any(m.table_row()[k] != 0 for k in ("CD", "RSS8", "RFR8", "FASR"))}
+    missed = {
+        name
+        for name, m in small.metrics.items()
+        if any(m.table_row()[k] != 0 for k in ("CD", "RSS8", "RFR8", "FASR"))
+    }
     assert missed == {"Occ-DF-QuAD", "Max-QuAD", "CQ-DF-QuAD"}
     occurrence = small.metrics["Occ-DF-QuAD"].table_row()
     assert occurrence["RSS8"] > 0 and occurrence["RFR8"] > 0 and occurrence["FASR"] == 0
@@ -146,7 +149,9 @@ def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str])
 
 
 def test_a_disagreeing_figure_fails_the_audit(
-    monkeypatch: pytest.MonkeyPatch, dag: AuditResult, propagation: PropagationResult,
+    monkeypatch: pytest.MonkeyPatch,
+    dag: AuditResult,
+    propagation: PropagationResult,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``gcv audit lineage`` returns 1 when a reproduced figure differs from the paper's."""

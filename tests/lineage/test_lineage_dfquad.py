@@ -47,8 +47,9 @@ def test_dfquad_agrees_with_formal_argumentation(qbaf: QBAF) -> None:
 @given(dags(max_nodes=6))
 def test_exact_and_float_evaluation_agree(qbaf: QBAF) -> None:
     exact = compute_dfquad_strengths(qbaf)
-    floats = compute_dfquad_strengths(QBAF(qbaf.topic, {n: float(v) for n, v in qbaf.base.items()},
-                                           qbaf.supports, qbaf.attacks))
+    floats = compute_dfquad_strengths(
+        QBAF(qbaf.topic, {n: float(v) for n, v in qbaf.base.items()}, qbaf.supports, qbaf.attacks)
+    )
     assert all(abs(exact[n] - floats[n]) < 1e-12 for n in exact)
     assert all(0 <= v <= 1 for v in exact.values())
 
@@ -63,15 +64,21 @@ def test_dfquad_hand_computed() -> None:
 
 
 def test_maxquad_ignores_inputs_below_the_maximum() -> None:
-    qbaf = QBAF("t", {"t": F(1, 2), "a": F(4, 5), "b": F(1, 5)},
-                supports=frozenset({("a", "t"), ("b", "t")}))
+    qbaf = QBAF(
+        "t",
+        {"t": F(1, 2), "a": F(4, 5), "b": F(1, 5)},
+        supports=frozenset({("a", "t"), ("b", "t")}),
+    )
     assert compute_maxquad_strengths(qbaf)["t"] == F(1, 2) + F(1, 2) * F(4, 5)
     assert compute_dfquad_strengths(qbaf)["t"] > compute_maxquad_strengths(qbaf)["t"]
 
 
 def test_cycle_raises_typed_error_with_the_cycle() -> None:
-    qbaf = QBAF("t", {"t": F(1, 2), "a": F(1, 2), "b": F(1, 2)},
-                supports=frozenset({("a", "b"), ("b", "a"), ("a", "t")}))
+    qbaf = QBAF(
+        "t",
+        {"t": F(1, 2), "a": F(1, 2), "b": F(1, 2)},
+        supports=frozenset({("a", "b"), ("b", "a"), ("a", "t")}),
+    )
     with pytest.raises(CycleError) as caught:
         compute_dfquad_strengths(qbaf)
     cycle = caught.value.cycle
@@ -90,14 +97,18 @@ def test_cycle_raises_typed_error_with_the_cycle() -> None:
         ({"base": {"a": F(1, 2)}}, MalformedQBAFError, "topic 't'"),
         ({"supports": frozenset({("x", "t")})}, MalformedQBAFError, "unknown node 'x'"),
         ({"supports": frozenset({("t", "t")})}, MalformedQBAFError, "self-loop"),
-        ({"supports": frozenset({("a", "t")}), "attacks": frozenset({("a", "t")})},
-         MalformedQBAFError, "both supports and attacks"),
+        (
+            {"supports": frozenset({("a", "t")}), "attacks": frozenset({("a", "t")})},
+            MalformedQBAFError,
+            "both supports and attacks",
+        ),
         ({"roots": {"z": "r"}}, MalformedQBAFError, "unknown node 'z'"),
         ({"contents": {"a": ""}}, MalformedQBAFError, "non-empty"),
     ],
 )
-def test_malformed_qbaf_raises_named_error(kwargs: dict[str, object], error: type[Exception],
-                                           fragment: str) -> None:
+def test_malformed_qbaf_raises_named_error(
+    kwargs: dict[str, object], error: type[Exception], fragment: str
+) -> None:
     fields: dict[str, object] = {"topic": "t", "base": {"t": F(1, 2), "a": F(1, 2)}}
     fields.update(kwargs)
     with pytest.raises(error, match=fragment):
@@ -112,10 +123,16 @@ def test_check_strength_accepts_the_closed_interval() -> None:
 
 
 def test_layers_and_multilayer() -> None:
-    diamond = QBAF("t", {"t": F(1, 2), "a": F(1, 2), "b": F(1, 2), "c": F(1, 2)},
-                   supports=frozenset({("a", "t"), ("b", "t"), ("c", "a"), ("c", "b")}))
+    diamond = QBAF(
+        "t",
+        {"t": F(1, 2), "a": F(1, 2), "b": F(1, 2), "c": F(1, 2)},
+        supports=frozenset({("a", "t"), ("b", "t"), ("c", "a"), ("c", "b")}),
+    )
     assert compute_layers(diamond) == {"t": 0, "a": 1, "b": 1, "c": 2}
-    skip = QBAF("t", {"t": F(1, 2), "a": F(1, 2), "c": F(1, 2)},
-                supports=frozenset({("a", "t"), ("c", "a"), ("c", "t")}))
+    skip = QBAF(
+        "t",
+        {"t": F(1, 2), "a": F(1, 2), "c": F(1, 2)},
+        supports=frozenset({("a", "t"), ("c", "a"), ("c", "t")}),
+    )
     assert not is_multilayer(skip)
     assert compute_topological_order(diamond)[-1] == "t"

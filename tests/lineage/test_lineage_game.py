@@ -36,8 +36,9 @@ def test_occurrence_sensitive_judges_reward_a_relay(judge) -> None:  # type: ign
     assert profitable, judge.__name__
     deviation = profitable[0]
     assert is_replication_only_deviation(actions, deviation, "bob")
-    gain = compute_utility(game, judge, deviation, "bob") - compute_utility(game, judge, actions,
-                                                                            "bob")
+    gain = compute_utility(game, judge, deviation, "bob") - compute_utility(
+        game, judge, actions, "bob"
+    )
     assert gain == 1 - game.replication_cost
 
 
@@ -51,8 +52,9 @@ def test_content_quotient_rewards_an_excerpt_split_but_not_a_relay() -> None:
 def test_lineage_quotient_is_neutral_to_both() -> None:
     for make in (make_relay_game, make_excerpt_game):
         game, actions, candidate = make()
-        assert not find_profitable_deviations(game, judge_lineage_dfquad, actions, "bob",
-                                              [candidate])
+        assert not find_profitable_deviations(
+            game, judge_lineage_dfquad, actions, "bob", [candidate]
+        )
 
 
 @pytest.mark.parametrize("cost", [F(0), F(1, 100), F(1, 20)])
@@ -60,10 +62,12 @@ def test_lineage_quotient_is_neutral_to_both() -> None:
 def test_prop_4_3_deleting_k_replications_gains_k_times_their_cost(cost: Fraction, k: int) -> None:
     base, actions, relay = make_relay_game()
     game = JudgmentGame(base.start, base.prefers_accept, base.fresh_cost, cost)
-    replicated = (*actions, *(Action("bob", ActionKind.REPLICATE,
-                                     make_relay(relay, f"sock-{i}")) for i in range(k)))
+    replicated = (
+        *actions,
+        *(Action("bob", ActionKind.REPLICATE, make_relay(relay, f"sock-{i}")) for i in range(k)),
+    )
     deviations = generate_replication_deviations(game, replicated, "bob", [])
-    assert len(deviations) == 2 ** k - 1
+    assert len(deviations) == 2**k - 1
     before = compute_utility(game, judge_lineage_dfquad, replicated, "bob")
     verdict = judge_lineage_dfquad(compute_outcome(game, replicated))
     for deviation in deviations:

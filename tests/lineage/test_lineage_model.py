@@ -42,8 +42,9 @@ from spec.lineage import (
 from tests.lineage.lineage_strategies import TENTHS, profiles
 
 F = Fraction
-REPORT = Occurrence("ann", "The trial found an effect.", "effect", "r1", "topic", Sign.SUPPORT,
-                    F(3, 5))
+REPORT = Occurrence(
+    "ann", "The trial found an effect.", "effect", "r1", "topic", Sign.SUPPORT, F(3, 5)
+)
 
 
 @pytest.mark.parametrize(
@@ -56,8 +57,9 @@ REPORT = Occurrence("ann", "The trial found an effect.", "effect", "r1", "topic"
         ("sign", 1, MalformedProfileError, "sign"),
     ],
 )
-def test_bad_occurrence_raises_named_error(field: str, value: object, error: type[Exception],
-                                           fragment: str) -> None:
+def test_bad_occurrence_raises_named_error(
+    field: str, value: object, error: type[Exception], fragment: str
+) -> None:
     with pytest.raises(error, match=fragment):
         replace(REPORT, **{field: value})
 
@@ -92,9 +94,12 @@ def test_units_take_the_maximum_over_renderings() -> None:
 
 def test_replication_actions_are_root_replicas_and_fresh_twins_are_fresh() -> None:
     profile = make_direct_profile(F(1, 2), [REPORT])
-    for replica in (make_relay(REPORT, "ben"), make_paraphrase(REPORT, "cy", "Effect found."),
-                    make_alias(REPORT, "ann2"),
-                    make_excerpt(REPORT, "effect-size", "d = 0.4", F(1, 2))):
+    for replica in (
+        make_relay(REPORT, "ben"),
+        make_paraphrase(REPORT, "cy", "Effect found."),
+        make_alias(REPORT, "ann2"),
+        make_excerpt(REPORT, "effect-size", "d = 0.4", F(1, 2)),
+    ):
         assert is_root_replica(profile, replica) and not is_fresh(profile, replica)
         twin = make_fresh(replica, "r9")
         assert is_fresh(profile, twin) and not is_root_replica(profile, twin)

@@ -57,8 +57,12 @@ STRENGTHS = (F(1, 5), F(1, 2), F(4, 5))
 
 
 def principles_violated(judge, profile: Profile) -> set[str]:  # type: ignore[no-untyped-def]
-    return {v.principle for v in find_violations(judge, profile, fresh_strengths=STRENGTHS,
-                                                 modulus=compute_dfquad_modulus)}
+    return {
+        v.principle
+        for v in find_violations(
+            judge, profile, fresh_strengths=STRENGTHS, modulus=compute_dfquad_modulus
+        )
+    }
 
 
 # A deliberately broken judges' gallery: each must be caught by the checker named beside it.
@@ -72,15 +76,19 @@ def broken_mean_units(profile: Profile) -> Real:
     side = {Sign.SUPPORT: [], Sign.ATTACK: []}  # type: dict[Sign, list[Real]]
     for (_, _, sign), values in groups.items():
         side[sign].append(sum(values, F(0)) / len(values))
-    return compute_combination(get_base(profile), compute_probabilistic_sum(side[Sign.ATTACK]),
-                               compute_probabilistic_sum(side[Sign.SUPPORT]))
+    return compute_combination(
+        get_base(profile),
+        compute_probabilistic_sum(side[Sign.ATTACK]),
+        compute_probabilistic_sum(side[Sign.SUPPORT]),
+    )
 
 
 def broken_label_sensitive(profile: Profile) -> Real:
     """LQ-DF-QuAD that ignores the unit whose root label sorts first (LNI)."""
     roots = sorted({o.root for o in profile.occurrences})
-    kept = Profile(profile.skeleton,
-                   tuple(o for o in profile.occurrences if not roots or o.root != roots[0]))
+    kept = Profile(
+        profile.skeleton, tuple(o for o in profile.occurrences if not roots or o.root != roots[0])
+    )
     return judge_lineage_dfquad(kept)
 
 
@@ -112,8 +120,15 @@ def test_principles_hold_for_the_other_judges_where_they_should(profile: Profile
 
 
 BALANCED = make_units_profile(F(1, 2), [(Sign.SUPPORT, F(1, 5)), (Sign.ATTACK, F(1, 5))])
-TIGHT = make_units_profile(F(4, 5), [(Sign.SUPPORT, F(1, 5)), (Sign.SUPPORT, F(4, 5)),
-                                     (Sign.SUPPORT, F(4, 5)), (Sign.ATTACK, F(1, 5))])
+TIGHT = make_units_profile(
+    F(4, 5),
+    [
+        (Sign.SUPPORT, F(1, 5)),
+        (Sign.SUPPORT, F(4, 5)),
+        (Sign.SUPPORT, F(4, 5)),
+        (Sign.ATTACK, F(1, 5)),
+    ],
+)
 
 
 @pytest.mark.parametrize(
@@ -147,16 +162,21 @@ def test_checkers_refuse_cases_outside_their_principle() -> None:
         is_flr_respected(judge_lineage_dfquad, BALANCED, make_relay(BALANCED.occurrences[0], "z"))
 
 
-@given(profiles(max_size=4), st.sampled_from([judge_lineage_dfquad, judge_occurrence_dfquad,
-                                              judge_content_dfquad, judge_plurality]))
+@given(
+    profiles(max_size=4),
+    st.sampled_from(
+        [judge_lineage_dfquad, judge_occurrence_dfquad, judge_content_dfquad, judge_plurality]
+    ),
+)
 def test_prop_4_1_rri_is_threshold_uniform_immunity(profile: Profile, judge) -> None:  # type: ignore[no-untyped-def]
     for replica in generate_replica_extensions(profile):
         after = compute_extension(profile, replica)
         immune = is_threshold_uniform_immune(judge, profile, after)
         assert immune == is_rri_respected(judge, profile, replica)
         if immune:
-            assert all(is_fixed_threshold_stable(judge, profile, after, F(k, 20))
-                       for k in range(21))
+            assert all(
+                is_fixed_threshold_stable(judge, profile, after, F(k, 20)) for k in range(21)
+            )
         assert is_replication_proof(judge, profile, [replica]) == immune
 
 
@@ -171,8 +191,7 @@ def test_fixed_threshold_stability_is_weaker_than_rri() -> None:
 def test_information_boundary() -> None:
     relay = make_relay(BALANCED.occurrences[1], "carol")
     fresh = make_fresh(relay, "root-second-analysis")
-    for interface in (observe_prompt, compute_content_quotient,
-                      compute_occurrence_representation):
+    for interface in (observe_prompt, compute_content_quotient, compute_occurrence_representation):
         assert is_information_boundary_witness(interface, BALANCED, relay, fresh)
     assert not is_information_boundary_witness(compute_lineage_quotient, BALANCED, relay, fresh)
 
@@ -198,8 +217,9 @@ def _domain() -> list[Profile]:
         domain.append(seed)
         for o in seed.occurrences:
             domain.append(compute_extension(seed, make_relay(o, "relay")))
-            domain.append(compute_extension(seed, make_excerpt(o, o.content + "/part", "part",
-                                                               o.strength)))
+            domain.append(
+                compute_extension(seed, make_excerpt(o, o.content + "/part", "part", o.strength))
+            )
             domain.append(compute_extension(seed, make_fresh(make_relay(o, "relay"), "new")))
         domain.append(rename_roots(seed, {o.root: o.root + "-renamed" for o in seed.occurrences}))
     return domain
@@ -208,10 +228,17 @@ def _domain() -> list[Profile]:
 def test_section_5_factorization_on_an_orbit_connected_domain() -> None:
     domain = _domain()
     assert is_orbit_connected(domain)
-    for judge in (judge_lineage_dfquad, judge_occurrence_dfquad, judge_content_dfquad,
-                  judge_occurrence_maxquad, judge_plurality, broken_label_sensitive):
+    for judge in (
+        judge_lineage_dfquad,
+        judge_occurrence_dfquad,
+        judge_content_dfquad,
+        judge_occurrence_maxquad,
+        judge_plurality,
+        broken_label_sensitive,
+    ):
         assert is_rri_lni_on_domain(judge, domain) == is_factorizing(
-            judge, compute_lineage_quotient, domain), judge.__name__
+            judge, compute_lineage_quotient, domain
+        ), judge.__name__
     assert is_rri_lni_on_domain(judge_lineage_dfquad, domain)
     assert not is_rri_lni_on_domain(judge_content_dfquad, domain)  # the excerpt split
 
@@ -239,6 +266,13 @@ def test_root_aggregate_is_max() -> None:
 
 
 def test_occurrence_built_by_hand_is_fresh_and_matched() -> None:
-    twin = Occurrence("dave", BALANCED.occurrences[1].surface, BALANCED.occurrences[1].content,
-                      "other", "topic", Sign.ATTACK, F(1, 5))
+    twin = Occurrence(
+        "dave",
+        BALANCED.occurrences[1].surface,
+        BALANCED.occurrences[1].content,
+        "other",
+        "topic",
+        Sign.ATTACK,
+        F(1, 5),
+    )
     assert judge_lineage_dfquad(compute_extension(BALANCED, twin)) == F(21, 50)

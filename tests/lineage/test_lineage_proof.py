@@ -36,9 +36,11 @@ def test_twin_without_freshness_has_a_counterexample_the_spec_confirms() -> None
 
 
 @given(unit, unit, unit)
-def test_encoding_is_the_spec_combination(base: Fraction, attack: Fraction,
-                                          support: Fraction) -> None:
+def test_encoding_is_the_spec_combination(
+    base: Fraction, attack: Fraction, support: Fraction
+) -> None:
     term = encode_combination(z3.RealVal(base), z3.RealVal(attack), z3.RealVal(support))
     value = z3.simplify(term)
     assert Fraction(value.numerator_as_long(), value.denominator_as_long()) == compute_combination(
-        base, attack, support)
+        base, attack, support
+    )

@@ -71,12 +71,24 @@ def test_singleton_lifting_is_the_semantics(qbaf: QBAF) -> None:
 
 def _replicate(qbaf: QBAF, node: str, base: Fraction, name: str = "copy") -> QBAF:
     """A replica of ``node``: same root and content, same targets and sources, no greater base."""
-    extended = compute_extended_qbaf(qbaf, name, base, get_signed_targets(qbaf, node),
-                                     root=qbaf.roots[node], content=qbaf.contents[node])
+    extended = compute_extended_qbaf(
+        qbaf,
+        name,
+        base,
+        get_signed_targets(qbaf, node),
+        root=qbaf.roots[node],
+        content=qbaf.contents[node],
+    )
     supports = {(s, name) for sign, s in get_signed_sources(qbaf, node) if sign is Sign.SUPPORT}
     attacks = {(s, name) for sign, s in get_signed_sources(qbaf, node) if sign is Sign.ATTACK}
-    return QBAF(extended.topic, extended.base, extended.supports | supports,
-                extended.attacks | attacks, extended.roots, extended.contents)
+    return QBAF(
+        extended.topic,
+        extended.base,
+        extended.supports | supports,
+        extended.attacks | attacks,
+        extended.roots,
+        extended.contents,
+    )
 
 
 @given(dags(max_nodes=6), st.data())
@@ -89,14 +101,25 @@ def test_structural_rri_and_lni_of_the_lineage_lifting(qbaf: QBAF, data: st.Data
     before = judge_qbaf_lineage_dfquad(qbaf)
     assert judge_qbaf_lineage_dfquad(replicated) == before
     assert judge_qbaf_lineage_maxquad(replicated) == judge_qbaf_lineage_maxquad(qbaf)
-    renamed = QBAF(qbaf.topic, qbaf.base, qbaf.supports, qbaf.attacks,
-                   {n: f"renamed-{r[::-1]}" for n, r in qbaf.roots.items()}, qbaf.contents)
+    renamed = QBAF(
+        qbaf.topic,
+        qbaf.base,
+        qbaf.supports,
+        qbaf.attacks,
+        {n: f"renamed-{r[::-1]}" for n, r in qbaf.roots.items()},
+        qbaf.contents,
+    )
     assert judge_qbaf_lineage_dfquad(renamed) == before
 
 
 def test_per_occurrence_dfquad_counts_a_replica() -> None:
-    qbaf = QBAF("t", {"t": F(1, 2), "a": F(1, 5)}, attacks=frozenset({("a", "t")}),
-                roots={"a": "r"}, contents={"a": "c"})
+    qbaf = QBAF(
+        "t",
+        {"t": F(1, 2), "a": F(1, 5)},
+        attacks=frozenset({("a", "t")}),
+        roots={"a": "r"},
+        contents={"a": "c"},
+    )
     replicated = _replicate(qbaf, "a", F(1, 5))
     assert judge_qbaf_dfquad(replicated) < judge_qbaf_dfquad(qbaf)
     assert judge_qbaf_lineage_dfquad(replicated) == judge_qbaf_lineage_dfquad(qbaf)
@@ -114,15 +137,19 @@ def test_representations_of_a_relay_and_a_matched_fresh_report() -> None:
     assert compute_lineage_quotient(with_fresh) != compute_lineage_quotient(profile)
     assert compute_content_quotient(with_fresh) == compute_content_quotient(profile)
     assert compute_occurrence_representation(with_relay) == compute_occurrence_representation(
-        with_fresh)
+        with_fresh
+    )
     assert compute_verdict(F(1, 2)) and not compute_verdict(F(21, 50))
 
 
 def test_compatibility_rejects_malformed_classes() -> None:
     # a "replica" of an intermediate claim that lacks the claim's supporter
-    qbaf = QBAF("t", {"t": F(1, 2), "a": F(1, 2), "e": F(1, 2), "a2": F(1, 2)},
-                supports=frozenset({("a", "t"), ("e", "a"), ("a2", "t")}),
-                roots={"a": "r", "a2": "r", "e": "q"})
+    qbaf = QBAF(
+        "t",
+        {"t": F(1, 2), "a": F(1, 2), "e": F(1, 2), "a2": F(1, 2)},
+        supports=frozenset({("a", "t"), ("e", "a"), ("a2", "t")}),
+        roots={"a": "r", "a2": "r", "e": "q"},
+    )
     partition = compute_lineage_partition(qbaf)
     assert partition["a2"] == partition["a"]
     with pytest.raises(IncompatibleClassError, match="different signed sources") as caught:
@@ -135,9 +162,13 @@ def test_compatibility_rejects_malformed_classes() -> None:
 
 
 def test_same_root_different_role_are_different_units() -> None:
-    qbaf = QBAF("t", {"t": F(1, 2), "x": F(1, 5), "y": F(1, 5)},
-                supports=frozenset({("x", "t")}), attacks=frozenset({("y", "t")}),
-                roots={"x": "r", "y": "r"})
+    qbaf = QBAF(
+        "t",
+        {"t": F(1, 2), "x": F(1, 5), "y": F(1, 5)},
+        supports=frozenset({("x", "t")}),
+        attacks=frozenset({("y", "t")}),
+        roots={"x": "r", "y": "r"},
+    )
     partition = compute_lineage_partition(qbaf)
     assert partition["x"] != partition["y"]
     assert judge_qbaf_lineage_dfquad(qbaf) == F(1, 2)
@@ -164,15 +195,22 @@ def test_b1_quotienting_can_create_a_cycle() -> None:
 
 def test_b1_stratification_is_not_necessary() -> None:
     # a class spanning two layers whose quotient is still acyclic
-    qbaf = QBAF("t", {"t": F(1, 2), "a": F(1, 2), "x": F(1, 5), "y": F(1, 5)},
-                supports=frozenset({("a", "t"), ("x", "a"), ("y", "t")}),
-                roots={"x": "r", "y": "r"})
+    qbaf = QBAF(
+        "t",
+        {"t": F(1, 2), "a": F(1, 2), "x": F(1, 5), "y": F(1, 5)},
+        supports=frozenset({("a", "t"), ("x", "a"), ("y", "t")}),
+        roots={"x": "r", "y": "r"},
+    )
     partition = {"t": "t", "a": "a", "x": "x", "y": "x"}
     assert not is_lineage_stratified(qbaf, partition)
     compute_topological_order(compute_quotient(qbaf, partition))
 
 
 def test_max_quad_quotient_semantics() -> None:
-    qbaf = QBAF("t", {"t": F(1, 2), "a": F(4, 5), "b": F(1, 5)},
-                supports=frozenset({("a", "t"), ("b", "t")}), roots={"a": "r", "b": "s"})
+    qbaf = QBAF(
+        "t",
+        {"t": F(1, 2), "a": F(4, 5), "b": F(1, 5)},
+        supports=frozenset({("a", "t"), ("b", "t")}),
+        roots={"a": "r", "b": "s"},
+    )
     assert compute_maxquad_strengths(qbaf)["t"] == judge_qbaf_lineage_maxquad(qbaf)

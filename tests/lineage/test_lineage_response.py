@@ -51,8 +51,11 @@ def _fresh(sign: Sign, strength: Fraction) -> Occurrence:
 
 def test_modulus_exhaustively_on_a_grid_with_its_tightness() -> None:
     """Every base, pair of aggregates from stars of up to two leaves a side, strength and sign."""
-    sides = [compute_probabilistic_sum(list(c)) for n in range(3)
-             for c in combinations_with_replacement(GRID, n)]
+    sides = [
+        compute_probabilistic_sum(list(c))
+        for n in range(3)
+        for c in combinations_with_replacement(GRID, n)
+    ]
     checked = tight = 0
     for base, attack, support, strength, sign in product(GRID, sides, sides, GRID, Sign):
         gain = compute_direct_gain(base, attack, support, sign, strength)
@@ -65,39 +68,61 @@ def test_modulus_exhaustively_on_a_grid_with_its_tightness() -> None:
         before = support - attack
         after = before + int(sign) * strength * (1 - same)
         if (base <= F(1, 2) and max(before, after) <= 0) or (
-                base >= F(1, 2) and min(before, after) >= 0):
+            base >= F(1, 2) and min(before, after) >= 0
+        ):
             assert gain == modulus
     assert checked > 10_000 and tight > 0
 
 
-@given(profiles(max_size=4, interior_base=True), st.sampled_from(GRID[1:-1]),
-       st.sampled_from(list(Sign)))
-def test_direct_gain_is_the_lineage_judges_move(profile: Profile, strength: Fraction,
-                                                sign: Sign) -> None:
+@given(
+    profiles(max_size=4, interior_base=True),
+    st.sampled_from(GRID[1:-1]),
+    st.sampled_from(list(Sign)),
+)
+def test_direct_gain_is_the_lineage_judges_move(
+    profile: Profile, strength: Fraction, sign: Sign
+) -> None:
     fresh = _fresh(sign, strength)
     if not is_eligible(profile, fresh):
         return
     units = {(o.root, o.sign): o for o in profile.occurrences}
-    supports = [max(x.strength for x in profile.occurrences if (x.root, x.sign) == k)
-                for k in units if k[1] is Sign.SUPPORT]
-    attacks = [max(x.strength for x in profile.occurrences if (x.root, x.sign) == k)
-               for k in units if k[1] is Sign.ATTACK]
+    supports = [
+        max(x.strength for x in profile.occurrences if (x.root, x.sign) == k)
+        for k in units
+        if k[1] is Sign.SUPPORT
+    ]
+    attacks = [
+        max(x.strength for x in profile.occurrences if (x.root, x.sign) == k)
+        for k in units
+        if k[1] is Sign.ATTACK
+    ]
     base = profile.skeleton.base["topic"]
-    expected = compute_direct_gain(base, compute_probabilistic_sum(attacks),
-                                   compute_probabilistic_sum(supports), sign, strength)
+    expected = compute_direct_gain(
+        base,
+        compute_probabilistic_sum(attacks),
+        compute_probabilistic_sum(supports),
+        sign,
+        strength,
+    )
     after = judge_lineage_dfquad(compute_extension(profile, fresh))
     assert int(sign) * (after - judge_lineage_dfquad(profile)) == expected
 
 
-@given(profiles(max_size=4, interior_base=True), st.sampled_from(GRID[1:-1]),
-       st.sampled_from(list(Sign)))
-def test_prop_4_strict_response_iff_the_aggregate_rises(profile: Profile, strength: Fraction,
-                                                        sign: Sign) -> None:
+@given(
+    profiles(max_size=4, interior_base=True),
+    st.sampled_from(GRID[1:-1]),
+    st.sampled_from(list(Sign)),
+)
+def test_prop_4_strict_response_iff_the_aggregate_rises(
+    profile: Profile, strength: Fraction, sign: Sign
+) -> None:
     fresh = _fresh(sign, strength)
     if not is_eligible(profile, fresh):
         return
-    for judge, aggregate in ((judge_lineage_dfquad, compute_probabilistic_sum),
-                             (judge_lineage_maxquad, compute_max_aggregate)):
+    for judge, aggregate in (
+        (judge_lineage_dfquad, compute_probabilistic_sum),
+        (judge_lineage_maxquad, compute_max_aggregate),
+    ):
         moved = int(sign) * (judge(compute_extension(profile, fresh)) - judge(profile)) > 0
         assert moved == is_strict_direct_response(profile, fresh, aggregate)
     assert is_strict_direct_response(profile, fresh, compute_probabilistic_sum)
@@ -112,8 +137,9 @@ def test_b5_configuration_figures() -> None:
     assert is_eligible(profile, fresh)
 
 
-@given(dags(max_nodes=6, interior_base=True), st.sampled_from(GRID[1:-1]),
-       st.sampled_from(list(Sign)))
+@given(
+    dags(max_nodes=6, interior_base=True), st.sampled_from(GRID[1:-1]), st.sampled_from(list(Sign))
+)
 def test_qbaf_modulus_for_fresh_direct_roots(qbaf: QBAF, strength: Fraction, sign: Sign) -> None:
     fresh = make_fresh_leaf(qbaf, qbaf.topic, sign, strength)
     gain = int(sign) * (judge_qbaf_lineage_dfquad(fresh) - judge_qbaf_lineage_dfquad(qbaf))
@@ -121,14 +147,17 @@ def test_qbaf_modulus_for_fresh_direct_roots(qbaf: QBAF, strength: Fraction, sig
 
 
 @given(dags(max_nodes=6, interior_base=True), st.sampled_from(GRID[1:-1]), st.data())
-def test_theorem_6_parity_determined_sign(qbaf: QBAF, strength: Fraction,
-                                          data: st.DataObject) -> None:
+def test_theorem_6_parity_determined_sign(
+    qbaf: QBAF, strength: Fraction, data: st.DataObject
+) -> None:
     assert is_interior(qbaf)
     node = data.draw(st.sampled_from(sorted(qbaf.base)))
     sign = data.draw(st.sampled_from(list(Sign)))
     predicted = compute_predicted_sign(qbaf, node, sign)
-    change = (compute_dfquad_strengths(make_fresh_leaf(qbaf, node, sign, strength))[qbaf.topic]
-              - compute_dfquad_strengths(qbaf)[qbaf.topic])
+    change = (
+        compute_dfquad_strengths(make_fresh_leaf(qbaf, node, sign, strength))[qbaf.topic]
+        - compute_dfquad_strengths(qbaf)[qbaf.topic]
+    )
     if not compute_path_parities(qbaf, node):
         assert change == 0  # no path to the topic
     elif predicted is not None:
@@ -137,8 +166,12 @@ def test_theorem_6_parity_determined_sign(qbaf: QBAF, strength: Fraction,
 
 def test_theorem_6_each_attack_flips_the_sign() -> None:
     half = F(1, 2)
-    chain = QBAF("t", {"t": half, "a": half, "b": half},
-                 supports=frozenset({("b", "a")}), attacks=frozenset({("a", "t")}))
+    chain = QBAF(
+        "t",
+        {"t": half, "a": half, "b": half},
+        supports=frozenset({("b", "a")}),
+        attacks=frozenset({("a", "t")}),
+    )
     assert compute_path_parities(chain, "b") == {1}
     assert compute_predicted_sign(chain, "b", Sign.SUPPORT) == -1
     assert compute_predicted_sign(chain, "b", Sign.ATTACK) == 1

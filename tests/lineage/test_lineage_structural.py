@@ -61,13 +61,16 @@ def broken_first_label(qbaf: QBAF) -> Real:
         return judge_qbaf_lineage_dfquad(qbaf)
     first = min(qbaf.roots, key=lambda n: (qbaf.roots[n], n))
     kept = {n: v for n, v in qbaf.base.items() if n != first}
-    return judge_qbaf_lineage_dfquad(QBAF(
-        qbaf.topic, kept,
-        frozenset(e for e in qbaf.supports if first not in e),
-        frozenset(e for e in qbaf.attacks if first not in e),
-        {n: r for n, r in qbaf.roots.items() if n != first},
-        {n: c for n, c in qbaf.contents.items() if n != first},
-    ))
+    return judge_qbaf_lineage_dfquad(
+        QBAF(
+            qbaf.topic,
+            kept,
+            frozenset(e for e in qbaf.supports if first not in e),
+            frozenset(e for e in qbaf.attacks if first not in e),
+            {n: r for n, r in qbaf.roots.items() if n != first},
+            {n: c for n, c in qbaf.contents.items() if n != first},
+        )
+    )
 
 
 def broken_damped(qbaf: QBAF) -> Real:
@@ -77,8 +80,10 @@ def broken_damped(qbaf: QBAF) -> Real:
 
 
 EXAMPLE = QBAF(
-    "t", {"t": F(4, 5), "a": F(4, 5), "b": F(1, 2), "c": F(1, 5)},
-    supports=frozenset({("a", "t"), ("c", "a")}), attacks=frozenset({("b", "t")}),
+    "t",
+    {"t": F(4, 5), "a": F(4, 5), "b": F(1, 2), "c": F(1, 5)},
+    supports=frozenset({("a", "t"), ("c", "a")}),
+    attacks=frozenset({("b", "t")}),
     roots={"a": "root-a", "b": "root-b", "c": "root-c"},
     contents={"a": "content-a", "b": "content-b", "c": "content-c"},
 )
