@@ -171,8 +171,8 @@ def is_numbering_of(state: DependencyMap) -> bool:
         == [list(state.dep.get(record, ())) for record in name]
         and [[name[j] for j in links] for links in numbering.dependents]
         == [list(state.rdep.get(record, ())) for record in name]
-        and [bool(flag) for flag in numbering.good]
-        == [state.standing[record] in GOOD_STANDING for record in name]
+        and list(numbering.good)
+        == [int(state.standing[record] in GOOD_STANDING) for record in name]
     )
 
 

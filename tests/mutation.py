@@ -88,10 +88,27 @@ def use_mutation_profile() -> None:
     os.environ.setdefault("GCV_HYPOTHESIS_PROFILE", "mutation")
 
 
+MEMORY_LIMIT = 5 * 10**9
+"""Bytes of address space for this process and every mutant's run forked from it.  A mutant
+that makes a walk loop forever can fill memory faster than mutmut's timeout ends it; under
+the limit its run fails with MemoryError, and the mutant counts as killed."""
+
+
+def limit_memory() -> None:
+    """Lower RLIMIT_AS to :data:`MEMORY_LIMIT` (never raise it)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > MEMORY_LIMIT:
+        ceiling = MEMORY_LIMIT if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
+
+
 def main(argv: list[str]) -> int:
     """Run mutmut's command line with contract-decorated functions mutated too."""
     allow_contract_decorators()
     use_mutation_profile()
+    limit_memory()
     from mutmut.__main__ import cli
 
     return int(
