@@ -22,7 +22,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from operator import itemgetter
+from typing import NamedTuple, TypeAlias
 
 import icontract
 
@@ -71,12 +72,18 @@ def _flattened(marks: dict[int, int], size: int) -> array[int]:
 
 def names_of(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
     """The records numbered ``numbers``, in order (``name`` as in the map's numbering)."""
-    return tuple([name[i] for i in numbers])  # a list first: faster than a generator
+    if len(numbers) < 2:  # itemgetter of one index returns the item, not a tuple
+        return tuple([name[i] for i in numbers])
+    named: tuple[RecordId, ...] = itemgetter(*numbers)(name)  # one C call: the fastest
+    return named
 
 
-@dataclass(frozen=True, slots=True)
-class Walk:
-    """The Verify walk's answer over record numbers (see :class:`Grounding`)."""
+class Walk(NamedTuple):
+    """The Verify walk's answer over record numbers (see :class:`Grounding`).
+
+    A named tuple rather than a frozen dataclass: it is built on every query, and a
+    tuple is built in a third of the time.
+    """
 
     grounded: bool
     closure: tuple[int, ...] = ()
@@ -85,13 +92,10 @@ class Walk:
 
     def named(self, candidate: RecordId, name: Sequence[RecordId]) -> Grounding:
         """The same answer with each number replaced by its record."""
-        return Grounding(
-            candidate,
-            self.grounded,
-            closure=names_of(self.closure, name),
-            witness=None if self.witness is None else name[self.witness],
-            path=names_of(self.path, name),
-        )
+        if self.grounded:
+            return Grounding(candidate, True, names_of(self.closure, name))
+        witness = None if self.witness is None else name[self.witness]
+        return Grounding(candidate, False, (), witness, names_of(self.path, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +210,7 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     (Proposition 2.5).  Cycles are harmless.
     """
     if not good[start]:
-        return Walk(False, witness=start, path=(start,))
+        return Walk(False, (), start, (start,))
     # marks[r] is 1 + the record r was first reached from (the start from itself).
     # The queue is a list read while it grows: breadth-first with no deque.
     marks = {start: start + 1}
@@ -218,21 +222,21 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
             if support not in marks:
                 marks[support] = record + 1
                 if not good[support]:
-                    return Walk(False, witness=support, path=_path_to(marks, support))
+                    return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
         if len(queue) > dense_from:
             break
     else:
-        return Walk(True, closure=tuple(queue))
+        return Walk(True, tuple(queue))
     flat = _flattened(marks, len(supports))
     for record in reader:  # where the first loop stopped
         for support in supports[record]:
             if not flat[support]:
                 flat[support] = record + 1
                 if not good[support]:
-                    return Walk(False, witness=support, path=_path_to(flat, support))
+                    return Walk(False, (), support, _path_to(flat, support))
                 queue.append(support)
-    return Walk(True, closure=tuple(queue))
+    return Walk(True, tuple(queue))
 
 
 def _path_to(marks: Marks, end: int) -> tuple[int, ...]:
