@@ -106,6 +106,12 @@ def is_link_path(links: Links, path: Sequence[int]) -> bool:
     return all(later in links[earlier] for earlier, later in pairwise(path))
 
 
+@icontract.require(lambda links, start: 0 <= start < len(links), "alpha is a numbered record")
+@icontract.require(
+    lambda links: is_relation_over_numbers(links),
+    "links relate numbered records only (Definition 2.1)",
+    enabled=icontract.SLOW,
+)
 @icontract.ensure(
     lambda links, start, members, result: (
         not result or (start in members and is_closed_under(links, members))
@@ -133,6 +139,12 @@ def is_closed_from(links: Links, origin: int, members: Collection[int]) -> bool:
     return all(j in inside for j in links[origin]) and is_closed_under(links, inside)
 
 
+@icontract.require(lambda links, origin: 0 <= origin < len(links), "beta is a numbered record")
+@icontract.require(
+    lambda links: is_relation_over_numbers(links),
+    "links relate numbered records only (Definition 2.1)",
+    enabled=icontract.SLOW,
+)
 @icontract.ensure(
     lambda links, origin, members, result: not result or is_closed_from(links, origin, members),
     "the union of the X_k is closed under the X_k step (Definition 2.3)",

@@ -28,6 +28,7 @@ from reference.epistemic.formula import Formula
 from reference.errors import MalformedOperation
 from reference.operations import ExpandAwareness, Observe
 from reference.preconditions import find_violation
+from reference.predicates import is_least_closed_from, is_reached_exactly
 from reference.records import Standing
 
 HERE = Path(__file__).resolve().parent
@@ -103,6 +104,18 @@ def test_walk_refuses_a_dep_link_to_an_unregistered_record() -> None:
     precondition says so."""
     with pytest.raises(icontract.ViolationError, match="Dep_t maps Args_t to subsets of Args_t"):
         dependency_walk([[1]], [1], 0)
+
+
+def test_the_naive_closure_checks_refuse_a_start_outside_the_numbering() -> None:
+    """CrossHair: is_reached_exactly((), 0, ()) and is_least_closed_from(..., -3, (0,)) raised
+    IndexError: the start (alpha or beta) was not a numbered record. Their preconditions say
+    it must be, and that the links stay among the numbered records."""
+    with pytest.raises(icontract.ViolationError, match="alpha is a numbered record"):
+        is_reached_exactly((), 0, ())
+    with pytest.raises(icontract.ViolationError, match="beta is a numbered record"):
+        is_least_closed_from(((0,),), -3, (0,))
+    with pytest.raises(icontract.ViolationError, match="links relate numbered records only"):
+        is_least_closed_from(((), (-20,)), 0, ())
 
 
 def test_precondition_check_refuses_a_view_without_an_agents_awareness() -> None:
