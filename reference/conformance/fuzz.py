@@ -31,6 +31,7 @@ from reference.conformance.compare import check
 from reference.conformance.process import Fault, Implementation
 from reference.conformance.report import CaseResult, FuzzFinding, RunReport
 from reference.conformance.session import Session
+from reference.conformance.statements import COR24, DEF21, DEF23, LEMMA21
 from reference.conformance.vectors import (
     SUITE_VERSION,
     Case,
@@ -249,9 +250,9 @@ def _minimal_case(
     kept = [r for r in trace[:-1] if r["cmd"] == "apply"] + [trace[-1]]
     last = trace[-1]
     statements = {
-        "verify": ["Lemma 2.1"],
-        "affected_star": ["Definition 2.3", "Corollary 2.4"],
-    }.get(str(last.get("query")), ["Definition 2.1"])
+        "verify": [LEMMA21],
+        "affected_star": [DEF23, COR24],
+    }.get(str(last.get("query")), [DEF21])
     draft = Case(
         id=f"findings/fuzz/seed-{seed}",
         description=f"Differential fuzzing (seed {seed}) found {against} answering this "

@@ -12,6 +12,22 @@ from __future__ import annotations
 
 from reference.conformance.cases.builder import CaseBuilder
 from reference.conformance.cases.registry import case
+from reference.conformance.statements import (
+    A1,
+    A2,
+    A3,
+    COMPOSITION,
+    EXPAND,
+    HYPOTHESIZE,
+    OBSERVE,
+    ORDER,
+    QUESTION,
+    RESOLVE,
+    REVISE,
+    SUPPORT,
+    UNDERMINE,
+    UPDATES,
+)
 from reference.conformance.vectors import SUITE_VERSION
 from reference.epistemic.formula import parse
 from reference.operations import (
@@ -27,16 +43,6 @@ from reference.operations import (
 
 __all__: list[str] = []
 
-OBSERVE = "Table 3 (Observe)"
-HYPOTHESIZE = "Table 3 (Hypothesize)"
-SUPPORT = "Table 3 (Support)"
-UNDERMINE = "Table 3 (Undermine)"
-REVISE = "Table 3 (Revise)"
-RESOLVE = "Table 3 (Resolve)"
-EXPAND = "Table 3 (Expand-Awareness)"
-QUESTION = "Table 3 (Question)"
-A1, UPDATES, A2, A3 = "Definition A.1", "A.1 (updates)", "Definition A.2", "Definition A.3"
-COMPOSITION = "Section 2 (per-turn composition)"
 
 NEW = {"added_in": SUITE_VERSION}
 PQ = {"atoms": ("p", "q"), **NEW}
@@ -357,7 +363,7 @@ def _expand_named(b: CaseBuilder) -> None:
     "epistemic/operations/expand-awareness-before-observe",
     "Within a turn Expand-Awareness applies before Observe (the fixed order), so an "
     "observation may use the atom the same turn introduces, whatever order it is written in.",
-    [EXPAND, "Section 2 (operation order)"],
+    [EXPAND, ORDER],
     atoms=("p",),
     **NEW,
 )

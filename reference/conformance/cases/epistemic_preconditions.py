@@ -7,6 +7,17 @@ from typing import Any
 
 from reference.conformance.cases.builder import CaseBuilder
 from reference.conformance.cases.registry import case
+from reference.conformance.statements import (
+    COMPOSITION,
+    HYPOTHESIZE,
+    OBSERVE,
+    QUESTION,
+    RESOLVE,
+    REVISE,
+    SUPPORT,
+    UNDERMINE,
+    UPDATES,
+)
 from reference.conformance.vectors import SUITE_VERSION
 from reference.epistemic.formula import MAX_DEPTH, parse
 from reference.operations import (
@@ -22,8 +33,6 @@ from reference.operations import (
 
 __all__: list[str] = []
 
-COMPOSITION = "Section 2 (per-turn composition)"
-UPDATES = "A.1 (updates)"
 PQ = {"atoms": ("p", "q"), "added_in": SUITE_VERSION}
 
 
@@ -67,7 +76,7 @@ def _rejection(
 _rejection(
     "observe-formula-unknown-atom",
     "An Observe whose formula names an atom outside Prop_t",
-    "Table 3 (Observe)",
+    OBSERVE,
     Observe("o1", "zz holds", formula=parse("p & zz")),
     "unknown-atom",
     "formula",
@@ -75,7 +84,7 @@ _rejection(
 _rejection(
     "observe-formula-unknown-agent",
     "An Observe whose formula names an agent outside Ags",
-    "Table 3 (Observe)",
+    OBSERVE,
     Observe("o1", "zz knows p", formula=parse("K[zz] p")),
     "unknown-agent",
     "formula",
@@ -83,7 +92,7 @@ _rejection(
 _rejection(
     "observe-formula-malformed",
     "An Observe whose formula does not parse (inside an operation: malformed-operation)",
-    "Table 3 (Observe)",
+    OBSERVE,
     {"op": "observe", "id": "o1", "claim": "p and", "formula": "p &"},
     "malformed-operation",
     "formula",
@@ -91,7 +100,7 @@ _rejection(
 _rejection(
     "observe-formula-too-deep",
     f"An Observe whose formula nests deeper than {MAX_DEPTH}",
-    "Table 3 (Observe)",
+    OBSERVE,
     {"op": "observe", "id": "o1", "claim": "deep", "formula": "~" * (MAX_DEPTH + 1) + "p"},
     "malformed-operation",
     "formula",
@@ -99,7 +108,7 @@ _rejection(
 _rejection(
     "observe-no-surviving-world",
     "An Observe announcing a formula true at no world",
-    "Table 3 (Observe)",
+    OBSERVE,
     Observe("o1", "p and not p", formula=parse("p & ~p")),
     "no-surviving-world",
     "formula",
@@ -108,7 +117,7 @@ _rejection(
     "observe-contradicts-the-turns-announcement",
     "Two observations of one turn whose formulas hold together nowhere (the error names the "
     "observation after which no world is left)",
-    "Table 3 (Observe)",
+    OBSERVE,
     Observe("o1", "neither p nor q", formula=parse("~p & ~q")),
     "no-surviving-world",
     "formula",
@@ -116,7 +125,7 @@ _rejection(
 _rejection(
     "observe-contradicts-what-is-known",
     "An Observe of ~p after p was announced",
-    "Table 3 (Observe)",
+    OBSERVE,
     Observe("o2", "not p", formula=parse("~p")),
     "no-surviving-world",
     "formula",
@@ -125,7 +134,7 @@ _rejection(
 _rejection(
     "hypothesize-introduces-a-known-atom",
     "A Hypothesize introducing an atom already in Prop_t",
-    "Table 3 (Hypothesize)",
+    HYPOTHESIZE,
     Hypothesize("h1", "p again", formula=parse("p"), introduces=("p",)),
     "duplicate-atom",
     "introduces",
@@ -133,7 +142,7 @@ _rejection(
 _rejection(
     "hypothesize-formula-atom-not-introduced",
     "A Hypothesize whose formula uses an atom it does not introduce",
-    "Table 3 (Hypothesize)",
+    HYPOTHESIZE,
     Hypothesize("h1", "h1 causes p", formula=parse("h1 & (h1 -> zz)"), introduces=("h1",)),
     "unknown-atom",
     "formula",
@@ -141,7 +150,7 @@ _rejection(
 _rejection(
     "support-formula-unknown-atom",
     "A Support whose own formula names an atom outside Prop_t",
-    "Table 3 (Support)",
+    SUPPORT,
     Support("h1", "e1", evidence_claim="fits zz", formula=parse("zz")),
     "unknown-atom",
     "formula",
@@ -150,7 +159,7 @@ _rejection(
 _rejection(
     "undermine-formula-unknown-agent",
     "An Undermine whose own formula names an agent outside Ags",
-    "Table 3 (Undermine)",
+    UNDERMINE,
     Undermine("h1", "e1", evidence_claim="zz doubts it", formula=parse("B[zz] p")),
     "unknown-agent",
     "formula",
@@ -159,7 +168,7 @@ _rejection(
 _rejection(
     "revise-no-surviving-world",
     "A Revise without attackers of an observation every agent knows: [!~psi] leaves no world",
-    "Table 3 (Revise)",
+    REVISE,
     Revise("o1"),
     "no-surviving-world",
     "formula",
@@ -168,7 +177,7 @@ _rejection(
 _rejection(
     "resolve-no-surviving-world",
     "A consensual Resolve of a hypothesis every agent knows false: [!gamma] leaves no world",
-    "Table 3 (Resolve)",
+    RESOLVE,
     Resolve("h1"),
     "no-surviving-world",
     "formula",
@@ -180,7 +189,7 @@ _rejection(
 _rejection(
     "resolve-authoritative-with-formula",
     "An authoritative Resolve carrying a formula (a decision announces nothing)",
-    "Table 3 (Resolve)",
+    RESOLVE,
     {"op": "resolve", "target": "h1", "authoritative": True, "formula": "p"},
     "malformed-operation",
     "formula",
@@ -189,7 +198,7 @@ _rejection(
 _rejection(
     "question-formula-unknown-atom",
     "A Question whose formula names an atom outside Prop_t",
-    "Table 3 (Question)",
+    QUESTION,
     Question("q1", "why zz?", formula=parse("zz")),
     "unknown-atom",
     "formula",
@@ -200,7 +209,7 @@ _rejection(
     "epistemic/preconditions/simultaneous-observations-contradict",
     "Two observations of one turn that contradict each other leave no world: the turn is "
     "rejected with no-surviving-world, naming the observation after which none is left.",
-    ["Table 3 (Observe)", COMPOSITION, UPDATES],
+    [OBSERVE, COMPOSITION, UPDATES],
     **PQ,
 )
 def _contradiction(b: CaseBuilder) -> None:
@@ -215,7 +224,7 @@ def _contradiction(b: CaseBuilder) -> None:
     "An operation breaking a precondition of Table 3 and an epistemic one gets Table 3's code; "
     "among the epistemic ones the introduced atoms come first, then the formula's agents, then "
     "its atoms (normative: precondition order).",
-    ["Table 3 (Observe)", "Table 3 (Hypothesize)"],
+    [OBSERVE, HYPOTHESIZE],
     **PQ,
 )
 def _order(b: CaseBuilder) -> None:

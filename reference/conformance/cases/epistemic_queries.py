@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from reference.conformance.cases.builder import CaseBuilder
 from reference.conformance.cases.registry import case
+from reference.conformance.statements import A1, A3, PHASE1
 from reference.conformance.vectors import SUITE_VERSION
 from reference.epistemic.formula import MAX_DEPTH, parse
 from reference.operations import Observe
 
 __all__: list[str] = []
 
-A1, A3 = "Definition A.1", "Definition A.3"
 NEW = {"added_in": SUITE_VERSION}
 
 # Three worlds; a sees p; b finds [p] most plausible, then [q], then [p, q]; b is not aware of q.
@@ -66,7 +66,7 @@ def _declared(b: CaseBuilder) -> None:
     "E_G (everybody knows) and C_G (common knowledge), and knowledge about knowledge, on two "
     "children who see each other: after 'at least one of you is muddy' the muddy child of "
     "MC knows it, and the other knows only that it does not know whether it is.",
-    [A1, "Phase 1 (B.1)"],
+    [A1, PHASE1],
     agents=("a", "b"),
     atoms=("m_a", "m_b"),
     model=CHILDREN,

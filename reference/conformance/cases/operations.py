@@ -5,6 +5,22 @@ from __future__ import annotations
 from reference.conformance.cases.builder import CaseBuilder
 from reference.conformance.cases.common import base
 from reference.conformance.cases.registry import case
+from reference.conformance.statements import (
+    COR24,
+    DEF21,
+    EXPAND,
+    HYPOTHESIZE,
+    LEMMA21,
+    LEMMA22,
+    OBSERVE,
+    PHASE3,
+    QUESTION,
+    RESOLVE,
+    REVISE,
+    SUBSUMPTION,
+    SUPPORT,
+    UNDERMINE,
+)
 from reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -18,16 +34,6 @@ from reference.operations import (
 from reference.records import Kind
 
 __all__: list[str] = []
-
-OBSERVE = "Table 3 (Observe)"
-HYPOTHESIZE = "Table 3 (Hypothesize)"
-SUPPORT = "Table 3 (Support)"
-UNDERMINE = "Table 3 (Undermine)"
-REVISE = "Table 3 (Revise)"
-RESOLVE = "Table 3 (Resolve)"
-EXPAND = "Table 3 (Expand-Awareness)"
-QUESTION = "Table 3 (Question)"
-DEF21 = "Definition 2.1"
 
 
 @case(
@@ -63,7 +69,7 @@ def _observe_premise(b: CaseBuilder) -> None:
     "core/operations/observe-depends-on-withdrawn",
     "Observe may depend on a record out of standing (normative: any standing); "
     "the Verify walk then flags it.",
-    [OBSERVE, "Lemma 2.1"],
+    [OBSERVE, LEMMA21],
 )
 def _observe_on_withdrawn(b: CaseBuilder) -> None:
     b.apply("a", Observe("o1", "401s"))
@@ -143,7 +149,7 @@ def _support_labels(b: CaseBuilder) -> None:
     "core/operations/undermine-new-evidence",
     "Undermine with an evidence claim registers the evidence, adds the attack, labels the "
     "target weakened and commits the speaker to the evidence.",
-    [UNDERMINE, "Lemma 2.2"],
+    [UNDERMINE, LEMMA22],
 )
 def _undermine_new(b: CaseBuilder) -> None:
     b.apply("a", Observe("o1", "401s"), Observe("o2", "3x"), Hypothesize("h1", "Redis -> auth"))
@@ -202,7 +208,7 @@ def _revise_plain(b: CaseBuilder) -> None:
     "core/operations/revise-from-every-label",
     "Revise abandons from any label, adds an attack from each attacker, and an abandoned "
     "target stays abandoned (Phase 2 T12: h2 stays abandoned).",
-    [REVISE, "Lemma 2.2"],
+    [REVISE, LEMMA22],
 )
 def _revise_labels(b: CaseBuilder) -> None:
     base(b)
@@ -261,7 +267,7 @@ def _resolve_again(b: CaseBuilder) -> None:
     "core/operations/resolve-subsumes",
     "Resolve with subsumes adds the target to each subsumed record's Dep (A.3), which may "
     "close a dependency cycle (Phase 2 T13: h3 -> h4 -> h3).",
-    [RESOLVE, "A.3 (subsumption at Resolve)", "Corollary 2.4"],
+    [RESOLVE, SUBSUMPTION, COR24],
 )
 def _resolve_subsumes(b: CaseBuilder) -> None:
     b.apply("a", Observe("o5", "3x traffic"), Hypothesize("h3", "retry loop", depends_on=("o5",)))
@@ -280,7 +286,7 @@ def _resolve_subsumes(b: CaseBuilder) -> None:
 @case(
     "core/operations/resolve-subsumes-withdrawn",
     "Resolve may subsume a record out of standing (normative: any standing).",
-    [RESOLVE, "A.3 (subsumption at Resolve)"],
+    [RESOLVE, SUBSUMPTION],
 )
 def _resolve_subsumes_withdrawn(b: CaseBuilder) -> None:
     base(b)
@@ -293,7 +299,7 @@ def _resolve_subsumes_withdrawn(b: CaseBuilder) -> None:
     "core/operations/resolve-authoritative",
     "An authoritative Resolve is a decision: its premises join Dep(target), dissent is "
     "recorded, and only the speaker commits (B.3).",
-    [RESOLVE, "Phase 3 (B.3)"],
+    [RESOLVE, PHASE3],
 )
 def _resolve_authoritative(b: CaseBuilder) -> None:
     b.apply(

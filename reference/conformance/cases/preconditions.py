@@ -15,6 +15,18 @@ from __future__ import annotations
 from reference.conformance.cases.builder import CaseBuilder
 from reference.conformance.cases.common import base
 from reference.conformance.cases.registry import case
+from reference.conformance.statements import (
+    COMPOSITION,
+    DEF21,
+    EXPAND,
+    HYPOTHESIZE,
+    OBSERVE,
+    QUESTION,
+    RESOLVE,
+    REVISE,
+    SUPPORT,
+    UNDERMINE,
+)
 from reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -30,14 +42,14 @@ from reference.operations import (
 __all__ = ["PRECONDITIONS"]
 
 _STATEMENT = {
-    "observe": "Table 3 (Observe)",
-    "hypothesize": "Table 3 (Hypothesize)",
-    "support": "Table 3 (Support)",
-    "undermine": "Table 3 (Undermine)",
-    "revise": "Table 3 (Revise)",
-    "resolve": "Table 3 (Resolve)",
-    "expand-awareness": "Table 3 (Expand-Awareness)",
-    "question": "Table 3 (Question)",
+    "observe": OBSERVE,
+    "hypothesize": HYPOTHESIZE,
+    "support": SUPPORT,
+    "undermine": UNDERMINE,
+    "revise": REVISE,
+    "resolve": RESOLVE,
+    "expand-awareness": EXPAND,
+    "question": QUESTION,
 }
 
 # (name, operation, code, field, what the row breaks); the speaker is always a.
@@ -327,7 +339,7 @@ def _declare(name: str, op: Operation, code: str, field: str, clause: str) -> No
         f"core/preconditions/{name}",
         f"{op.operation.value} breaking '{clause}' is rejected with {code}; the turn, "
         "including its other operation, changes nothing.",
-        [_STATEMENT[op.operation.value], "Section 2 (per-turn composition)"],
+        [_STATEMENT[op.operation.value], COMPOSITION],
     )
     def _rejected(b: CaseBuilder) -> None:
         base(b)
@@ -344,7 +356,7 @@ for _row in PRECONDITIONS:
 @case(
     "core/preconditions/speaker-unknown",
     "A turn whose speaker is not in Ags is rejected with unknown-agent and changes nothing.",
-    ["Definition 2.1", "Section 2 (per-turn composition)"],
+    [DEF21, COMPOSITION],
 )
 def _speaker_unknown(b: CaseBuilder) -> None:
     base(b)
@@ -357,7 +369,7 @@ def _speaker_unknown(b: CaseBuilder) -> None:
     "core/preconditions/first-field-wins",
     "An operation breaking two preconditions is rejected for the first field in the "
     "table's signature order (normative: precondition order): Support's target, then evidence.",
-    ["Table 3 (Support)"],
+    [SUPPORT],
 )
 def _first_field(b: CaseBuilder) -> None:
     base(b)
@@ -369,7 +381,7 @@ def _first_field(b: CaseBuilder) -> None:
     "core/preconditions/first-cited-record-wins",
     "Within a list field the cited records are checked in the order written, each fully, "
     "so the first failing record decides the code (normative: precondition order).",
-    ["Table 3 (Revise)"],
+    [REVISE],
 )
 def _first_record(b: CaseBuilder) -> None:
     base(b)

@@ -6,13 +6,19 @@ from __future__ import annotations
 from reference.conformance.cases.builder import CaseBuilder
 from reference.conformance.cases.common import base
 from reference.conformance.cases.registry import case
+from reference.conformance.statements import (
+    COR24,
+    DEF21,
+    DEF23,
+    LEMMA21,
+    LEMMA22,
+    PROP23,
+    SUBSUMPTION,
+    SUPPORT,
+)
 from reference.operations import Hypothesize, Observe, Resolve, Revise, Support, Undermine
 
 __all__: list[str] = []
-
-LEMMA21 = "Lemma 2.1"
-DEF23 = "Definition 2.3"
-COR24 = "Corollary 2.4"
 
 
 def _chain(b: CaseBuilder) -> None:
@@ -90,7 +96,7 @@ def _verify_none(b: CaseBuilder) -> None:
     "core/queries/verify-weakened-support",
     "Weakening a supporting record (not only abandoning it) takes its dependents out of "
     "grounding: S_t holds active and resolved records only.",
-    [LEMMA21, "Definition 2.1"],
+    [LEMMA21, DEF21],
 )
 def _verify_weakened(b: CaseBuilder) -> None:
     _chain(b)
@@ -102,7 +108,7 @@ def _verify_weakened(b: CaseBuilder) -> None:
 @case(
     "core/queries/verify-resolved-support",
     "A resolved record is in S_t: resting on it keeps a candidate grounded.",
-    [LEMMA21, "Definition 2.1"],
+    [LEMMA21, DEF21],
 )
 def _verify_resolved(b: CaseBuilder) -> None:
     _chain(b)
@@ -130,7 +136,7 @@ def _affected_vs_star(b: CaseBuilder) -> None:
     "core/queries/affected-star-keeps-withdrawn-records",
     "Affected and Affected* include records already out of standing; their intersection "
     "with S_t is the currently active dependents.",
-    [DEF23, "Proposition 2.3"],
+    [DEF23, PROP23],
 )
 def _affected_withdrawn(b: CaseBuilder) -> None:
     _chain(b)
@@ -144,7 +150,7 @@ def _affected_withdrawn(b: CaseBuilder) -> None:
     "core/queries/affected-star-distinct-ids",
     "Two records with the same claim are distinct: retracting one affects only the records "
     "that cite it (A.1, o8 and o8' in Phase 2).",
-    [DEF23, "Definition 2.1"],
+    [DEF23, DEF21],
 )
 def _affected_same_claim(b: CaseBuilder) -> None:
     b.apply("a", Observe("o8", "connection pool exhausted"))
@@ -160,7 +166,7 @@ def _affected_same_claim(b: CaseBuilder) -> None:
     "A dependency cycle made by Resolve's subsumption: beta is in Affected*(beta) exactly "
     "when it lies on a cycle (Corollary 2.4, paths may revisit vertices), and the walk "
     "terminates on the cycle.",
-    [COR24, DEF23, LEMMA21, "A.3 (subsumption at Resolve)"],
+    [COR24, DEF23, LEMMA21, SUBSUMPTION],
 )
 def _cycle_subsumption(b: CaseBuilder) -> None:
     _chain(b)
@@ -177,7 +183,7 @@ def _cycle_subsumption(b: CaseBuilder) -> None:
     "core/queries/cycle-by-support",
     "A cycle made by Support citing a dependent as evidence; weakening one member takes "
     "every member of the cycle out of grounding.",
-    [COR24, LEMMA21, "Table 3 (Support)"],
+    [COR24, LEMMA21, SUPPORT],
 )
 def _cycle_support(b: CaseBuilder) -> None:
     b.apply("a", Observe("o1", "401s"), Hypothesize("h1", "token bug", depends_on=("o1",)))
@@ -196,7 +202,7 @@ def _cycle_support(b: CaseBuilder) -> None:
     "core/queries/selective-retraction",
     "Withdrawing a premise flags exactly its recorded dependents; records of S_t with no "
     "dependency path to it stay grounded and unattacked.",
-    ["Proposition 2.3", COR24, "Lemma 2.2"],
+    [PROP23, COR24, LEMMA22],
 )
 def _selective(b: CaseBuilder) -> None:
     _chain(b)
@@ -214,7 +220,7 @@ def _selective(b: CaseBuilder) -> None:
     "core/queries/conflict-free-after-attacks",
     "After Undermine and Revise, every attacked record is outside S_t (Lemma 2.2): each "
     "attacked record is weakened or abandoned.",
-    ["Lemma 2.2"],
+    [LEMMA22],
 )
 def _conflict_free(b: CaseBuilder) -> None:
     base(b)
@@ -230,7 +236,7 @@ def _conflict_free(b: CaseBuilder) -> None:
     "core/queries/unknown-record-is-an-error",
     "A query about an unregistered record is an error (unknown-record), not an empty "
     "answer; an unknown agent is unknown-agent; an atom outside Prop_t is simply not known.",
-    [DEF23, "Definition 2.1"],
+    [DEF23, DEF21],
 )
 def _unknown(b: CaseBuilder) -> None:
     base(b)

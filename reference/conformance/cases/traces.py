@@ -19,6 +19,20 @@ from importlib import resources
 from typing import Any
 
 from reference.conformance.cases.builder import CaseBuilder
+from reference.conformance.statements import (
+    A1,
+    A2,
+    A3,
+    COR24,
+    DEF21,
+    DEF23,
+    LEMMA21,
+    OBSERVE,
+    PHASE1,
+    PHASE2,
+    PHASE3,
+    UPDATES,
+)
 from reference.conformance.vectors import FIRST_SUITE_VERSION, SUITE_VERSION, Case
 from reference.epistemic.formula import show
 from reference.trace import Expectation, load_trace, operation_to_json
@@ -186,16 +200,16 @@ _SCENARIOS = (
         "Phase 2, naturalistic debugging (B.2): h2 undermined at T7 and abandoned at T9, h4 "
         "reversing the causal direction at T12 and subsuming h1 and h3 at T13, and Section "
         "4.4's four retraction queries",
-        ("Phase 2 (B.2)", "Lemma 2.1", "Definition 2.3"),
-        ("Phase 2 (B.2)", "Definition 2.1", "Corollary 2.4"),
+        (PHASE2, LEMMA21, DEF23),
+        (PHASE2, DEF21, COR24),
     ),
     _Scenario(
         "phase3-deliberation",
         "Phase 3, open-ended deliberation (B.3): a decision with dissent resting on three "
         "assumptions; when a3 flips, Affected*(a3) flags the Yjs decision and leaves the "
         "access-control resolution intact",
-        ("Phase 3 (B.3)", "Lemma 2.1", "Definition 2.3"),
-        ("Phase 3 (B.3)", "Definition 2.1", "Corollary 2.4"),
+        (PHASE3, LEMMA21, DEF23),
+        (PHASE3, DEF21, COR24),
     ),
     _Scenario(
         "phase1-muddy-children",
@@ -203,8 +217,8 @@ _SCENARIOS = (
         "the father's announcement, the simultaneous 'I don't know' answers as epistemic "
         "formulas, the three answers; W_t goes 8 -> 7 -> 4 -> 3 -> 2 -> 1 worlds, with B.1's "
         "knowledge facts at each step",
-        ("Phase 1 (B.1)", "Definition A.1", "A.1 (updates)", "Table 3 (Observe)"),
-        ("Phase 1 (B.1)", "Definition A.1", "Definition 2.1"),
+        (PHASE1, A1, UPDATES, OBSERVE),
+        (PHASE1, A1, DEF21),
         added_in=SUITE_VERSION,
         epistemic=True,
     ),
@@ -214,8 +228,8 @@ _SCENARIOS = (
         "upgraded at T5, the orderings of T6 and T7, B_i ~h2 without K_i ~h2 after T7, K_i ~h2 "
         "after T9, every h4-world first after T12, and the abductive problems h1, h3 and h4 "
         "solve",
-        ("Phase 2 (B.2)", "A.1 (updates)", "Definition A.2", "Definition A.3", "Lemma 2.1"),
-        ("Phase 2 (B.2)", "Definition A.1", "Definition A.2", "Definition 2.1"),
+        (PHASE2, UPDATES, A2, A3, LEMMA21),
+        (PHASE2, A1, A2, DEF21),
         added_in=SUITE_VERSION,
         epistemic=True,
     ),

@@ -6,12 +6,21 @@ from __future__ import annotations
 from reference.conformance.cases.builder import CaseBuilder
 from reference.conformance.cases.common import base
 from reference.conformance.cases.registry import case
+from reference.conformance.statements import (
+    COMPOSITION,
+    DEF21,
+    DEF23,
+    LEMMA21,
+    LEMMA22,
+    OBSERVE,
+    ORDER,
+    RESOLVE,
+    SUPPORT,
+    UNDERMINE,
+)
 from reference.operations import Hypothesize, Observe, Question, Resolve, Revise, Undermine
 
 __all__: list[str] = []
-
-ORDER = "Section 2 (operation order)"
-COMPOSITION = "Section 2 (per-turn composition)"
 
 
 @case(
@@ -92,7 +101,7 @@ def _first_failure(b: CaseBuilder) -> None:
     "core/turns/rejected-turn-changes-nothing",
     "A turn whose last operation (in application order) fails applies none of the others, "
     "and takes no turn number: the next accepted turn is numbered as if it never came.",
-    [COMPOSITION, "Definition 2.1"],
+    [COMPOSITION, DEF21],
     tags=["atomicity"],
 )
 def _atomic(b: CaseBuilder) -> None:
@@ -118,7 +127,7 @@ def _atomic(b: CaseBuilder) -> None:
     "core/turns/state-composition",
     "Each operation sees the state the turn has produced so far (A.3): the evidence an "
     "Undermine registers can attack in a Revise of the same turn.",
-    [COMPOSITION, "Lemma 2.2"],
+    [COMPOSITION, LEMMA22],
 )
 def _composition(b: CaseBuilder) -> None:
     b.apply("a", Observe("o1", "401s"), Hypothesize("h1", "Redis"), Hypothesize("h2", "DB"))
@@ -143,7 +152,7 @@ def _empty(b: CaseBuilder) -> None:
     "core/turns/queries-do-not-mutate",
     "Queries never change the map (Section 2): the state dump is the same before and after "
     "every query about every record.",
-    ["Definition 2.1", "Lemma 2.1", "Definition 2.3"],
+    [DEF21, LEMMA21, DEF23],
 )
 def _queries_pure(b: CaseBuilder) -> None:
     base(b)
@@ -179,30 +188,30 @@ def _malformed(name: str, description: str, statement: str, op: dict[str, object
 _malformed(
     "consensual-resolve-with-premises",
     "A consensual Resolve listing premises",
-    "Table 3 (Resolve)",
+    RESOLVE,
     {"op": "resolve", "target": "h1", "premises": ["o1"]},
 )
 _malformed(
     "consensual-resolve-with-dissenters",
     "A consensual Resolve listing dissenters",
-    "Table 3 (Resolve)",
+    RESOLVE,
     {"op": "resolve", "target": "h1", "authoritative": False, "dissenters": ["b"]},
 )
 _malformed(
     "evidence-dependencies-without-claim",
     "A Support citing existing evidence but giving it dependencies",
-    "Table 3 (Support)",
+    SUPPORT,
     {"op": "support", "target": "h1", "evidence": "o2", "evidence_depends_on": ["o1"]},
 )
 _malformed(
     "blank-claim",
     "An Observe whose claim is only white space",
-    "Table 3 (Observe)",
+    OBSERVE,
     {"op": "observe", "id": "o9", "claim": "   "},
 )
 _malformed(
     "blank-evidence-claim",
     "An Undermine whose evidence claim is only white space",
-    "Table 3 (Undermine)",
+    UNDERMINE,
     {"op": "undermine", "target": "h1", "evidence": "e9", "evidence_claim": " "},
 )
