@@ -121,12 +121,7 @@ def is_link_path(links: Links, path: Sequence[int]) -> bool:
 )
 def is_reached_exactly(links: Links, start: int, members: Collection[int]) -> bool:
     """Check, naively, that ``members`` is exactly Dep*(start) (start included)."""
-    reached = {start}
-    while True:
-        grown = reached | {j for i in reached for j in links[i]}
-        if grown == reached:
-            return reached == set(members)
-        reached = grown
+    return _grown_until_stable(links, {start}) == set(members)
 
 
 def is_closed_from(links: Links, origin: int, members: Collection[int]) -> bool:
@@ -153,11 +148,17 @@ def is_closed_from(links: Links, origin: int, members: Collection[int]) -> bool:
 def is_least_closed_from(links: Links, origin: int, members: Collection[int]) -> bool:
     """Check, naively, that ``members`` is the union of Definition 2.3's X_k sequence
     (with ``links`` the reverse index of Dep and ``origin`` the withdrawn beta)."""
-    current = set(links[origin])
+    return _grown_until_stable(links, set(links[origin])) == set(members)
+
+
+def _grown_until_stable(links: Links, first: set[int]) -> set[int]:
+    """X_0 = ``first``, X_(k+1) = X_k | links(X_k), until X_k stops growing: the naive
+    fixed point both closure checks compare against (Definition 2.3's rounds)."""
+    current = first
     while True:
         grown = current | {j for i in current for j in links[i]}
         if grown == current:
-            return current == set(members)
+            return current
         current = grown
 
 
