@@ -61,7 +61,7 @@ from reference.operations import (
     in_application_order,
 )
 from reference.records import GOOD_STANDING
-from reference.trace import operation_from_json
+from reference.trace import operation_from_json, operation_to_json
 from spec import epistemic as se
 
 __all__ = [
@@ -76,6 +76,7 @@ __all__ = [
     "is_epistemic_operation",
     "spec_formula",
     "spec_model",
+    "spec_operation",
 ]
 
 
@@ -168,6 +169,16 @@ def spec_formula(f: rf.Formula) -> se.Formula:
         case rf.Explicit(agent, body):
             return se.Explicit(agent, spec_formula(body))
     raise AssertionError(f"not a formula: {f!r}")
+
+
+def spec_operation(op: Operation) -> dict[str, Any]:
+    """The operation as :mod:`spec.transition` reads it: its trace-format object, with the
+    formula as the spec's value."""
+    data = operation_to_json(op)
+    formula: rf.Formula | None = getattr(op, "formula", None)
+    if formula is not None:
+        data["formula"] = spec_formula(formula)
+    return data
 
 
 @icontract.ensure(
