@@ -6,9 +6,9 @@ raises and never mutates, so it can be searched by CrossHair and replayed
 against the Z3 encoding.
 
 Fields are checked in declaration order, and within a field in the order
-existence, self-reference, standing; so when an operation breaks several
-preconditions the error code is still determined (spec/normative.md,
-"Precondition order").
+self-reference, existence, standing; so when an operation breaks several
+preconditions the error code is still determined (the clauses ``order.fields``
+and ``order.cited-record-checks`` of spec/transition.py).
 """
 
 from __future__ import annotations

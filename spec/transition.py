@@ -40,6 +40,10 @@ from spec.clauses import CHOSEN, PAPER, clause
 
 __all__ = [
     "ORDER",
+    "RESOLVE_TARGETS",
+    "REVISE_TARGETS",
+    "SUPPORT_TARGETS",
+    "UNDERMINE_TARGETS",
     "Budget",
     "Outcome",
     "Problem",
@@ -466,6 +470,12 @@ EVIDENCE_COMMITS = clause(
     "the speaker of a Support or Undermine commits to its evidence",
 )
 
+# The labels each operation accepts on its target (its Table 3 clause says whose choice).
+SUPPORT_TARGETS = frozenset({core.ACTIVE, core.WEAKENED, core.RESOLVED})
+UNDERMINE_TARGETS = frozenset({core.ACTIVE, core.WEAKENED})
+REVISE_TARGETS = frozenset(core.STANDING_LABELS)
+RESOLVE_TARGETS = frozenset(core.GOOD_STANDING)
+
 # -- the eight operations, in the fixed order -------------------------------------------------
 
 
@@ -751,15 +761,13 @@ SUPPORT_DEL = clause(
 def process_support(state: State, op: Operation, speaker: str) -> None:
     """Support(target, evidence): the evidence (registered when it carries a claim) joins
     Dep(target) and the speaker commits to it; [up gamma] or [up-up gamma]."""
-    _target(state, op, SUPPORT_ALLOWED, SUPPORT_TARGET)
+    _target(state, op, SUPPORT_TARGETS, SUPPORT_TARGET)
     _evidence(state, op, speaker)
     _check_formula(state, op)
     _note(SUPPORT_DEP, SUPPORT_NO_LABEL)
     state.dep.add((op["target"], op["evidence"]))
     _on_target(state, op, SUPPORT_DEL)
 
-
-SUPPORT_ALLOWED = frozenset({core.ACTIVE, core.WEAKENED, core.RESOLVED})
 
 # Undermine ------------------------------------------------------------------------------------
 
@@ -794,7 +802,7 @@ UNDERMINE_CONSERVATIVE = clause(
 def process_undermine(state: State, op: Operation, speaker: str) -> None:
     """Undermine(target, evidence): attack (evidence, target), target weakened, the speaker
     commits to the evidence; a plausibility downgrade of gamma."""
-    _target(state, op, frozenset({core.ACTIVE, core.WEAKENED}), UNDERMINE_TARGET)
+    _target(state, op, UNDERMINE_TARGETS, UNDERMINE_TARGET)
     _evidence(state, op, speaker)
     _check_formula(state, op)
     _note(UNDERMINE_EFFECT)
@@ -851,7 +859,7 @@ REVISE_ANNOUNCE = clause(
 def process_revise(state: State, op: Operation, speaker: str) -> None:
     """Revise(target, attackers): attacks on the target, target abandoned, the speaker's
     commitment to it retracted; [!~gamma] or the attacks alone."""
-    _target(state, op, frozenset(core.STANDING_LABELS), REVISE_TARGET)
+    _target(state, op, REVISE_TARGETS, REVISE_TARGET)
     attackers = tuple(op.get("attackers", ()))
     _cited(
         state,
@@ -958,7 +966,7 @@ def process_resolve(state: State, op: Operation, speaker: str) -> None:
     """Resolve(target): target resolved, subsumed records rest on it, a decision rests on its
     premises and records dissent; consensual [!gamma]."""
     target = op["target"]
-    _target(state, op, frozenset(core.GOOD_STANDING), RESOLVE_TARGET)
+    _target(state, op, RESOLVE_TARGETS, RESOLVE_TARGET)
     _require(
         not any(t == target for _, t in state.att),
         RESOLVE_UNATTACKED,

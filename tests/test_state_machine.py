@@ -8,10 +8,11 @@ a target or ground with the wrong standing, a self-reference, an attacked Resolv
 target, an unknown agent, an expansion that changes nothing); a rejection is
 checked by its typed error code, and ``@precondition`` (never ``assume``) keeps a
 rule out of the states where it cannot be built.  Beside the engine the machine
-keeps :class:`tests.table3_model.Model`, Table 3 restated on plain data, and after
-every step it checks:
+keeps the spec transition's D_t (:mod:`spec.transition`): every accepted turn is
+applied to it by ``process_turn``, every rejected turn must be refused by it with the
+engine's code, and after every step the machine checks:
 
-* the engine's canonical state equals the model's;
+* the engine's canonical state equals the spec transition's;
 * Lemma 2.2: no member of S_t is attacked (``spec.core.is_conflict_free_map``);
 * the reverse indexes rdep and ratt are exactly the inverses of Dep and Att;
 * no record that was ever weakened or abandoned is back in S_t;
@@ -53,6 +54,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from reference.conformance.cases.oracle import spec_operation
 from reference.epistemic import formula as rf
 from reference.epistemic.formula import MAX_DEPTH, parse
 from reference.epistemic.model import PlausibilityModel, build_model
@@ -74,7 +76,7 @@ from reference.predicates import is_dependency_path
 from reference.records import GOOD_STANDING, Kind
 from reference.trace import operation_from_json
 from reference.verifier import Turn, Verifier
-from spec import core
+from spec import core, transition
 from spec import epistemic as se
 from tests import broken_engines
 from tests.broken_engines import EpistemicUpdates
@@ -86,7 +88,6 @@ from tests.epistemic.support import (
     to_spec_formula,
     to_spec_model,
 )
-from tests.table3_model import Model
 
 AGENTS = ("a", "b", "c")
 ATOMS = ("p",)
@@ -99,15 +100,19 @@ GHOSTS = ("ghost", "zz9", "o-unseen")
 CLAIMS = st.sampled_from(["401 errors", "token bug", "3x traffic", "retry loop"])
 SPEAKERS = st.sampled_from(AGENTS)
 
-# The labels each operation accepts on its target (spec/normative.md, Table 3).
-SUPPORTABLE = {core.ACTIVE, core.WEAKENED, core.RESOLVED}
-UNDERMINABLE = {core.ACTIVE, core.WEAKENED}
-RESOLVABLE = set(core.GOOD_STANDING)
+# The labels each operation accepts on its target, as the spec transition states them.
+SUPPORTABLE = transition.SUPPORT_TARGETS
+UNDERMINABLE = transition.UNDERMINE_TARGETS
+RESOLVABLE = transition.RESOLVE_TARGETS
 
 EngineFactory = Callable[[Sequence[str], Sequence[str]], Verifier]
 
 
-def _graph(model: Model) -> nx.DiGraph:
+def _spec_turn(speaker: str, ops: Sequence[Operation]) -> transition.Turn:
+    return transition.Turn(speaker, tuple(spec_operation(op) for op in ops))
+
+
+def _graph(model: transition.State) -> nx.DiGraph:
     graph = nx.DiGraph()
     graph.add_nodes_from(model.records)
     graph.add_edges_from(model.dep)
@@ -123,7 +128,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.engine = type(self).make_engine(AGENTS, ATOMS)
-        self.model = Model.start(AGENTS, ATOMS)
+        self.model = transition.State.start(AGENTS, ATOMS)
         self.fallen: set[str] = set()  # every record ever seen outside S_t
         self.counter = 0
         self.steps = 0
@@ -156,7 +161,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
             report = self.engine.apply_turn(Turn(speaker, ops))
         except GcvError as error:
             raise AssertionError(f"valid turn rejected: {error}") from error
-        self.model.apply_turn(speaker, ops)
+        self.model = transition.process_turn(self.model, _spec_turn(speaker, ops)).state
         assert report.turn == self.model.turn, (report.turn, self.model.turn)
         self.fallen |= {
             r for r, label in self.engine.state.standing.items() if label not in GOOD_STANDING
@@ -177,6 +182,9 @@ class DependencyMapMachine(RuleBasedStateMachine):
             assert error.turn == self.model.turn + 1, (error.turn, self.model.turn + 1)
         else:
             raise AssertionError(f"turn accepted, expected {code}: {ops!r}")
+        with pytest.raises(transition.Rejected) as refused:
+            transition.process_turn(self.model, _spec_turn(speaker, ops))
+        assert refused.value.code == code, ("the spec transition", refused.value, code)
         after = self.engine.state.digest()
         assert after == before, ("a rejected turn changed the state", before, after)
 
@@ -331,7 +339,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
         )
 
     def _cycle_candidates(self) -> list[str]:
-        d = self.model.to_spec()
+        d = self.model.to_core()
         return [r for r in self._resolvable() if core.compute_dependency_closure(d, r) - {r}]
 
     @precondition(lambda self: self._cycle_candidates())
@@ -339,7 +347,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
     def resolve_closing_a_cycle(self, speaker: str, data: st.DataObject) -> None:
         """Resolve t subsuming a record t rests on: the A.3 link closes a Dep cycle (T13)."""
         target = data.draw(st.sampled_from(self._cycle_candidates()), label="target")
-        below = sorted(core.compute_dependency_closure(self.model.to_spec(), target) - {target})
+        below = sorted(core.compute_dependency_closure(self.model.to_core(), target) - {target})
         subsumed = data.draw(st.sampled_from(below), label="subsumed")
         self._accept(speaker, Resolve(target, (subsumed,)))
 
@@ -545,7 +553,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
             (a, t) for a, ts in state.att.items() for t in ts if t in state.active_set()
         ]
         assert not attacked_in_s_t, ("Lemma 2.2", attacked_in_s_t)
-        assert core.is_conflict_free_map(self.model.to_spec()), "Lemma 2.2 (model)"
+        assert core.is_conflict_free_map(self.model.to_core()), "Lemma 2.2 (model)"
 
     @invariant()
     def reverse_indexes_are_the_inverses(self) -> None:
@@ -577,7 +585,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
 
     @invariant()
     def queries_agree_with_the_spec_and_networkx(self) -> None:
-        d, graph = self.model.to_spec(), _graph(self.model)
+        d, graph = self.model.to_core(), _graph(self.model)
         active = self.model.active_set()
         # Corollary 2.4: Affected*(b) holds b exactly when b lies on a Dep cycle (a self-loop
         # or a strongly connected component of two or more), which networkx's ancestors
