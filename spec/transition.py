@@ -52,8 +52,11 @@ __all__ = [
     "State",
     "TooCostly",
     "Turn",
+    "afford",
+    "agents_of",
     "budget",
     "formula_of",
+    "model_of",
     "process_announcements",
     "process_expand_awareness",
     "process_hypothesize",
@@ -112,7 +115,7 @@ class State:
 
     ``model`` None means M_t has not been needed yet: it is then the default model
     (every valuation of Prop_t, one cell per agent, all worlds equally plausible),
-    which every update so far leaves as it is (:func:`_model` builds it).
+    which every update so far leaves as it is (:func:`model_of` builds it).
     """
 
     agents: tuple[str, ...]
@@ -291,7 +294,9 @@ def _is_modal(f: se.Formula) -> bool:
     return True
 
 
-def _afford(model: se.EpistemicModel, *formulas: se.Formula, conservative: bool = False) -> None:
+def afford(model: se.EpistemicModel, *formulas: se.Formula, conservative: bool = False) -> None:
+    """Raise :class:`TooCostly` if evaluating ``formulas`` (or a conservative upgrade) on
+    ``model`` would exceed the :class:`Budget` in force."""
     limit = _BUDGET.get().conservative if conservative else _BUDGET.get().worlds
     if limit is None or len(model.worlds) <= limit:
         return
@@ -580,7 +585,7 @@ def process_expand_awareness(state: State, op: Operation, speaker: str) -> None:
     state.atoms.add(op["atom"])
     for agent in growing:
         state.awareness[agent].add(op["atom"])
-    if state.model is not None:
+    if state.model is not None and _follows_m():
         _note(SPLIT_KEEPS_ORDER)
         state.model = se.process_awareness_expansion(state.model, op["atom"], named or None)
 
@@ -622,14 +627,14 @@ def process_announcements(state: State, observed: Sequence[tuple[int, Operation]
     M_t as the Observe phase found it.  psi_k poses (B_i, psi_k) for every agent i who does
     not believe it in M_t announced with the others (Definition A.2)."""
     announced = [(index, op) for index, op in observed if op.get("formula") is not None]
-    if not announced:
+    if not announced or not _follows_m():
         return
     _note(OBSERVE_DEL, SIMULTANEOUS, SURPRISE)
-    model = _model(state)
+    model = model_of(state)
     formulas = [op["formula"] for _, op in announced]
     for k, (index, op) in enumerate(announced):
         so_far = se.And(tuple(formulas[: k + 1]))
-        _afford(model, so_far)
+        afford(model, so_far)
         if not se.compute_truth_set(model, so_far):
             refused = Rejected("no-surviving-world", NO_EMPTY_W, "formula", op["id"])
             refused.index, refused.operation = index, "observe"
@@ -709,20 +714,20 @@ def process_hypothesize(state: State, op: Operation, speaker: str) -> None:
         state.atoms.add(atom)
         for agent in state.agents:
             state.awareness[agent].add(atom)
-        if state.model is not None:
+        if state.model is not None and _follows_m():
             state.model = se.process_awareness_expansion(state.model, atom)
     gamma = op.get("formula")
-    if gamma is None:
+    if gamma is None or not _follows_m():
         return
     _note(ABDUCTION, HYPOTHESIZE_DEL)
-    model = _model(state)
+    model = model_of(state)
     solved = []
     for problem in state.problems:
         if problem.is_open(state.records) and _solves(model, problem, gamma):
             problem = replace(problem, closed_by=(*problem.closed_by, op["id"]))
         solved.append(problem)
     state.problems = tuple(solved)
-    _afford(model, gamma)
+    afford(model, gamma)
     state.model = se.process_lexicographic_upgrade(model, gamma)
 
 
@@ -1032,10 +1037,10 @@ def process_question(state: State, op: Operation, speaker: str) -> None:
     _register(state, op, "question", speaker, op.get("depends_on", ()))
     _check_formula(state, op)
     chi = op.get("formula")
-    if chi is None:
+    if chi is None or not _follows_m():
         return
     _note(QUESTION_DEL)
-    model = _model(state)
+    model = model_of(state)
     queued = []
     for agent in state.agents:
         if _believes(model, agent, chi):
@@ -1074,8 +1079,12 @@ _PROCESS: Mapping[str, Callable[[State, Operation, str], None]] = {
 }
 
 
-def process_turn(state: State, turn: Turn) -> Outcome:
+def process_turn(state: State, turn: Turn, *, epistemic: bool = True) -> Outcome:
     """D_t -> D_t+1: the turn's operations in the fixed order, all or none (Algorithm 1).
+
+    With ``epistemic`` False the turn's effects on M_t and the problem queue are not
+    computed (its formulas are still checked against Ags and Prop_t): the argumentation
+    alone, for a caller that takes M_t from elsewhere.
 
     Raises
     ------
@@ -1084,7 +1093,7 @@ def process_turn(state: State, turn: Turn) -> Outcome:
     """
     staged = state.copy()
     staged.turn += 1
-    log = _Log()
+    log = _Log(epistemic=epistemic)
     token = _LOG.set(log)
     try:
         _note(ATOMIC, COMPOSITION, NUMBERED, ORDER_KINDS, ORDER_WRITTEN, FIRST_FAILING)
@@ -1168,7 +1177,15 @@ EVIDENCE_DEPENDS_NEEDS_CLAIM = clause(
 
 @dataclass
 class _Log:
+    """What the turn under way records: the clauses it exercised; whether it follows M_t."""
+
+    epistemic: bool = True
     clauses: set[str] = field(default_factory=set)
+
+
+def _follows_m() -> bool:
+    log = _LOG.get(None)
+    return log is None or log.epistemic
 
 
 _LOG: contextvars.ContextVar[_Log] = contextvars.ContextVar("clauses")
@@ -1301,7 +1318,7 @@ def _check_formula(state: State, op: Operation, also: Sequence[str] = ()) -> Non
         return
     _note(EPISTEMIC_LAST, FORMULA_AGENTS, FORMULA_ATOMS)
     _require(
-        _agents_of(formula) <= set(state.agents),
+        agents_of(formula) <= set(state.agents),
         FORMULA_AGENTS,
         "unknown-agent",
         field="formula",
@@ -1346,14 +1363,14 @@ def _on_target(state: State, op: Operation, del_clause: str) -> None:
     """Support, Undermine, Revise, Resolve on M_t: their realisation of gamma or ~gamma."""
     gamma = formula_of(state, op)
     update, negated = realisation(op)
-    if gamma is None or update is None:
+    if gamma is None or update is None or not _follows_m():
         return
     _note(FORMULA_SOURCE, del_clause)
-    model = _model(state)
+    model = model_of(state)
     acted_on = se.Not(gamma) if negated else gamma
     match update:
         case "hard announcement":
-            _afford(model, acted_on)
+            afford(model, acted_on)
             _require(
                 bool(se.compute_truth_set(model, acted_on)),
                 NO_EMPTY_W,
@@ -1363,16 +1380,16 @@ def _on_target(state: State, op: Operation, del_clause: str) -> None:
             )
             state.model = se.process_announcement(model, acted_on)
         case "lexicographic upgrade":
-            _afford(model, acted_on)
+            afford(model, acted_on)
             state.model = se.process_lexicographic_upgrade(model, acted_on)
         case "conservative upgrade":
-            _afford(model, acted_on, conservative=True)
+            afford(model, acted_on, conservative=True)
             state.model = se.process_conservative_upgrade(model, acted_on)
         case _:
             raise AssertionError(f"{op['op']} has no update {update}")
 
 
-def _model(state: State) -> se.EpistemicModel:
+def model_of(state: State) -> se.EpistemicModel:
     """M_t, built as the default model the first time a formula needs it."""
     if state.model is None:
         worlds: frozenset[se.World] = frozenset({frozenset()})
@@ -1390,7 +1407,7 @@ def _model(state: State) -> se.EpistemicModel:
 
 
 def _believes(model: se.EpistemicModel, agent: str, f: se.Formula) -> bool:
-    _afford(model, se.Believes(agent, f))
+    afford(model, se.Believes(agent, f))
     return se.is_valid(model, se.Believes(agent, f))
 
 
@@ -1402,25 +1419,26 @@ def _solves(model: se.EpistemicModel, problem: Problem, gamma: se.Formula) -> bo
     return se.is_abductive_solution(model, problem.posed, problem.agent, problem.chi, gamma)
 
 
-def _agents_of(f: se.Formula) -> frozenset[str]:
+def agents_of(f: se.Formula) -> frozenset[str]:
+    """The agents a formula's modalities name."""
     match f:
         case se.Top() | se.Bottom() | se.Atom():
             return frozenset()
         case se.And(parts) | se.Or(parts):
-            return frozenset().union(*(_agents_of(p) for p in parts))
+            return frozenset().union(*(agents_of(p) for p in parts))
         case se.Implies(left, right) | se.Iff(left, right):
-            return _agents_of(left) | _agents_of(right)
+            return agents_of(left) | agents_of(right)
         case se.Not(body):
-            return _agents_of(body)
+            return agents_of(body)
         case se.CondBelieves(agent, body, condition):
-            return frozenset({agent}) | _agents_of(body) | _agents_of(condition)
+            return frozenset({agent}) | agents_of(body) | agents_of(condition)
         case se.Everybody(group, body) | se.Common(group, body):
-            return frozenset(group) | _agents_of(body)
+            return frozenset(group) | agents_of(body)
         case (
             se.Knows(agent, body)
             | se.Believes(agent, body)
             | se.Aware(agent, body)
             | se.Explicit(agent, body)
         ):
-            return frozenset({agent}) | _agents_of(body)
+            return frozenset({agent}) | agents_of(body)
     raise AssertionError(f"not a formula: {f!r}")

@@ -14,20 +14,36 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import reference.preconditions
+import reference.rules
 from reference.cli import _read_trace, builtin_scenarios
+from reference.conformance.cases import CaseBuilder, CaseError
 from reference.conformance.cases.oracle import spec_formula, spec_model, spec_operation
 from reference.conformance.fuzz import AGENTS, ATOMS, typed_operations_over
+from reference.conformance.statements import LEMMA22
 from reference.errors import GcvError
-from reference.operations import Observe, Operation, Resolve, Revise, Support, Undermine
+from reference.operations import (
+    Observe,
+    Operation,
+    OperationKind,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+)
+from reference.records import Standing
 from reference.verifier import Turn, Verifier
 from spec import transition
 from spec.clauses import CLAUSES
+from tests import broken_engines
 
 NORMATIVE = Path(__file__).resolve().parents[1] / "spec" / "normative.md"
 SMALL_MODEL = 64
@@ -39,7 +55,7 @@ class _Lockstep:
 
     While the spec's brute force can afford M_t (:data:`SMALL_MODEL`), the epistemic layer is
     compared too; from the first turn it cannot, the spec follows the argumentation alone
-    (formulas left out, so M_t is not built) and :attr:`epistemic` says so.
+    (``process_turn(..., epistemic=False)``) and :attr:`epistemic` says so.
     """
 
     def __init__(self, engine: Verifier, state: transition.State) -> None:
@@ -75,9 +91,8 @@ class _Lockstep:
                     return transition.process_turn(self.state, transition.Turn(turn.speaker, ops))
             except transition.TooCostly:
                 self.epistemic = False
-                self.state.model, self.state.problems = None, ()
-        factual = tuple({k: v for k, v in op.items() if k != "formula"} for op in ops)
-        return transition.process_turn(self.state, transition.Turn(turn.speaker, factual))
+        spec_turn = transition.Turn(turn.speaker, ops)
+        return transition.process_turn(self.state, spec_turn, epistemic=False)
 
 
 def _same_map(engine: Verifier, state: transition.State, *, epistemic: bool) -> None:
@@ -89,12 +104,10 @@ def _same_map(engine: Verifier, state: transition.State, *, epistemic: bool) -> 
         if part == "records":  # formulas compare as values, below
             mine = [{k: v for k, v in r.items() if k != "formula"} for r in mine]  # type: ignore[union-attr]
         assert mine == value, (part, mine, value)
-    if not epistemic:
-        return
     for name, record in engine.state.records.items():
         formula = None if record.formula is None else spec_formula(record.formula)
         assert formula == state.records[name].formula, name
-    if state.model is not None:
+    if epistemic and state.model is not None:
         model = spec_model(engine.model.explicit())
         assert (model.worlds, dict(model.leq), dict(model.awareness)) == (
             state.model.worlds,
@@ -232,3 +245,41 @@ def test_a_turn_reports_the_clauses_it_exercised() -> None:
         outcome.clauses
     )
     assert "T3.undermine.target-standing" not in outcome.clauses
+
+
+# -- the lockstep and the generator's cross-check catch an engine that departs from the spec -----
+
+_BROKEN: list[tuple[type[Verifier], tuple[tuple[Operation, ...], ...]]] = [
+    (broken_engines.UndermineLeavesTargetActive, ((Undermine("o1", "e1", "against"),),)),
+    (broken_engines.SupportRevivesAbandoned, ((Revise("o1"),), (Support("o1", "o2"),))),
+    (broken_engines.SupportForgetsDependency, ((Support("o1", "e1", "for"),),)),
+    (broken_engines.NonAtomicTurn, ((Observe("o3", "c"), Observe("o1", "again")),)),
+]
+
+
+@pytest.mark.parametrize(("engine", "turns"), _BROKEN, ids=lambda x: getattr(x, "__name__", ""))
+def test_the_lockstep_catches_an_engine_that_departs_from_the_spec(
+    engine: type[Verifier], turns: tuple[tuple[Operation, ...], ...]
+) -> None:
+    both = _Lockstep(engine(AGENTS, ATOMS), transition.State.start(AGENTS, ATOMS))
+    both.step(_SETUP)
+    *before, last = turns
+    for ops in before:
+        both.step(Turn("b", ops))
+    with pytest.raises(AssertionError):
+        both.step(Turn("b", last))
+
+
+def test_the_generator_stops_on_an_engine_row_that_is_not_the_spec(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The vector generator's oracle is the spec transition, not the engine's own table."""
+    table = dict(reference.rules.RULES)
+    row = table[OperationKind.SUPPORT]
+    table[OperationKind.SUPPORT] = replace(row, target_standing=frozenset(Standing))
+    monkeypatch.setattr(reference.preconditions, "RULES", MappingProxyType(table))
+    b = CaseBuilder("x/support", "Support needs a target not abandoned", (LEMMA22,))
+    b.apply("a", Observe("o1", "c"), Observe("o2", "c"))
+    b.apply("a", Revise("o1"))
+    with pytest.raises(CaseError, match=r"spec.transition disagree.*wrong-standing"):
+        b.apply("b", Support("o1", "o2"))

@@ -326,7 +326,7 @@ def _tally(worlds: int) -> str:
     skipped = tally["turns taken from the reference"] + tally["answers not recomputed"]
     skipped += tally["refusals not recomputed"]
     return (
-        f"spec.epistemic recomputed {', '.join(done)}; {skipped} beyond {worlds} worlds "
+        f"spec.transition recomputed {', '.join(done)}; {skipped} beyond {worlds} worlds "
         "taken from the reference"
     )
 

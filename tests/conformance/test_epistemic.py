@@ -130,7 +130,7 @@ def test_an_upgrade_the_spec_computes_otherwise_stops_the_build(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(effects, "conservative_upgrade", updates.lexicographic_upgrade)
-    with pytest.raises(CaseError, match=r"spec.epistemic disagree: <=_a differs"):
+    with pytest.raises(CaseError, match=r"spec.transition disagree: <=_a differs"):
         REGISTRY["epistemic/operations/support-conservative-upgrade"]()
 
 

@@ -3,18 +3,19 @@
 A case function calls :meth:`CaseBuilder.apply` and :meth:`CaseBuilder.query`;
 the builder sends each request to an in-process
 :class:`~reference.conformance.session.Session` and records the outcome as the
-step's expectation.  Two checks keep that honest:
+step's expectation.  Three checks keep that honest:
 
 - what the case *states* (``rejected=...``, ``equals=...``) must be what the
   reference answers, or building fails;
 - every grounding and retraction answer is recomputed from the definitions in
   ``spec.core`` (Dep*, S_t, Affected, Affected*) and must agree, and Lemma 2.2
   must hold after every turn;
-- in a case that uses the epistemic layer, M_t and its problem queue are
-  recomputed by ``spec.epistemic`` after every turn and must be the reference's,
-  and every epistemic answer is recomputed on the spec's model
-  (:mod:`.oracle`; beyond the spec's size bound the step's note says what was
-  not recomputed).
+- every turn is recomputed by the spec transition (``spec.transition``): it
+  must accept what the reference accepts, leaving the same D_t (M_t and its
+  problem queue included), and refuse what the reference refuses, with the same
+  code at the same operation; every epistemic answer is recomputed on the
+  spec's model (:mod:`.oracle`; beyond the spec's size bound ``gcv vectors``
+  counts what was not recomputed).
 
 So a vector records the reference's answer only where the reference and the
 spec agree.
@@ -28,7 +29,6 @@ from typing import Any
 from reference.conformance.cases.oracle import (
     TALLY,
     SpecModel,
-    Unchecked,
     declared_model,
     is_epistemic_operation,
 )
@@ -41,6 +41,7 @@ from reference.errors import MalformedFormula
 from reference.operations import Operation
 from reference.trace import operation_to_json
 from spec import core
+from spec.transition import TooCostly
 
 __all__ = ["AS_REFERENCE", "HAND_WRITTEN", "CaseBuilder", "CaseError", "rederive", "spec_map"]
 
@@ -137,31 +138,17 @@ class CaseBuilder:
         self.steps: list[Step] = []
         self._requests = 0
         self._cycle = False
-        # The spec's M_t, from the first step that uses the epistemic layer on.
-        self.spec: SpecModel | None = None
+        # The spec transition's D_t, beside the reference's from the first turn on.
+        declared = None if model is None else declared_model(agents, atoms, model)
+        self.spec = SpecModel(agents, atoms, declared)
+        self._epistemic = model is not None
         start: dict[str, Any] = {"id": 0, "cmd": "start", "agents": list(agents)}
         start["atoms"] = list(atoms)
         if model is not None:
             start["model"] = dict(model)
-            self.spec = SpecModel(agents, declared_model(agents, atoms, model))
         started = self.session.handle(start)
         if not started["ok"]:
             raise self._fail(f"the conversation cannot start: {started}")
-
-    def _spec(self) -> SpecModel:
-        """The spec's M_t: until a formula is used, M_t is every valuation of Prop_t in one
-        cell (Expand-Awareness has only split it), so the spec starts from that."""
-        if self.spec is None:
-            assert self.session.verifier is not None, "a case always has a conversation"
-            state = self.session.verifier.state
-            atoms = state.model.atoms
-            awareness = {a: state.awareness(a) for a in self.agents}
-            self.spec = SpecModel(self.agents, declared_model(self.agents, atoms, None, awareness))
-        return self.spec
-
-    def _standing(self) -> dict[str, str]:
-        assert self.session.verifier is not None, "a case always has a conversation"
-        return {r: s.value for r, s in self.session.verifier.state.standing.items()}
 
     def _fail(self, detail: str) -> CaseError:
         return CaseError(f"{self.id}, step {len(self.steps) + 1}: {detail}")
@@ -188,8 +175,7 @@ class CaseBuilder:
             dict(op) if isinstance(op, Mapping) else operation_to_json(op) for op in operations
         ]
         request = {"cmd": "apply", "speaker": speaker, "operations": encoded}
-        spec = self._spec() if any(is_epistemic_operation(op) for op in encoded) else self.spec
-        before = self._standing()
+        self._epistemic = self._epistemic or any(is_epistemic_operation(op) for op in encoded)
         response, expect = self._send(request)
         wanted = {"accepted": True} if rejected is None else {"rejected": rejected}
         if rejected is not AS_REFERENCE and expect != wanted:
@@ -205,27 +191,23 @@ class CaseBuilder:
         if not core.is_conflict_free_map(d):
             raise self._fail("Lemma 2.2 fails: an argument of S_t is attacked")
         self._cycle = self._cycle or _has_cycle(d)
-        if spec is not None:
-            self._spec_turn(spec, encoded, response, before)
+        self._spec_turn(speaker, encoded, response)
         self._record(request, expect, note)
 
     def _spec_turn(
-        self,
-        spec: SpecModel,
-        operations: list[dict[str, Any]],
-        response: Mapping[str, Any],
-        before: Mapping[str, str],
+        self, speaker: str, operations: list[dict[str, Any]], response: Mapping[str, Any]
     ) -> None:
         assert self.session.verifier is not None, "a case always has a conversation"
         try:
             if response["ok"]:
-                state = self.session.verifier.state
-                spec.accepted(operations, before, self._standing(), state.epistemic)
+                self.spec.accepted(speaker, operations, self.session.verifier.state)
             else:
                 error = response["error"]
-                spec.rejected(operations, error["code"], error.get("operation_index"), before)
+                code, index = error["code"], error.get("operation_index")
+                if code != "malformed-request":
+                    self.spec.rejected(speaker, operations, code, index)
         except AssertionError as disagreement:
-            raise self._fail(f"reference and spec.epistemic disagree: {disagreement}") from None
+            raise self._fail(f"reference and spec.transition disagree: {disagreement}") from None
 
     def query(
         self,
@@ -266,7 +248,6 @@ class CaseBuilder:
             request["layers"] = [_printed(layer) for layer in layers]
         if at is not None:
             request["at"] = sorted(at)
-        spec = self._spec() if query in EPISTEMIC_QUERIES else None
         response, expect = self._send(request)
         if error is AS_REFERENCE:
             pass
@@ -279,10 +260,11 @@ class CaseBuilder:
             found = _spec_result(spec_map(self.session), request)
             if found != expect["result"]:
                 raise self._fail(f"{query}: reference {expect['result']}, spec {found}")
-        if spec is not None:
+        if query in EPISTEMIC_QUERIES:
+            self._epistemic = True
             try:
-                wanted = spec.answer(request, self._standing())
-            except Unchecked:
+                wanted = self.spec.answer(request)
+            except TooCostly:
                 TALLY["answers not recomputed"] += 1
             else:
                 if wanted != expect:
@@ -340,7 +322,7 @@ class CaseBuilder:
         if not self.steps:
             raise self._fail("a case has at least one step")
         features = {feature_of(step.request) for step in self.steps} | {"core"}
-        features |= {"epistemic"} if self.spec is not None else set()
+        features |= {"epistemic"} if self._epistemic else set()
         tags = set(self.tags)
         applied = [s.expect for s in self.steps if s.request["cmd"] == "apply"]
         tags |= {"accept"} if any("accepted" in e for e in applied) else set()

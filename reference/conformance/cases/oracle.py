@@ -1,30 +1,31 @@
-"""The spec's M_t beside the reference's: the vector generator's epistemic cross-check.
+"""The spec's D_t beside the reference's: the vector generator's cross-check.
 
-While a case is built, a :class:`SpecModel` keeps M_t as ``spec.epistemic``
-computes it, independently of ``reference/epistemic/``:
+While a case is built, a :class:`SpecModel` follows every turn through
+:func:`spec.transition.process_turn`, independently of ``reference/``'s engine:
 
 - M_0 from the declaration, by the trace format's definition (w ~_i v iff w and v
   agree on the atoms i observes; w <=_i v iff, besides, i's rank of w is at most
   its rank of v), or, undeclared, every valuation of Prop_t in one cell;
-- each accepted turn's operations, in the normative order, by the spec's update
-  of their DEL realisation (``spec.epistemic.DEL_REALISATIONS``, read as
-  ``spec/normative.md`` "M_t" reads Section 2's table): one simultaneous
-  announcement for the turn's observations, awareness expansion, the upgrades
-  and downgrades, [!~gamma] and [!gamma];
+- each turn by the spec transition: Table 3's preconditions and effects in the
+  fixed order, and each operation's DEL realisation as the spec states it
+  (``spec.transition.realisation``, over ``spec.epistemic.DEL_REALISATIONS``),
+  with one simultaneous announcement for the turn's observations;
 - the queue of abductive problems by Definition A.2
-  (``spec.epistemic.is_abductive_problem``, ``is_abductive_solution``).
+  (``spec.epistemic.is_abductive_solution``).
 
-After every accepted turn the reference's M_t and problem queue must be the
-spec's; every epistemic answer is recomputed on the spec's model; and a turn the
-reference rejects with an epistemic code must be one the spec also refuses, at
-the same operation.  Disagreement stops the generation.
+After every accepted turn the reference's records, standing, Dep, Att, Cm,
+dissent, Prop_t, A_i, M_t and problem queue must be the spec's; every epistemic
+answer is recomputed on the spec's model; and a turn the reference rejects must
+be one the spec also refuses, with the same code at the same operation.
+Disagreement stops the generation.
 
 The spec is brute force: a modality costs it O(|W|^2) per world, a conservative
 upgrade O(|W|^2) per pair of worlds.  A computation on a model beyond
 :data:`BOUND` (64 worlds for a modal formula or Definition A.2's check, 16 for a
-conservative upgrade) is not made: the answer, or the turn, is then taken from
-the reference, and after such a turn the spec's model is the reference's,
-translated, so the steps after it are checked from there.  Propositional
+conservative upgrade) is not made: the answer, or the turn's epistemic part, is then taken from
+the reference (the turn's argumentation is still the spec's), and after such a
+turn the spec's model is the reference's, translated, so the steps after it are
+checked from there.  Propositional
 formulas, announcements, lexicographic upgrades, expansions and the ``worlds``,
 ``ordered`` and ``unexplained`` answers cost at most O(|W|^2) and are always
 computed.  :data:`TALLY` counts what was recomputed and what was not (``gcv
@@ -34,10 +35,11 @@ changes no vector, only the time and the count.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import icontract
@@ -50,19 +52,13 @@ from reference.conformance.predicates import (
 )
 from reference.epistemic import formula as rf
 from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.table import Update, realisation
-from reference.errors import MalformedFormula
+from reference.errors import GcvError, MalformedFormula
 from reference.operations import (
-    ExpandAwareness,
-    Hypothesize,
-    Observe,
     Operation,
-    Question,
-    in_application_order,
 )
-from reference.records import GOOD_STANDING
 from reference.trace import operation_from_json, operation_to_json
 from spec import epistemic as se
+from spec import transition
 
 __all__ = [
     "BOUND",
@@ -70,7 +66,6 @@ __all__ = [
     "TALLY",
     "Bound",
     "SpecModel",
-    "Unchecked",
     "bound",
     "declared_model",
     "is_epistemic_operation",
@@ -118,10 +113,6 @@ EPISTEMIC_FIELDS = frozenset({"formula", "introduces", "specific", "downgrade", 
 
 # The codes a turn can be refused with for an epistemic reason the spec can judge.
 _EPISTEMIC_CODES = frozenset({"no-surviving-world", "unknown-atom", "duplicate-atom"})
-
-
-class Unchecked(Exception):
-    """A computation the spec would take too long for; the reference's answer stands."""
 
 
 @icontract.ensure(
@@ -244,58 +235,6 @@ def declared_model(
 # -- helpers on the spec's values -----------------------------------------------------
 
 
-def _agents_of(f: se.Formula) -> frozenset[str]:
-    match f:
-        case se.Top() | se.Bottom() | se.Atom():
-            return frozenset()
-        case se.And(parts) | se.Or(parts):
-            return frozenset().union(*(_agents_of(p) for p in parts))
-        case se.Implies(left, right) | se.Iff(left, right):
-            return _agents_of(left) | _agents_of(right)
-        case se.Not(body):
-            return _agents_of(body)
-        case se.CondBelieves(agent, body, condition):
-            return frozenset({agent}) | _agents_of(body) | _agents_of(condition)
-        case se.Everybody(group, body) | se.Common(group, body):
-            return frozenset(group) | _agents_of(body)
-        case (
-            se.Knows(agent, body)
-            | se.Believes(agent, body)
-            | se.Aware(agent, body)
-            | se.Explicit(agent, body)
-        ):
-            return frozenset({agent}) | _agents_of(body)
-    raise AssertionError(f"not a formula: {f!r}")
-
-
-def _is_modal(f: se.Formula) -> bool:
-    match f:
-        case se.Top() | se.Bottom() | se.Atom():
-            return False
-        case se.Not(body):
-            return _is_modal(body)
-        case se.And(parts) | se.Or(parts):
-            return any(_is_modal(p) for p in parts)
-        case se.Implies(left, right) | se.Iff(left, right):
-            return _is_modal(left) or _is_modal(right)
-    return True
-
-
-def _affordable(model: se.EpistemicModel, *formulas: se.Formula) -> None:
-    if len(model.worlds) > BOUND.worlds and any(_is_modal(f) for f in formulas):
-        raise Unchecked(f"a modal formula on {len(model.worlds)} worlds")
-
-
-def _valid(model: se.EpistemicModel, f: se.Formula) -> bool:
-    _affordable(model, f)
-    return se.is_valid(model, f)
-
-
-def _believes(model: se.EpistemicModel, agent: str, f: se.Formula) -> bool:
-    _affordable(model, se.Believes(agent, f))
-    return se.is_valid(model, se.Believes(agent, f))
-
-
 def _same_model(a: se.EpistemicModel, b: se.EpistemicModel) -> bool:
     return (
         a.agents == b.agents
@@ -331,293 +270,136 @@ def is_in_order(model: se.EpistemicModel, agent: str, layers: Sequence[se.Formul
     )
 
 
-# -- the problem queue (Definition A.2) ----------------------------------------------------
+# -- the spec's D_t ---------------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class SpecProblem:
-    """(B_agent, chi), posed by ``source`` in ``posed``, with the hypotheses that solved it."""
-
-    agent: str
-    chi: se.Formula
-    source: str
-    posed: se.EpistemicModel
-    closed_by: tuple[str, ...] = ()
-
-    def is_open(self, standing: Mapping[str, str]) -> bool:
-        """No hypothesis that solved it is in S_t."""
-        return not any(standing.get(h) in _GOOD for h in self.closed_by)
-
-
-_GOOD = frozenset(s.value for s in GOOD_STANDING)
-
-
-class _Refused(Exception):
-    """The spec refuses the operation at ``index`` (as written) with ``code``."""
-
-    def __init__(self, code: str, index: int) -> None:
-        super().__init__(code, index)
-        self.code = code
-        self.index = index
-
-
-# -- the spec's M_t ---------------------------------------------------------------------------
+# Codes that only the reference's resource bound decides (spec/normative.md, "Conformance").
+_NOT_COMPARED = frozenset({"model-too-large"})
 
 
 class SpecModel:
-    """M_t and its problem queue as ``spec.epistemic`` computes them, turn by turn.
+    """D_t as :mod:`spec.transition` computes it, turn by turn, beside the reference's.
+
+    Every turn of a case goes to :func:`spec.transition.process_turn` too: it must accept
+    what the reference accepts (leaving the same records, standing, Dep, Att, Cm, dissent,
+    Prop_t and A_i, and the same M_t and problem queue) and refuse what the reference refuses,
+    with the same code at the same operation.  A turn whose epistemic part would exceed
+    :data:`BOUND` is followed without its formulas, and M_t and the queue are then taken from
+    the reference, so the turns after it are checked from there.
 
     Parameters
     ----------
-    agents:
-        Ags, in the order ``start`` gave them (problems are queued agent by agent).
+    agents, atoms:
+        Ags (in the order ``start`` gave them: problems are queued agent by agent) and Prop_0.
     model:
-        M_0 (:func:`declared_model`).
+        M_0 when the case declares one (:func:`declared_model`).
     """
 
-    def __init__(self, agents: Sequence[str], model: se.EpistemicModel) -> None:
-        self.agents = tuple(agents)
-        self.model = model
-        self.problems: tuple[SpecProblem, ...] = ()
-        self.formulas: dict[str, se.Formula] = {}
+    def __init__(
+        self, agents: Sequence[str], atoms: Sequence[str], model: se.EpistemicModel | None
+    ) -> None:
+        self.state = transition.State.start(agents, atoms, model)
 
-    # -- turns --------------------------------------------------------------------
+    @property
+    def model(self) -> se.EpistemicModel:
+        """M_t (built as the default model the first time it is asked for)."""
+        return transition.model_of(self.state)
 
     def accepted(
-        self,
-        operations: Sequence[Mapping[str, Any]],
-        before: Mapping[str, str],
-        after: Mapping[str, str],
-        reference: Any,
+        self, speaker: str, operations: Sequence[Mapping[str, Any]], reference: Any
     ) -> None:
-        """Follow an accepted turn; compare with the reference's M_t and queue afterwards.
+        """Follow a turn the reference accepted; ``reference`` is its D_t+1 (a DependencyMap).
 
-        ``before`` and ``after`` are st_t before and after the turn; ``reference`` is the
-        reference's epistemic state after it.  A turn too costly for the spec leaves the
-        spec's M_t the reference's.  Raises ``AssertionError`` naming the difference when
-        the two disagree.
+        Raises ``AssertionError`` naming the difference when the two disagree.
         """
-        saved = (self.model, self.problems, dict(self.formulas))
+        turn = _spec_turn(speaker, operations)
         try:
-            self._turn(operations, before, after)
-        except Unchecked:
-            self.model, self.problems, self.formulas = saved
-            self._take(operations, reference)
-            TALLY["turns taken from the reference"] += 1
-            return
-        except _Refused as refused:
+            try:
+                with _budget():
+                    self.state = transition.process_turn(self.state, turn).state
+            except transition.TooCostly:
+                self.state = transition.process_turn(self.state, turn, epistemic=False).state
+                self._adopt(reference)
+                TALLY["turns taken from the reference"] += 1
+            else:
+                TALLY["turns recomputed"] += 1
+        except transition.Rejected as refused:
             raise AssertionError(
                 f"the reference accepted the turn; the spec refuses operation {refused.index} "
-                f"with {refused.code}"
+                f"with {refused.code} ({refused.clause})"
             ) from None
         self._compare(reference)
-        TALLY["turns recomputed"] += 1
 
     def rejected(
-        self, operations: Sequence[Mapping[str, Any]], code: str, index: int | None, before: Any
+        self, speaker: str, operations: Sequence[Mapping[str, Any]], code: str, index: int | None
     ) -> None:
-        """Check a turn the reference rejected with ``code`` at operation ``index``.
-
-        An epistemic code must be the spec's first refusal, at the same operation.  The
-        spec's state does not change.
-        """
-        if code not in _EPISTEMIC_CODES:
+        """Check a turn the reference rejected with ``code`` at operation ``index``: the spec
+        must refuse it with the same code at the same operation.  D_t does not change."""
+        if code in _NOT_COMPARED:
             return
-        saved = (self.model, self.problems, dict(self.formulas))
         try:
-            self._turn(operations, before, before)
-        except Unchecked:
+            turn = _spec_turn(speaker, operations)
+            with _budget():
+                transition.process_turn(self.state, turn)
+        except transition.TooCostly:
             TALLY["refusals not recomputed"] += 1
             return
-        except _Refused as refused:
+        except transition.Rejected as refused:
             if (refused.code, refused.index) != (code, index):
                 raise AssertionError(
                     f"the reference refuses operation {index} with {code}; the spec refuses "
-                    f"operation {refused.index} with {refused.code}"
+                    f"operation {refused.index} with {refused.code} ({refused.clause})"
                 ) from None
             TALLY["refusals recomputed"] += 1
             return
-        finally:
-            self.model, self.problems, self.formulas = saved
         raise AssertionError(
             f"the reference refuses operation {index} with {code}; the spec applies the turn"
         )
 
-    def _take(self, operations: Sequence[Mapping[str, Any]], reference: Any) -> None:
-        self.model = spec_model(reference.model)
-        self.problems = tuple(
-            SpecProblem(
+    def _adopt(self, reference: Any) -> None:
+        """The reference's M_t and problem queue, as the spec's."""
+        state = self.state
+        state.model = spec_model(reference.epistemic.model)
+        state.problems = tuple(
+            transition.Problem(
                 p.agent, spec_formula(p.formula), p.source, spec_model(p.model), p.closed_by
             )
-            for p in reference.problems
+            for p in reference.epistemic.problems
         )
-        for op in _typed(operations):
-            if isinstance(op, (Observe, Hypothesize, Question)) and op.formula is not None:
-                self.formulas[op.id] = spec_formula(op.formula)
 
     def _compare(self, reference: Any) -> None:
-        theirs = spec_model(reference.model)
-        if not _same_model(self.model, theirs):
-            raise AssertionError(_model_difference(self.model, theirs))
-        mine = [(p.agent, p.chi, p.source, p.closed_by) for p in self.problems]
-        other = [
-            (p.agent, spec_formula(p.formula), p.source, p.closed_by) for p in reference.problems
+        mine, theirs = self.state.snapshot(), reference.snapshot()
+        for part, value in mine.items():
+            other = theirs[part]
+            if part == "records":  # formulas compare as values
+                other = [{k: v for k, v in r.items() if k != "formula"} for r in other]
+            if value != other:
+                raise AssertionError(f"D_t differs in {part}: spec {value}, reference {other}")
+        if self.state.model is None:
+            return  # M_t is still the default model on both sides
+        ours = spec_model(reference.epistemic.model)
+        if not _same_model(self.state.model, ours):
+            raise AssertionError(_model_difference(self.state.model, ours))
+        mine_q = [(p.agent, p.chi, p.source, p.closed_by) for p in self.state.problems]
+        other_q = [
+            (p.agent, spec_formula(p.formula), p.source, p.closed_by)
+            for p in reference.epistemic.problems
         ]
-        if mine != other:
-            raise AssertionError(f"the problem queues differ: spec {mine}, reference {other}")
-        for p, q in zip(self.problems, reference.problems, strict=True):
+        if mine_q != other_q:
+            raise AssertionError(f"the problem queues differ: spec {mine_q}, reference {other_q}")
+        for p, q in zip(self.state.problems, reference.epistemic.problems, strict=True):
             if not _same_model(p.posed, spec_model(q.model)):
                 where = _model_difference(p.posed, spec_model(q.model))
                 raise AssertionError(
                     f"problem ({p.agent}, {p.source}) was posed in another M: {where}"
                 )
 
-    def _turn(
-        self,
-        operations: Sequence[Mapping[str, Any]],
-        before: Mapping[str, str],
-        after: Mapping[str, str],
-    ) -> None:
-        standing = dict(before)
-        observed: list[tuple[int, Observe, se.Formula]] = []
-        for index, op in in_application_order(_typed(operations)):
-            if observed and not isinstance(op, Observe):
-                self._announce(observed)
-                observed = []
-            self._check(index, op)
-            match op:
-                case ExpandAwareness():
-                    self.model = se.process_awareness_expansion(
-                        self.model, op.atom, op.agents or None
-                    )
-                case Observe():
-                    standing[op.id] = "active"
-                    if op.formula is not None:
-                        psi = spec_formula(op.formula)
-                        self.formulas[op.id] = psi
-                        observed.append((index, op, psi))
-                case Hypothesize():
-                    standing[op.id] = "active"
-                    self._hypothesize(op, standing)
-                case Question():
-                    if op.formula is not None:
-                        self.formulas[op.id] = spec_formula(op.formula)
-                        self._queue(op.id, self.formulas[op.id], after)
-                case _:
-                    self._on_target(index, op)
-        if observed:
-            self._announce(observed)
-
-    def _check(self, index: int, op: Operation) -> None:
-        """The epistemic preconditions, in the normative order (spec/normative.md)."""
-        introduced: tuple[str, ...] = ()
-        if isinstance(op, Hypothesize):
-            if any(atom in self.model.atoms for atom in op.introduces):
-                raise _Refused("duplicate-atom", index)
-            introduced = op.introduces
-        own = getattr(op, "formula", None)
-        if own is None:
-            return
-        f = spec_formula(own)
-        if not _agents_of(f) <= self.model.agents:
-            raise _Refused("unknown-agent", index)
-        if not se.compute_atoms(f) <= self.model.atoms | set(introduced):
-            raise _Refused("unknown-atom", index)
-
-    def _announce(self, observed: Sequence[tuple[int, Observe, se.Formula]]) -> None:
-        """One turn's observations: [!(psi_1 & ... & psi_n)], each psi_k read in M_t; psi_k poses
-        (B_i, psi_k) for every i who does not believe it in M_t announced with the others."""
-        model = self.model
-        for k in range(len(observed)):
-            so_far = se.And(tuple(psi for _, _, psi in observed[: k + 1]))
-            _affordable(model, so_far)
-            if not se.compute_truth_set(model, so_far):
-                raise _Refused("no-surviving-world", observed[k][0])
-        problems = list(self.problems)
-        for k, (_, op, psi) in enumerate(observed):
-            others = [other for j, (_, _, other) in enumerate(observed) if j != k]
-            posed = se.process_announcement(model, se.And(tuple(others))) if others else model
-            problems += [
-                SpecProblem(agent, psi, op.id, posed)
-                for agent in self.agents
-                if not _believes(posed, agent, psi)
-            ]
-        everything = se.And(tuple(psi for _, _, psi in observed))
-        self.model = se.process_announcement(model, everything)
-        self.problems = tuple(problems)
-
-    def _hypothesize(self, op: Hypothesize, standing: Mapping[str, str]) -> None:
-        for atom in op.introduces:
-            self.model = se.process_awareness_expansion(self.model, atom)
-        if op.formula is None:
-            return
-        gamma = spec_formula(op.formula)
-        self.formulas[op.id] = gamma
-        closed = []
-        for p in self.problems:
-            if p.is_open(standing) and self._solves(p, gamma):
-                p = replace(p, closed_by=(*p.closed_by, op.id))
-            closed.append(p)
-        self.problems = tuple(closed)
-        self.model = se.process_lexicographic_upgrade(self.model, gamma)
-
-    def _solves(self, p: SpecProblem, gamma: se.Formula) -> bool:
-        grown = len(p.posed.worlds) << len(se.compute_atoms(gamma) - p.posed.atoms)
-        if max(grown, len(self.model.worlds)) > BOUND.worlds:
-            raise Unchecked(
-                f"Definition A.2's check on {max(grown, len(self.model.worlds))} worlds"
-            )
-        return se.is_abductive_solution(self.model, p.posed, p.agent, p.chi, gamma)
-
-    def _queue(self, source: str, chi: se.Formula, standing: Mapping[str, str]) -> None:
-        """Question: (B_i, chi) for every i who does not believe chi and has no open problem
-        with the same chi."""
-        added = []
-        for agent in self.agents:
-            if _believes(self.model, agent, chi):
-                continue
-            if any(
-                p.agent == agent and p.chi == chi and p.is_open(standing) for p in self.problems
-            ):
-                continue
-            added.append(SpecProblem(agent, chi, source, self.model))
-        self.problems = (*self.problems, *added)
-
-    def _on_target(self, index: int, op: Operation) -> None:
-        """Support, Undermine, Revise, Resolve: their row of the table, on their own formula or
-        the target's."""
-        own = getattr(op, "formula", None)
-        target = getattr(op, "target", "")
-        gamma = spec_formula(own) if own is not None else self.formulas.get(target)
-        if gamma is None:
-            return
-        reading = realisation(op)
-        if reading.update is None:
-            return
-        acted_on = se.Not(gamma) if reading.negated else gamma
-        match reading.update:
-            case Update.HARD_ANNOUNCEMENT:
-                _affordable(self.model, acted_on)
-                if not se.compute_truth_set(self.model, acted_on):
-                    raise _Refused("no-surviving-world", index)
-                self.model = se.process_announcement(self.model, acted_on)
-            case Update.LEXICOGRAPHIC_UPGRADE:
-                _affordable(self.model, acted_on)
-                self.model = se.process_lexicographic_upgrade(self.model, acted_on)
-            case Update.CONSERVATIVE_UPGRADE:
-                if len(self.model.worlds) > BOUND.conservative:
-                    raise Unchecked(f"a conservative upgrade on {len(self.model.worlds)} worlds")
-                _affordable(self.model, acted_on)
-                self.model = se.process_conservative_upgrade(self.model, acted_on)
-            case _:
-                raise AssertionError(f"{op} has no update {reading.update}")
-
     # -- queries ----------------------------------------------------------------------
 
     @icontract.ensure(lambda result: is_one_outcome(result), "an expectation states one outcome")
-    def answer(self, request: Mapping[str, Any], standing: Mapping[str, str]) -> dict[str, Any]:
+    def answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """The expectation the spec gives an epistemic query: ``{"result": ...}`` or
-        ``{"error": CODE}``.  Raises :class:`Unchecked` when it is too costly."""
+        ``{"error": CODE}``.  Raises :class:`spec.transition.TooCostly` when it is too
+        costly."""
         model = self.model
         agent: str = request.get("agent", "")
         if "agent" in request and agent not in model.agents:
@@ -630,7 +412,7 @@ class SpecModel:
                 f = spec_formula(rf.parse(text))
             except MalformedFormula:
                 return {"error": "malformed-formula"}
-            if not _agents_of(f) <= model.agents:
+            if not transition.agents_of(f) <= model.agents:
                 return {"error": "unknown-agent"}
             if not se.compute_atoms(f) <= model.atoms:
                 return {"error": "unknown-atom"}
@@ -647,7 +429,10 @@ class SpecModel:
             case "worlds":
                 return {"result": canonical_worlds(model.worlds)}
             case "unexplained":
-                mine = {p.source for p in self.problems if p.agent == agent and p.is_open(standing)}
+                records = self.state.records
+                mine = {
+                    p.source for p in self.state.problems if p.agent == agent and p.is_open(records)
+                }
                 return {"result": sorted(mine)}
             case "ordered":
                 return {"result": is_in_order(model, agent, formulas)}
@@ -660,14 +445,36 @@ class SpecModel:
                 if len(formulas) > 1
                 else se.Believes(agent, body)
             )
-        _affordable(model, body)
+        with _budget():
+            transition.afford(model, body)
         if world is None:
             return {"result": se.is_valid(model, body)}
         return {"result": se.is_true(model, world, body)}
 
 
-def _typed(operations: Sequence[Mapping[str, Any]]) -> tuple[Operation, ...]:
-    return tuple(operation_from_json(op) for op in operations)
+def _budget() -> contextlib.AbstractContextManager[None]:
+    return transition.budget(BOUND.worlds, BOUND.conservative)
+
+
+def _spec_turn(speaker: str, operations: Sequence[Mapping[str, Any]]) -> transition.Turn:
+    """A turn of the protocol (operations in the trace format) as the spec reads it.
+
+    Raises
+    ------
+    spec.transition.Rejected
+        ``malformed-operation`` at the first operation whose formula text does not parse
+        or that no operation of its kind can be built from (the spec reads parsed formulas
+        and well-typed fields; the schema and the constructors decide the rest).
+    """
+    read = []
+    for index, op in enumerate(operations):
+        try:
+            read.append(spec_operation(operation_from_json(op)))
+        except GcvError:
+            refused = transition.Rejected("malformed-operation", transition.WELL_FORMED_FIRST)
+            refused.index, refused.operation = index, op.get("op")
+            raise refused from None
+    return transition.Turn(speaker, tuple(read))
 
 
 def _worlds_text(worlds: Iterable[Iterable[str]]) -> str:
