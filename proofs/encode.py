@@ -10,9 +10,11 @@ written with Store and Lambda, so no frame axioms are needed.
 What ties this to the Python engine: the label, attack and target clauses are
 read from :data:`reference.rules.RULES`, the table :mod:`reference.apply` and
 :mod:`reference.preconditions` run; the operation-specific structure (which
-parameters are registered, cited or attacked) mirrors :mod:`reference.apply`
-line for line, and ``tests/test_proofs_tied.py`` checks on concrete steps that
-the encoding and the engine accept the same operations and reach the same states.
+parameters are registered, cited or attacked) follows the rows of
+``spec/transition.py`` (Table 3's clauses), and ``tests/test_proofs_tied.py``
+checks on sampled concrete steps that the encoding, the engine and the spec
+transition accept the same operations and reach the same states.  That check
+samples; it does not prove the encoding equal to either.
 """
 
 from __future__ import annotations

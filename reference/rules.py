@@ -1,9 +1,12 @@
 """The operation table (Table 3, Algorithm 1): one row per operation.
 
-This table is the single source of truth for what each operation requires of
-its target and what it does to it.  The engine's precondition checks and
-effects read it, and the Z3 encodings in ``proofs/`` encode exactly these rows,
-so the transition relation that is proved is the one that runs.
+The engine's precondition checks and effects read this table, and the Z3
+encoding in ``proofs/`` is built from the same rows.  What each row must be is
+stated in ``spec/transition.py`` (the clauses of Table 3, each the paper's or a
+choice); ``tests/test_transition.py`` checks the engine against that statement,
+and ``tests/test_proofs_tied.py`` samples concrete steps on which the encoding,
+the engine and the spec must agree.  The proofs are about the encoding; that
+the encoding is the engine is tested on those samples, not proved.
 """
 
 from __future__ import annotations

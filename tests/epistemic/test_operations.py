@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from reference.epistemic import formula as rf
+from reference.conformance.cases.oracle import spec_operation
 from reference.epistemic.formula import parse
 from reference.epistemic.table import DEL_RULES, Update, realisation
 from reference.errors import GcvError, MalformedOperation
@@ -29,6 +29,7 @@ from reference.operations import (
 from reference.trace import operation_from_json, operation_to_json
 from reference.verifier import Turn, Verifier
 from spec import epistemic as se
+from spec import transition
 from tests.epistemic.support import formulas, scaled, to_spec_formula, to_spec_model
 from tests.strategies import turns_over
 
@@ -285,62 +286,6 @@ def test_a_conversation_without_formulas_never_builds_the_worlds(data: st.DataOb
 # -- random conversations with formulas, against the spec --------------------------------------
 
 
-def _spec_effect(
-    m: se.EpistemicModel, op: Operation, records: dict[str, rf.Formula | None]
-) -> se.EpistemicModel:
-    """Section 2's table, restated on the spec's updates (Observe is handled per turn)."""
-    target = getattr(op, "target", None)
-    own = getattr(op, "formula", None)
-    gamma = own if own is not None or target is None else records.get(target)
-    match op:
-        case ExpandAwareness():
-            return se.process_awareness_expansion(m, op.atom, op.agents or None)
-        case Hypothesize():
-            for atom in op.introduces:
-                m = se.process_awareness_expansion(m, atom)
-            if gamma is None:
-                return m
-            return se.process_lexicographic_upgrade(m, to_spec_formula(gamma))
-    if gamma is None:
-        return m
-    g = to_spec_formula(gamma)
-    match op:
-        case Support():
-            if op.specific:
-                return se.process_lexicographic_upgrade(m, g)
-            return se.process_conservative_upgrade(m, g)
-        case Undermine():
-            if op.downgrade == "conservative":
-                return se.process_conservative_downgrade(m, g)
-            return se.process_lexicographic_downgrade(m, g)
-        case Revise():
-            announces = op.announce if op.announce is not None else not op.attackers
-            return se.process_announcement(m, se.Not(g)) if announces else m
-        case Resolve():
-            return m if op.authoritative else se.process_announcement(m, g)
-    return m
-
-
-def _spec_turn(
-    m: se.EpistemicModel, ops: tuple[Operation, ...], records: dict[str, rf.Formula | None]
-) -> se.EpistemicModel:
-    from reference.operations import in_application_order
-
-    observed: list[se.Formula] = []
-    for _, op in in_application_order(ops):
-        if isinstance(op, Observe):
-            if op.formula is not None:
-                observed.append(to_spec_formula(op.formula))
-            continue
-        if observed:
-            m = se.process_announcement(m, se.And(tuple(observed)))
-            observed = []
-        m = _spec_effect(m, op, records)
-    if observed:
-        m = se.process_announcement(m, se.And(tuple(observed)))
-    return m
-
-
 @st.composite
 def _turn(draw: st.DrawFn, v: Verifier, fresh: int) -> Turn:
     atoms = v.model.atoms
@@ -389,25 +334,23 @@ def _turn(draw: st.DrawFn, v: Verifier, fresh: int) -> Turn:
 @scaled(0.7)
 @given(st.data())
 def test_random_conversations_with_formulas_agree_with_the_spec(data: st.DataObject) -> None:
+    """M_t after each turn is the spec transition's (spec/transition.py, every DEL clause)."""
     v = Verifier(list(AG), ["p", "q"])
-    m = to_spec_model(v.model.explicit())
+    state = transition.State.start(AG, ["p", "q"], to_spec_model(v.model.explicit()))
     for fresh in range(data.draw(st.integers(1, 5), label="turns")):
         turn = data.draw(_turn(v, fresh), label=f"turn {fresh}")
+        spec_turn = transition.Turn(
+            turn.speaker, tuple(spec_operation(op) for op in turn.operations)
+        )
         before_model, before_digest = v.model, v.state.digest()
-        records = {r: rec.formula for r, rec in v.state.records.items()}
         try:
             v.apply_turn(turn)
         except GcvError as error:
             note(f"rejected: {error}")
             assert v.model is before_model and v.state.digest() == before_digest
+            with pytest.raises(transition.Rejected) as refused:
+                transition.process_turn(state, spec_turn)
+            assert refused.value.code == error.code, (refused.value, error)
             continue
-        m = _spec_turn(m, turn.operations, {**records, **_registered(turn)})
-        assert to_spec_model(v.model) == m, f"M_t differs after turn {fresh}"
-
-
-def _registered(turn: Turn) -> dict[str, rf.Formula | None]:
-    out: dict[str, rf.Formula | None] = {}
-    for op in turn.operations:
-        if isinstance(op, Observe | Hypothesize | Question):
-            out[op.id] = op.formula
-    return out
+        state = transition.process_turn(state, spec_turn).state
+        assert to_spec_model(v.model) == state.model, f"M_t differs after turn {fresh}"
