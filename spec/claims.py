@@ -161,6 +161,8 @@ CLAIMS: tuple[Claim, ...] = (
         "each operation's preconditions and effects (as spec/normative.md completes the prose)",
         Status.TESTED,
         implemented_in=(
+            "spec.transition.process_turn",
+            "spec.clauses.CLAUSES",
             "reference.rules.RULES",
             "reference.preconditions.find_violation",
             "reference.apply.apply_operation",
@@ -172,6 +174,12 @@ CLAIMS: tuple[Claim, ...] = (
             ),
             _t("test_operations.py", "test_every_operation_has_a_rejection_row"),
             _t("test_proofs_tied.py", "test_encoding_and_engine_agree_step_by_step"),
+            _t("test_transition.py", "test_every_scenario_turn_is_the_spec_transition"),
+            _t(
+                "test_transition.py",
+                "test_generated_multi_operation_turns_are_the_spec_transition",
+            ),
+            _t("test_transition.py", "test_every_clause_has_one_normative_entry_with_its_source"),
         ),
         vectors=(
             "core/operations/*",
@@ -187,11 +195,13 @@ CLAIMS: tuple[Claim, ...] = (
         "into one per-turn transition (all or none)",
         Status.TESTED,
         implemented_in=(
+            "spec.transition.ORDER",
             "reference.operations.APPLICATION_ORDER",
             "reference.verifier.Verifier.apply_turn",
         ),
         tests=(
             _t("test_operations.py", "test_operations_apply_in_the_fixed_order_not_as_written"),
+            _t("test_transition.py", "test_turns_whose_operations_interact"),
             _t(
                 "test_operations.py",
                 "test_rejection_names_the_operation_field_and_record_and_changes_nothing",
@@ -407,6 +417,7 @@ CLAIMS: tuple[Claim, ...] = (
             "reference.epistemic.table.DEL_RULES",
             "reference.epistemic.effects.apply_effect",
             "spec.epistemic.DEL_REALISATIONS",
+            "spec.transition.realisation",
         ),
         tests=(
             _t("epistemic/test_operations.py", "test_the_del_table_is_the_papers"),

@@ -471,8 +471,15 @@ EVIDENCE_EXISTING = clause(
 EVIDENCE_COMMITS = clause(
     "T3.evidence.speaker-commits",
     PAPER,
-    'B.3: the evidence is "committed by the speaker"',
-    "the speaker of a Support or Undermine commits to its evidence",
+    'B.3: the evidence "is registered as a new record alpha_e ... committed by the speaker"',
+    "the speaker of a Support or Undermine commits to the evidence it registers",
+)
+EXISTING_EVIDENCE_COMMITS = clause(
+    "T3.evidence.existing-commits-speaker",
+    CHOSEN,
+    "citing a record as one's evidence asserts it, as registering it would",
+    "the speaker of a Support or Undermine citing an existing record commits to it",
+    "citing existing evidence commits nobody new (B.3 speaks only of registered evidence)",
 )
 
 # The labels each operation accepts on its target (its Table 3 clause says whose choice).
@@ -1248,7 +1255,7 @@ def _evidence(state: State, op: Operation, speaker: str) -> None:
             allowed=frozenset(core.GOOD_STANDING),
             standing_clause=EVIDENCE_EXISTING,
         )
-        _note(EVIDENCE_EXISTING)
+        _note(EVIDENCE_EXISTING, EXISTING_EVIDENCE_COMMITS)
     else:
         _require(
             evidence not in state.records,
@@ -1259,12 +1266,11 @@ def _evidence(state: State, op: Operation, speaker: str) -> None:
         )
         depends_on = tuple(op.get("evidence_depends_on", ()))
         _cited(state, "evidence_depends_on", depends_on, own=evidence, allowed=None)
-        _note(EVIDENCE_NEW_WITH_CLAIM, NEW_ACTIVE, DEPENDS_ANY_STANDING)
+        _note(EVIDENCE_NEW_WITH_CLAIM, EVIDENCE_COMMITS, NEW_ACTIVE, DEPENDS_ANY_STANDING)
         state.records[evidence] = Record(
             op["evidence_claim"], speaker, state.turn, "evidence", core.ACTIVE
         )
         state.dep |= {(evidence, d) for d in depends_on}
-    _note(EVIDENCE_COMMITS)
     state.commitments[speaker].add(evidence)
 
 
