@@ -6,7 +6,9 @@ Every precondition, effect and ordering rule of :mod:`spec.transition` is a
 ``chosen`` (``place`` gives the reason, and ``alternative`` names the reading
 a paper-faithful implementation could make instead, where one exists).
 
-``spec/normative.md`` has one entry per clause, headed by its identifier;
+The registry fills as :mod:`spec.transition` is imported (each clause is declared
+beside the check or effect that cites it).  ``spec/normative.md`` has one entry per
+clause, headed by its identifier;
 ``tests/test_transition.py`` checks that the two list the same clauses with the
 same sources.
 """

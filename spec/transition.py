@@ -15,6 +15,16 @@ prose of each.  The clauses a turn exercised are in :attr:`Outcome.clauses` (or
 :attr:`Rejected.clauses`), so a conformance step can say which choices it
 depends on.
 
+Where the paper's objects are:
+
+- **Table 3** (preconditions): the checks at the top of each ``process_<operation>``,
+  one per clause ``T3.<operation>.*``; the form rules the schema cannot state are
+  ``form.*`` (:func:`process_turn`'s first line).
+- **Algorithm 1** (per-operation rule): the effects below those checks (``T3.*``
+  effects) and each operation's DEL realisation (``del.*``, :func:`realisation`).
+- **The fixed order** and the simultaneous announcement: :data:`ORDER` and the
+  body of :func:`process_turn` (``order.*``); atomicity and composition: ``turn.*``.
+
 Operations are the trace format's operation objects (``spec/trace.schema.json``,
 already schema-valid), except that a ``formula`` is a :mod:`spec.epistemic`
 formula, not its text: parsing is the caller's.
@@ -223,7 +233,14 @@ class Turn:
 
 @dataclass(frozen=True)
 class Outcome:
-    """An accepted turn: D_t+1 and the clauses the turn exercised."""
+    """An accepted turn: D_t+1 and the clauses the turn exercised.
+
+    A turn exercises every paper clause that applied to it, and a chosen clause only where
+    the clause's alternative could have decided the turn differently: ``order.kinds`` only
+    for a turn with operations of two kinds, ``T3.support.target-standing`` only for a
+    weakened target, ``T3.revise.retracts-commitment`` only when the speaker was committed,
+    and the clauses that pick a refused turn's error only when it is refused.
+    """
 
     state: State
     clauses: frozenset[str]
@@ -623,7 +640,9 @@ def process_observe(state: State, op: Operation, speaker: str) -> None:
     """Observe(psi): a new active record the speaker commits to; [!psi] joins the turn's
     announcement (:func:`process_announcements`)."""
     _new_record(state, op)
-    _note(OBSERVE_KIND, OBSERVE_COMMITS)
+    _note(OBSERVE_COMMITS)
+    if op.get("kind", "observation") != "observation":
+        _note(OBSERVE_KIND)
     _register(state, op, op.get("kind", "observation"), speaker, op.get("depends_on", ()))
     state.commitments[speaker].add(op["id"])
     _check_formula(state, op)
@@ -636,7 +655,9 @@ def process_announcements(state: State, observed: Sequence[tuple[int, Operation]
     announced = [(index, op) for index, op in observed if op.get("formula") is not None]
     if not announced or not _follows_m():
         return
-    _note(OBSERVE_DEL, SIMULTANEOUS, SURPRISE)
+    _note(OBSERVE_DEL, SURPRISE)
+    if len(announced) > 1:
+        _note(SIMULTANEOUS)
     model = model_of(state)
     formulas = [op["formula"] for _, op in announced]
     for k, (index, op) in enumerate(announced):
@@ -709,7 +730,9 @@ def process_hypothesize(state: State, op: Operation, speaker: str) -> None:
     """Hypothesize(gamma): a new active record, no commitment; its atoms join Prop_t, gamma is
     checked against the open problems (Definition A.2), then [up-up gamma]."""
     _new_record(state, op)
-    _note(HYPOTHESIZE_KIND, HYPOTHESIZE_NO_COMMITMENT)
+    _note(HYPOTHESIZE_NO_COMMITMENT)
+    if op.get("kind", "hypothesis") != "hypothesis":
+        _note(HYPOTHESIZE_KIND)
     _register(state, op, op.get("kind", "hypothesis"), speaker, op.get("depends_on", ()))
     introduces = tuple(op.get("introduces", ()))
     for atom in introduces:
@@ -726,7 +749,9 @@ def process_hypothesize(state: State, op: Operation, speaker: str) -> None:
     gamma = op.get("formula")
     if gamma is None or not _follows_m():
         return
-    _note(ABDUCTION, HYPOTHESIZE_DEL)
+    _note(HYPOTHESIZE_DEL)
+    if state.problems:
+        _note(ABDUCTION)
     model = model_of(state)
     solved = []
     for problem in state.problems:
@@ -774,6 +799,8 @@ def process_support(state: State, op: Operation, speaker: str) -> None:
     """Support(target, evidence): the evidence (registered when it carries a claim) joins
     Dep(target) and the speaker commits to it; [up gamma] or [up-up gamma]."""
     _target(state, op, SUPPORT_TARGETS, SUPPORT_TARGET)
+    if state.label(op["target"]) == core.WEAKENED:
+        _note(SUPPORT_TARGET)
     _evidence(state, op, speaker)
     _check_formula(state, op)
     _note(SUPPORT_DEP, SUPPORT_NO_LABEL)
@@ -815,6 +842,7 @@ def process_undermine(state: State, op: Operation, speaker: str) -> None:
     """Undermine(target, evidence): attack (evidence, target), target weakened, the speaker
     commits to the evidence; a plausibility downgrade of gamma."""
     _target(state, op, UNDERMINE_TARGETS, UNDERMINE_TARGET)
+    _note(UNDERMINE_TARGET)
     _evidence(state, op, speaker)
     _check_formula(state, op)
     _note(UNDERMINE_EFFECT)
@@ -872,6 +900,7 @@ def process_revise(state: State, op: Operation, speaker: str) -> None:
     """Revise(target, attackers): attacks on the target, target abandoned, the speaker's
     commitment to it retracted; [!~gamma] or the attacks alone."""
     _target(state, op, REVISE_TARGETS, REVISE_TARGET)
+    _note(REVISE_TARGET)
     attackers = tuple(op.get("attackers", ()))
     _cited(
         state,
@@ -882,7 +911,9 @@ def process_revise(state: State, op: Operation, speaker: str) -> None:
         standing_clause=REVISE_ATTACKERS,
     )
     _check_formula(state, op)
-    _note(REVISE_EFFECT, REVISE_RETRACTS)
+    _note(REVISE_EFFECT)
+    if op["target"] in state.commitments[speaker]:
+        _note(REVISE_RETRACTS)
     state.att |= {(a, op["target"]) for a in attackers}
     _relabel(state, op["target"], core.ABANDONED)
     state.commitments[speaker].discard(op["target"])
@@ -979,6 +1010,7 @@ def process_resolve(state: State, op: Operation, speaker: str) -> None:
     premises and records dissent; consensual [!gamma]."""
     target = op["target"]
     _target(state, op, RESOLVE_TARGETS, RESOLVE_TARGET)
+    _note(RESOLVE_TARGET, RESOLVE_UNATTACKED)
     _require(
         not any(t == target for _, t in state.att),
         RESOLVE_UNATTACKED,
@@ -988,8 +1020,7 @@ def process_resolve(state: State, op: Operation, speaker: str) -> None:
     )
     subsumes, premises = tuple(op.get("subsumes", ())), tuple(op.get("premises", ()))
     _cited(state, "subsumes", subsumes, own=target, allowed=None)
-    if subsumes:
-        _note(SUBSUMES_ANY)
+    _note_withdrawn(state, subsumes, SUBSUMES_ANY)
     _cited(
         state,
         "premises",
@@ -1002,7 +1033,9 @@ def process_resolve(state: State, op: Operation, speaker: str) -> None:
         _require(agent in state.agents, DISSENTERS_IN_AGS, "unknown-agent", field="dissenters")
         _require(agent != speaker, DISSENTER_NOT_SPEAKER, "self-reference", field="dissenters")
     _check_formula(state, op)
-    _note(RESOLVE_EFFECT, RESOLVE_COMMITS)
+    _note(RESOLVE_EFFECT)
+    if not op.get("authoritative"):
+        _note(RESOLVE_COMMITS)  # a decision commits its speaker under either reading
     _relabel(state, target, core.RESOLVED)
     if subsumes:
         _note(SUBSUMES_EFFECT)
@@ -1103,9 +1136,13 @@ def process_turn(state: State, turn: Turn, *, epistemic: bool = True) -> Outcome
     log = _Log(epistemic=epistemic)
     token = _LOG.set(log)
     try:
-        _note(ATOMIC, COMPOSITION, NUMBERED, ORDER_KINDS, ORDER_WRITTEN, FIRST_FAILING)
+        _note(ATOMIC, COMPOSITION)
+        kinds = [op["op"] for op in turn.operations]
+        if len(set(kinds)) > 1:
+            _note(ORDER_KINDS)
+        if len(set(kinds)) < len(kinds):
+            _note(ORDER_WRITTEN)
         _well_formed(turn.operations)
-        _note(SPEAKER_FIRST)
         _require(turn.speaker in staged.agents, SPEAKER_IN_AGS, "unknown-agent", field="speaker")
         _each(staged, turn, "expand-awareness")
         observed = _each(staged, turn, "observe")
@@ -1117,7 +1154,13 @@ def process_turn(state: State, turn: Turn, *, epistemic: bool = True) -> Outcome
         _each(staged, turn, "resolve")
         _each(staged, turn, "question")
     except Rejected as refused:
-        refused.clauses = frozenset(log.clauses) | {refused.clause}
+        # Which error a refused turn reports, and that it takes no number, are choices.
+        log.clauses |= {refused.clause, NUMBERED, SPEAKER_FIRST, FIELD_ORDER, CITED_CHECKS}
+        if len(turn.operations) > 1:
+            log.clauses.add(FIRST_FAILING)
+        if refused.clause.startswith("del."):
+            log.clauses.add(EPISTEMIC_LAST)
+        refused.clauses = frozenset(log.clauses)
         raise
     finally:
         _LOG.reset(token)
@@ -1206,7 +1249,7 @@ def _note(*clause_ids: str) -> None:
 
 
 def _new_record(state: State, op: Operation) -> None:
-    _note(NEW_ACTIVE, NEW_RECORD_DEP, DEPENDS_ANY_STANDING, FIELD_ORDER, CITED_CHECKS)
+    _note(NEW_ACTIVE, NEW_RECORD_DEP)
     _require(
         op["id"] not in state.records,
         ID_NEW,
@@ -1214,12 +1257,19 @@ def _new_record(state: State, op: Operation) -> None:
         field="id",
         record=op["id"],
     )
-    _cited(state, "depends_on", tuple(op.get("depends_on", ())), own=op["id"], allowed=None)
+    depends_on = tuple(op.get("depends_on", ()))
+    _cited(state, "depends_on", depends_on, own=op["id"], allowed=None)
+    _note_withdrawn(state, depends_on, DEPENDS_ANY_STANDING)
+
+
+def _note_withdrawn(state: State, records: Sequence[str], clause_id: str) -> None:
+    """Note a clause that admits cited records outside S_t, when some are."""
+    if any(state.label(r) not in core.GOOD_STANDING for r in records):
+        _note(clause_id)
 
 
 def _target(state: State, op: Operation, allowed: frozenset[str], standing: str) -> None:
     target = op["target"]
-    _note(FIELD_ORDER, CITED_CHECKS)
     _require(
         target in state.records,
         CITED_REGISTERED,
@@ -1234,7 +1284,6 @@ def _target(state: State, op: Operation, allowed: frozenset[str], standing: str)
         field="target",
         record=target,
     )
-    _note(standing)
 
 
 def _evidence(state: State, op: Operation, speaker: str) -> None:
@@ -1266,7 +1315,8 @@ def _evidence(state: State, op: Operation, speaker: str) -> None:
         )
         depends_on = tuple(op.get("evidence_depends_on", ()))
         _cited(state, "evidence_depends_on", depends_on, own=evidence, allowed=None)
-        _note(EVIDENCE_NEW_WITH_CLAIM, EVIDENCE_COMMITS, NEW_ACTIVE, DEPENDS_ANY_STANDING)
+        _note(EVIDENCE_NEW_WITH_CLAIM, EVIDENCE_COMMITS, NEW_ACTIVE)
+        _note_withdrawn(state, depends_on, DEPENDS_ANY_STANDING)
         state.records[evidence] = Record(
             op["evidence_claim"], speaker, state.turn, "evidence", core.ACTIVE
         )
@@ -1322,7 +1372,7 @@ def _check_formula(state: State, op: Operation, also: Sequence[str] = ()) -> Non
     formula = op.get("formula")
     if formula is None:
         return
-    _note(EPISTEMIC_LAST, FORMULA_AGENTS, FORMULA_ATOMS)
+    _note(FORMULA_ATOMS)
     _require(
         agents_of(formula) <= set(state.agents),
         FORMULA_AGENTS,
@@ -1371,7 +1421,9 @@ def _on_target(state: State, op: Operation, del_clause: str) -> None:
     update, negated = realisation(op)
     if gamma is None or update is None or not _follows_m():
         return
-    _note(FORMULA_SOURCE, del_clause)
+    _note(del_clause)
+    if op.get("formula") is None:
+        _note(FORMULA_SOURCE)
     model = model_of(state)
     acted_on = se.Not(gamma) if negated else gamma
     match update:

@@ -231,20 +231,18 @@ def test_every_choice_says_why_and_every_paper_clause_where() -> None:
 
 def test_a_turn_reports_the_clauses_it_exercised() -> None:
     state = transition.State.start(AGENTS, ATOMS)
-    outcome = transition.process_turn(
-        state,
-        transition.Turn(
-            "a",
-            (
-                {"op": "observe", "id": "o1", "claim": "c"},
-                {"op": "question", "id": "q", "claim": "?"},
-            ),
-        ),
-    )
+    observe = {"op": "observe", "id": "o1", "claim": "c"}
+    question = {"op": "question", "id": "q", "claim": "?"}
+    both = transition.process_turn(state, transition.Turn("a", (observe, question)))
     assert {"T3.observe.speaker-commits", "T3.question.registers-record", "order.kinds"} <= (
-        outcome.clauses
+        both.clauses
     )
-    assert "T3.undermine.target-standing" not in outcome.clauses
+    assert "T3.undermine.target-standing" not in both.clauses
+    alone = transition.process_turn(state, transition.Turn("a", (observe,)))
+    assert "order.kinds" not in alone.clauses, "one kind: the order decides nothing"
+    with pytest.raises(transition.Rejected) as refused:
+        transition.process_turn(both.state, transition.Turn("a", (observe,)))
+    assert {"T3.register.id-new", "turn.numbering"} <= refused.value.clauses
 
 
 # -- the lockstep and the generator's cross-check catch an engine that departs from the spec -----
