@@ -39,6 +39,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "conform": ("reference.conformance.runner", "check an implementation against the vectors"),
     "vectors": ("reference.conformance.generate", "regenerate (or --check) the vectors"),
     "interpret-eval": ("reference.interpret.cli", "score an interpreter on a trace (Table 2)"),
+    "export": ("reference.export", "write the map as ICCMA, GraphML, node-link JSON or JSON"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
