@@ -40,6 +40,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "vectors": ("reference.conformance.generate", "regenerate (or --check) the vectors"),
     "interpret-eval": ("reference.interpret.cli", "score an interpreter on a trace (Table 2)"),
     "export": ("reference.export", "write the map as ICCMA, GraphML, node-link JSON or JSON"),
+    "draw": ("reference.draw", "draw the map (DOT, Mermaid, SVG, PNG), a query highlighted"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
