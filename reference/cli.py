@@ -41,6 +41,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "interpret-eval": ("reference.interpret.cli", "score an interpreter on a trace (Table 2)"),
     "export": ("reference.export", "write the map as ICCMA, GraphML, node-link JSON or JSON"),
     "draw": ("reference.draw", "draw the map (DOT, Mermaid, SVG, PNG), a query highlighted"),
+    "explore": ("reference.explore", "write an offline HTML page stepping through the turns"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.

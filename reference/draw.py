@@ -153,6 +153,9 @@ def draw_dot(
             "labelloc": "t",
             "fontname": "DejaVu Sans",
             "nodesep": "0.3",
+            # Records no link reaches are packed around the linked ones, not in one long row.
+            "pack": "true",
+            "packmode": "graph",
         },
         node_attr={"shape": "box", "style": "rounded,filled", "fontname": "DejaVu Sans"},
         edge_attr={"fontname": "DejaVu Sans", "arrowsize": "0.7"},
