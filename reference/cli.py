@@ -42,6 +42,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "export": ("reference.export", "write the map as ICCMA, GraphML, node-link JSON or JSON"),
     "draw": ("reference.draw", "draw the map (DOT, Mermaid, SVG, PNG), a query highlighted"),
     "explore": ("reference.explore", "write an offline HTML page stepping through the turns"),
+    "figures": ("reference.figures", "redraw (or --check) the figures of docs/pictures.md"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import graphviz
@@ -31,9 +31,11 @@ from reference.verifier import Verifier
 
 __all__ = [
     "FORMATS",
+    "MAX_DRAWN_WORLDS",
     "Highlight",
     "draw_dot",
     "draw_mermaid",
+    "draw_model",
     "find_highlight",
     "main",
     "render_image",
@@ -51,6 +53,8 @@ _FILL = {
 _MARK = "#7b2cbf"
 _ATTACK = "#c0392b"
 _CLAIM_WIDTH = 34
+MAX_DRAWN_WORLDS = 64
+"""The largest M_t ``gcv draw --model`` draws world by world."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +209,61 @@ def draw_dot(
     return graph
 
 
+def _world_name(world: frozenset[str], atoms: Sequence[str]) -> str:
+    return " ".join(atom if atom in world else f"¬{atom}" for atom in atoms)
+
+
+def _model_links(verifier: Verifier) -> dict[tuple[str, str], list[str]]:
+    """Each pair of distinct worlds some agent cannot tell apart (w ~_i w'), with those agents."""
+    atoms = sorted(verifier.state.atoms)
+    links: dict[tuple[str, str], list[str]] = {}
+    for agent in verifier.state.agents:
+        for cell in verifier.plausibility(agent):
+            names = sorted(_world_name(w, atoms) for layer in cell for w in layer)
+            for i, world in enumerate(names):
+                for other in names[i + 1 :]:
+                    links.setdefault((world, other), []).append(agent)
+    return links
+
+
+@icontract.require(
+    lambda verifier: verifier.state.model.size <= MAX_DRAWN_WORLDS,
+    "a model small enough to draw world by world",
+)
+def draw_model(verifier: Verifier, title: str = "") -> graphviz.Graph:
+    """M_t as a Graphviz graph: one node per world of W_t, one edge per w ~_i w'.
+
+    Worlds are named by their valuation over Prop_t (``¬p`` where p is false);
+    an edge is labelled with the agents who cannot tell its worlds apart
+    (Appendix A's indistinguishability).  The plausibility order inside a
+    cell is not drawn.
+    """
+    size = verifier.state.model.size
+    atoms = sorted(verifier.state.atoms)
+    graph = graphviz.Graph(
+        graph_attr={
+            "label": _dot_text([f"{title}: |W| = {size}" if title else f"|W| = {size}"]),
+            "labelloc": "t",
+            "fontname": "DejaVu Sans",
+            "layout": "neato",
+            "overlap": "false",
+            "sep": "+12",
+        },
+        node_attr={
+            "shape": "box",
+            "style": "rounded,filled",
+            "fillcolor": "#eef3fb",
+            "fontname": "DejaVu Sans",
+        },
+        edge_attr={"fontname": "DejaVu Sans", "fontsize": "11", "color": "#555555"},
+    )
+    for world in verifier.worlds():
+        graph.node(_world_name(world, atoms), **{"class": "world"})
+    for (first, second), agents in _model_links(verifier).items():
+        graph.edge(first, second, label=", ".join(agents))
+    return graph
+
+
 def _mermaid_text(text: str) -> str:
     # Mermaid's entity codes keep quotes and angle brackets out of its own syntax.
     return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
@@ -252,7 +311,7 @@ def draw_mermaid(dmap: DependencyMap, highlight: Highlight | None = None) -> str
     return "\n".join(lines) + "\n"
 
 
-def render_image(graph: graphviz.Digraph, form: str) -> bytes:
+def render_image(graph: graphviz.Graph | graphviz.Digraph, form: str) -> bytes:
     """Lay out and render ``graph`` with Graphviz's ``dot`` (``form``: svg or png).
 
     Raises
@@ -271,6 +330,19 @@ def render_image(graph: graphviz.Digraph, form: str) -> bytes:
     return image
 
 
+def _draw_model(verifier: Verifier, title: str, form: str, output: str | None) -> int:
+    size = verifier.state.model.size
+    if size > MAX_DRAWN_WORLDS:
+        raise Unsupported(
+            f"M_t has {size} worlds; --model draws at most {MAX_DRAWN_WORLDS}", field="model"
+        )
+    if form == "mermaid":
+        raise Unsupported("--model is drawn as dot, svg or png", field="format")
+    graph = draw_model(verifier, title)
+    write_output(graph.source if form == "dot" else render_image(graph, form), output)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """See ``gcv draw --help``."""
     parser = argparse.ArgumentParser(prog="gcv draw", description=__doc__.split("\n\n")[0])
@@ -280,17 +352,24 @@ def main(argv: list[str]) -> int:
         metavar="QUERY:RECORD",
         help="mark verify:R (Dep* and the witness path) or affected:R (Affected*)",
     )
+    parser.add_argument(
+        "--model",
+        action="store_true",
+        help=f"draw the plausibility model M_t instead (at most {MAX_DRAWN_WORLDS} worlds)",
+    )
     parser.add_argument("--format", required=True, choices=FORMATS, help="what to write")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     args = parser.parse_args(argv)
 
     def draw(replayed: Replay) -> int:
         verifier = replayed.verifier
+        title = f"{replayed.trace.name} at T{verifier.state.turn}"
+        if args.model:
+            return _draw_model(verifier, title, args.format, args.output)
         highlight = None if args.highlight is None else find_highlight(verifier, args.highlight)
         if args.format == "mermaid":
             write_output(draw_mermaid(verifier.state, highlight), args.output)
             return 0
-        title = f"{replayed.trace.name} at T{verifier.state.turn}"
         graph = draw_dot(verifier.state, highlight, title=title)
         if args.format == "dot":
             write_output(graph.source, args.output)

@@ -102,6 +102,8 @@ def dependency_graph(dmap: DependencyMap) -> nx.MultiDiGraph:
 def map_at(trace: Trace, at: int | None) -> Replay:
     """Replay ``trace`` through its turn numbered ``at`` (every turn when ``at`` is None).
 
+    ``at`` = 0 is the state before the first turn: the empty map and M_0.
+
     Raises
     ------
     MalformedInput
@@ -110,9 +112,9 @@ def map_at(trace: Trace, at: int | None) -> Replay:
         A turn the trace does not mark rejected was rejected (the error names it).
     """
     numbers = [t.number for t in trace.turns]
-    if at is not None and at not in numbers:
-        span = f"T{numbers[0]} to T{numbers[-1]}" if numbers else "no turns"
-        raise MalformedInput(f"{trace.name} has no turn T{at} (it has {span})", field="at")
+    if at is not None and at != 0 and at not in numbers:
+        last = f" to T{numbers[-1]}" if numbers else ""
+        raise MalformedInput(f"{trace.name} has no turn T{at} (it has T0{last})", field="at")
     if at is not None:
         kept = tuple(t for t in trace.turns if t.number <= at)
         trace = dataclasses.replace(trace, turns=kept, expectations=())
@@ -127,7 +129,10 @@ def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``TRACE [--at N]`` arguments shared by the commands that show a map."""
     parser.add_argument("trace", help="a trace file or built-in scenario name")
     parser.add_argument(
-        "--at", type=int, metavar="N", help="the map after turn N (default: after the last turn)"
+        "--at",
+        type=int,
+        metavar="N",
+        help="the state after turn N; 0 is before the first (default: after the last turn)",
     )
 
 
