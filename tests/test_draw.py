@@ -105,3 +105,23 @@ def test_bad_highlight_is_exit_2(
     words = ["draw", "phase2-debugging", "--highlight", highlight, "--format", "dot"]
     assert main(words) == EXIT_BAD_INPUT
     assert message in capsys.readouterr().err
+
+
+def test_muddy_children_m2_has_the_worlds_with_two_or_more_muddy(tmp_path: Path) -> None:
+    root = _svg(tmp_path, "phase1-muddy-children", "--at", "2", "--model")
+    # B.1: W_2 = {MMM, MMC, MCM, CMM}; in W_2 only Carol confuses MMC with MMM.
+    worlds = {"m_a m_b m_c", "m_a m_b ¬m_c", "m_a ¬m_b m_c", "¬m_a m_b m_c"}
+    assert _titled(root, "node", "world") == worlds
+    edges: dict[str, str | None] = {}
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") == "edge":
+            title, label = group.find(f"{SVG}title"), group.find(f"{SVG}text")
+            assert title is not None and label is not None
+            edges[str(title.text).replace("&#45;", "-")] = label.text
+    assert edges["m_a m_b m_c--m_a m_b ¬m_c"] == "c"
+    assert len(edges) == 3, "each of the three two-muddy worlds is one child's doubt from MMM"
+
+
+def test_a_model_too_large_to_draw_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draw", "phase2-debugging", "--model", "--format", "dot"]) == EXIT_BAD_INPUT
+    assert "256 worlds" in capsys.readouterr().err
