@@ -22,6 +22,7 @@ from pathlib import Path
 from reference.errors import GcvError
 from reference.render import render_grounding, render_turn
 from reference.replay import Check, Replay, replay
+from reference.replay_report import replay_json, replay_junit
 from reference.trace import EPISTEMIC_QUERIES, Trace, load_trace
 
 __all__ = ["main"]
@@ -128,7 +129,12 @@ def _print_replay(result: Replay, quiet: bool) -> None:
 
 def _replay(args: argparse.Namespace) -> int:
     result = replay(_read_trace(args.trace))
-    _print_replay(result, args.quiet)
+    if args.junit:
+        Path(args.junit).write_text(replay_junit(result), encoding="utf-8")
+    if args.json:
+        print(json.dumps(replay_json(result), indent=2, ensure_ascii=False))
+    else:
+        _print_replay(result, args.quiet)
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
@@ -193,6 +199,12 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _scenarios(args: argparse.Namespace) -> int:
+    if args.json:
+        described = [
+            {"name": n, "description": _read_trace(n).description} for n in builtin_scenarios()
+        ]
+        print(json.dumps(described, indent=2, ensure_ascii=False))
+        return EXIT_OK
     for name in builtin_scenarios():
         print(name)
     return EXIT_OK
@@ -208,6 +220,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("replay", help="replay a trace and check its expectations")
     p.add_argument("trace", nargs="?", default=DEFAULT_SCENARIO, help=trace_help)
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
+    p.add_argument("--json", action="store_true", help="print every turn and expectation as JSON")
+    p.add_argument(
+        "--junit", metavar="FILE", help="write a JUnit XML report (a case per expectation)"
+    )
     p.set_defaults(run=_replay)
 
     p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace's final state")
@@ -224,6 +240,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_affected)
 
     p = commands.add_parser("scenarios", help="list the built-in scenario traces")
+    p.add_argument("--json", action="store_true", help="print each name and description as JSON")
     p.set_defaults(run=_scenarios)
 
     for name, (_, help_text) in _DELEGATED.items():  # listed in the help; main() delegates
