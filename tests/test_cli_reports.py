@@ -100,3 +100,15 @@ def test_scenarios_json_gives_each_description(capsys: pytest.CaptureFixture[str
         source = json.loads(folder.joinpath(f"{entry['name']}.json").read_text("utf-8"))
         assert entry["description"] == source["description"]
     assert [entry["name"] for entry in listed] == builtin_scenarios()
+
+
+def test_vectors_check_json_reports_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
+    # A small spec bound keeps this quick; the bound changes no vector.
+    assert main(["vectors", "--check", "--json", "--spec-worlds", "8"]) == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    manifest = json.loads(
+        resources.files("spec").joinpath("vectors", "manifest.json").read_text("utf-8")
+    )
+    assert data["current"] is True and data["stale"] == []
+    assert data["cases"] == manifest["cases"] == sum(len(f["cases"]) for f in manifest["files"])
+    assert data["spec_epistemic"]["bound_worlds"] == 8
