@@ -23,9 +23,10 @@ Metrics (Table 2), per judge, over the tests of an audit:
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 
@@ -1016,6 +1017,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--skip-star", action="store_true", help="leave out the 28,224-profile direct-star audit"
     )
+    parser.add_argument("--json", action="store_true", help="print the figures and audits as JSON")
     args = parser.parse_args(argv)
     toy = compute_toy_debate()
     star = None
@@ -1027,5 +1029,19 @@ def main(argv: list[str]) -> int:
         dag = run_dag_audit(_floats(DAG_GRID), float(DAG_FRESH_STRENGTH))
     propagation = compute_propagation_audit()
     figures = compute_figures(toy, star, dag, propagation)
-    print(_format_report(toy, star, dag, propagation, figures, args.exact))
-    return 0 if all(f.agrees for f in figures if f.claimed) else 1
+    ok = all(f.agrees for f in figures if f.claimed)
+    if args.json:
+        report = {
+            "ok": ok,
+            "arithmetic": "exact" if args.exact else "float",
+            "figures": [asdict(f) for f in figures],
+            "toy": asdict(toy),
+            "star": None if star is None else asdict(star),
+            "dag": asdict(dag),
+            "propagation": asdict(propagation),
+        }
+        # Exact rationals are written as "p/q" strings, floats as numbers.
+        print(json.dumps(report, indent=2, default=str))
+    else:
+        print(_format_report(toy, star, dag, propagation, figures, args.exact))
+    return 0 if ok else 1

@@ -165,3 +165,23 @@ def test_a_disagreeing_figure_fails_the_audit(
     monkeypatch.setattr(audit, "PAPER", wrong)
     assert audit.main(["--skip-star"]) == 1
     assert "[DIFFERS] C.1 DAGs" in capsys.readouterr().out
+
+
+def test_gcv_audit_lineage_json_lists_every_figure(
+    monkeypatch: pytest.MonkeyPatch,
+    dag: AuditResult,
+    propagation: PropagationResult,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    import spec.lineage.audit as audit
+
+    monkeypatch.setattr(audit, "run_dag_audit", lambda *args, **kwargs: dag)
+    monkeypatch.setattr(audit, "compute_propagation_audit", lambda *args, **kwargs: propagation)
+    assert audit.main(["--skip-star", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = compute_figures(compute_toy_debate(), None, dag, propagation)
+    assert [f["label"] for f in data["figures"]] == [f.label for f in expected]
+    assert data["ok"] and all(f["agrees"] for f in data["figures"] if f["claimed"])
+    assert data["star"] is None and data["dag"]["profiles"] == PAPER["dags"]
