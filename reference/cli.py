@@ -69,6 +69,8 @@ def _read_trace(name_or_path: str) -> Trace:
         source = resources.files("spec").joinpath("scenarios", f"{name_or_path}.json")
         return load_trace(source.read_bytes())
     path = Path(name_or_path)
+    if path.is_dir():
+        raise FileNotFoundError(f"{name_or_path} is a directory, not a trace file")
     if not path.is_file():
         known = ", ".join(builtin_scenarios())
         raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario ({known})")
@@ -139,15 +141,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _final_state(args: argparse.Namespace) -> Replay:
-    result = replay(_read_trace(args.trace))
-    for outcome in result.turns:
-        if outcome.error is not None and outcome.trace_turn.rejected is None:
-            raise outcome.error
-    return result
+    from reference.mapview import map_at
+
+    return map_at(_read_trace(args.trace), None)
 
 
 def _verify(args: argparse.Namespace) -> int:
     result = _final_state(args)
+    # A record named on the command line must exist: unknown is bad input (2), not ungrounded.
+    result.verifier.standing(args.record)
     grounding = result.verifier.verify(args.record)
     if args.json:
         print(
@@ -227,13 +229,13 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_replay)
 
     p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace's final state")
-    p.add_argument("record", help="the candidate's associated record")
+    p.add_argument("record", metavar="RECORD", help="the candidate's associated record")
     p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_verify)
 
     p = commands.add_parser("affected", help="Affected* (Definition 2.3) on a trace's final state")
-    p.add_argument("record", help="the withdrawn premise record beta")
+    p.add_argument("record", metavar="RECORD", help="the withdrawn premise record beta")
     p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
     p.add_argument("--one-step", action="store_true", help="the one-step Affected(beta) instead")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -247,8 +249,10 @@ def _build_parser() -> argparse.ArgumentParser:
         commands.add_parser(name, help=help_text, add_help=False)
 
     p = commands.add_parser("audit", help="run a spec module's audits")
-    p.add_argument("module", choices=sorted(_AUDITS), help="which audit to run")
-    p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the audit")
+    p.add_argument(
+        "module", metavar="MODULE", choices=sorted(_AUDITS), help="which audit: gossip or lineage"
+    )
+    p.add_argument("rest", metavar="ARGS", nargs=argparse.REMAINDER, help="the audit's options")
     p.set_defaults(run=_audit)
     return parser
 

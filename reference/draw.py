@@ -100,6 +100,7 @@ def find_highlight(verifier: Verifier, spec: str) -> Highlight:
     query, _, record = spec.partition(":")
     if query not in _QUERIES or not record:
         raise MalformedInput(f"{spec!r} is not verify:RECORD or affected:RECORD", field="highlight")
+    verifier.standing(record)  # an unknown record is bad input, not an ungrounded candidate
     if query == "verify":
         grounding = verifier.verify(record)
         path = () if grounding.grounded else tuple(grounding.path)

@@ -19,7 +19,7 @@ import icontract
 import networkx as nx
 
 from reference.depmap import DependencyMap
-from reference.errors import GcvError, MalformedInput
+from reference.errors import GcvError, MalformedInput, MalformedTrace
 from reference.replay import Replay, replay
 from reference.trace import Trace
 
@@ -108,8 +108,9 @@ def map_at(trace: Trace, at: int | None) -> Replay:
     ------
     MalformedInput
         ``at`` is not one of the trace's turn numbers.
-    GcvError
-        A turn the trace does not mark rejected was rejected (the error names it).
+    MalformedTrace
+        A turn the trace does not mark rejected was rejected (the message names
+        the turn and carries the turn's own error).
     """
     numbers = [t.number for t in trace.turns]
     if at is not None and at != 0 and at not in numbers:
@@ -121,7 +122,12 @@ def map_at(trace: Trace, at: int | None) -> Replay:
     result = replay(trace)
     for outcome in result.turns:
         if outcome.error is not None and outcome.trace_turn.rejected is None:
-            raise outcome.error
+            number = outcome.trace_turn.number
+            raise MalformedTrace(
+                f"T{number} was rejected, and the trace does not mark it rejected "
+                f'(add "rejected": "{outcome.error.code}" if that is meant): {outcome.error}',
+                field="turns",
+            ) from outcome.error
     return result
 
 

@@ -42,6 +42,7 @@ from reference.conformance.protocol import CASE_FEATURES, feature_of
 from reference.conformance.report import CaseResult, RunReport
 from reference.conformance.vectors import SUITE_VERSION, Case, load_suite
 from reference.errors import GcvError, Unsupported
+from reference.hints import install_hint
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -406,7 +407,7 @@ def main(argv: list[str]) -> int:
             return _fail_early("the filters select no case", EXIT_BAD_INPUT)
     elif importlib.util.find_spec("hypothesis") is None:
         return _fail_early(
-            "--fuzz needs Hypothesis: pip install -e '.[conformance]'", EXIT_BAD_INPUT
+            f"--fuzz needs Hypothesis: {install_hint('conformance')}", EXIT_BAD_INPUT
         )
     impl = Implementation(command, timeout=args.timeout, start_timeout=args.start_timeout)
     try:
