@@ -52,6 +52,7 @@ from reference.operations import (
     Question,
     Revise,
 )
+from reference.progress import add_quiet_argument
 from reference.trace import operation_from_json
 
 __all__ = ["DESCRIPTIONS", "RETIRED", "build_suite", "main", "render_suite"]
@@ -102,9 +103,12 @@ def _findings(directory: Path) -> list[Case]:
     return cases
 
 
-def build_suite(directory: Path) -> list[Case]:
-    """Every case of the suite, built now; findings are read from ``directory``."""
-    return hand_written_cases() + scenario_cases() + _findings(directory)
+def build_suite(directory: Path, quiet: bool = True) -> list[Case]:
+    """Every case of the suite, built now; findings are read from ``directory``.
+
+    Unless ``quiet``, a bar on a terminal stderr shows the scenario cases being built.
+    """
+    return hand_written_cases() + scenario_cases(quiet) + _findings(directory)
 
 
 def _by_file(cases: Sequence[Case]) -> dict[str, list[Case]]:
@@ -356,6 +360,7 @@ def _parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="write nothing; exit 1 if a file is not current"
     )
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    add_quiet_argument(parser)
     parser.add_argument(
         "--spec-worlds",
         type=int,
@@ -390,7 +395,7 @@ def main(argv: list[str]) -> int:
         oracle.TALLY.clear()
         conservative = max(oracle.BOUND.conservative, args.spec_worlds // 4)
         with oracle.bound(args.spec_worlds, min(conservative, args.spec_worlds)):
-            cases = build_suite(directory)
+            cases = build_suite(directory, args.quiet)
         _check_permanence(directory, cases)
         texts = render_suite(cases)
     except (GcvError, CaseError, OSError) as error:

@@ -108,7 +108,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--keep-going", action="store_true", help="score a failed request as empty")
     p.add_argument("--json", action="store_true", help="print the evaluation as JSON")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only the table")
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="print only the table, and no progress"
+    )
     return p
 
 
@@ -219,6 +221,7 @@ def main(argv: list[str]) -> int:
             state=StateSource(args.state),
             checkpoint_every=args.checkpoint_every,
             keep_going=args.keep_going,
+            quiet=args.quiet,
         )
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv interpret-eval: {error}", file=sys.stderr)

@@ -15,9 +15,12 @@ import contextlib
 import io
 import json
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+
+from tqdm import tqdm
 
 from spec.gossip.calls import AgentSet, compute_history
 from spec.gossip.decide import compute_agreement, compute_bounded_histories
@@ -279,6 +282,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=2000, help="runs per ranking estimate")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print each section's verdict as JSON")
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress on stderr with --json (terminal only)"
+    )
     args = parser.parse_args(argv)
     if args.runs < 2:
         # Theorem 7.1's estimate reports a standard error, which needs two runs.
@@ -301,7 +307,13 @@ def main(argv: list[str]) -> int:
         lambda: _check_ranking(args.runs, args.seed),
     ]
     if args.json:
-        sections = [_captured(check) for check in checks]
+        # The text report streams section by section; JSON comes at the end, so a bar on
+        # stderr (only on a terminal: tqdm's disable=None) shows the sections as they run.
+        quiet = True if args.quiet else None
+        sections = [
+            _captured(check)
+            for check in tqdm(checks, "gossip audit", file=sys.stderr, disable=quiet, leave=False)
+        ]
         ok = all(section["ok"] for section in sections)
         seconds = round(time.perf_counter() - start, 2)
         print(json.dumps({"ok": ok, "seconds": seconds, "sections": sections}, indent=2))
