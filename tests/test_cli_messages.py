@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -27,33 +26,6 @@ def test_an_unknown_record_is_bad_input_everywhere(
 ) -> None:
     assert main(words) == EXIT_BAD_INPUT
     assert "[unknown-record] record 'nope' is not registered" in capsys.readouterr().err
-
-
-def test_an_unmarked_rejected_turn_is_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    trace = {
-        "format": "gcv-trace/1",
-        "agents": {"a": "Alice"},
-        "turns": [
-            {
-                "turn": 1,
-                "speaker": "a",
-                "operations": [{"op": "observe", "id": "o1", "claim": "x"}],
-            },
-            {"turn": 2, "speaker": "a", "operations": [{"op": "revise", "target": "o9"}]},
-        ],
-    }
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(trace))
-    for words in (
-        ["verify", "o1", "--trace", str(path)],
-        ["export", str(path), "--format", "json"],
-    ):
-        assert main(words) == EXIT_BAD_INPUT
-        err = capsys.readouterr().err
-        assert "T2 was rejected, and the trace does not mark it rejected" in err
-        assert '"rejected": "unknown-record"' in err and "'o9'" in err
 
 
 def test_a_directory_given_as_a_trace_says_so(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import EXIT_FAILED, EXIT_OK, builtin_scenarios, main
+from reference.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, builtin_scenarios, main
 
 # One accepted turn, one the trace says is rejected, one rejected unexpectedly, and a final
 # expectation that fails: the four kinds of case a report lists.
@@ -60,6 +60,16 @@ def test_replay_json_lists_every_turn_and_expectation(
         "why": "",
     }
     assert affected["ok"] and affected["actual"] == []
+
+
+def test_a_query_on_a_trace_with_an_unmarked_rejection_names_the_turn(
+    trace: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for words in (["verify", "o1", "--trace", trace], ["export", trace, "--format", "json"]):
+        assert main(words) == EXIT_BAD_INPUT
+        err = capsys.readouterr().err
+        assert "T2 was rejected, and the trace does not mark it rejected" in err
+        assert '"rejected": "unknown-record"' in err and "'o2'" in err
 
 
 def test_replay_junit_has_a_case_per_expectation(trace: str, tmp_path: Path) -> None:

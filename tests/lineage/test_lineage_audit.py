@@ -7,6 +7,7 @@ computed by ``spec.lineage.audit`` in this run.
 from __future__ import annotations
 
 from fractions import Fraction
+from types import ModuleType
 
 import pytest
 
@@ -148,17 +149,25 @@ def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str])
     assert "DIFFERS" not in out and "AVeriTeC" in out
 
 
-def test_a_disagreeing_figure_fails_the_audit(
-    monkeypatch: pytest.MonkeyPatch,
-    dag: AuditResult,
-    propagation: PropagationResult,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """``gcv audit lineage`` returns 1 when a reproduced figure differs from the paper's."""
+@pytest.fixture
+def stubbed_audit(
+    monkeypatch: pytest.MonkeyPatch, dag: AuditResult, propagation: PropagationResult
+) -> ModuleType:
+    """``spec.lineage.audit`` answering with the module's DAG and propagation audits, run once."""
     import spec.lineage.audit as audit
 
     monkeypatch.setattr(audit, "run_dag_audit", lambda *args, **kwargs: dag)
     monkeypatch.setattr(audit, "compute_propagation_audit", lambda *args, **kwargs: propagation)
+    return audit
+
+
+def test_a_disagreeing_figure_fails_the_audit(
+    stubbed_audit: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``gcv audit lineage`` returns 1 when a reproduced figure differs from the paper's."""
+    audit = stubbed_audit
     assert audit.main(["--skip-star"]) == 0
     wrong = dict(audit.PAPER)
     wrong["dags"] = 2_053
@@ -168,18 +177,14 @@ def test_a_disagreeing_figure_fails_the_audit(
 
 
 def test_gcv_audit_lineage_json_lists_every_figure(
-    monkeypatch: pytest.MonkeyPatch,
+    stubbed_audit: ModuleType,
     dag: AuditResult,
     propagation: PropagationResult,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     import json
 
-    import spec.lineage.audit as audit
-
-    monkeypatch.setattr(audit, "run_dag_audit", lambda *args, **kwargs: dag)
-    monkeypatch.setattr(audit, "compute_propagation_audit", lambda *args, **kwargs: propagation)
-    assert audit.main(["--skip-star", "--json"]) == 0
+    assert stubbed_audit.main(["--skip-star", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     expected = compute_figures(compute_toy_debate(), None, dag, propagation)
     assert [f["label"] for f in data["figures"]] == [f.label for f in expected]
