@@ -133,7 +133,7 @@ def map_at(trace: Trace, at: int | None) -> Replay:
 
 def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``TRACE [--at N]`` arguments shared by the commands that show a map."""
-    parser.add_argument("trace", help="a trace file or built-in scenario name")
+    parser.add_argument("trace", metavar="TRACE", help="a trace file or built-in scenario name")
     parser.add_argument(
         "--at",
         type=int,

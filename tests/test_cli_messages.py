@@ -31,7 +31,11 @@ def test_an_unknown_record_is_bad_input_everywhere(
 def test_a_directory_given_as_a_trace_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for words in (["replay", str(tmp_path)], ["draw", str(tmp_path), "--format", "dot"]):
+    for words in (
+        ["replay", str(tmp_path)],
+        ["draw", str(tmp_path), "--format", "dot"],
+        ["interpret-eval", "--native", str(tmp_path)],
+    ):
         assert main(words) == EXIT_BAD_INPUT
         assert f"{tmp_path} is a directory, not a trace file" in capsys.readouterr().err
 
@@ -44,6 +48,9 @@ def test_usage_errors_name_the_arguments_as_the_usage_does(
     assert stopped.value.code == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert "required: MODULE" in err and "module" not in err.replace("MODULE", "")
+    with pytest.raises(SystemExit):
+        main(["export"])
+    assert "required: TRACE, --format" in capsys.readouterr().err
 
 
 def test_the_install_hint_fits_the_installation(tmp_path: Path) -> None:
