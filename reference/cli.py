@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from reference.errors import GcvError
-from reference.render import render_grounding, render_turn
+from reference.render import render_grounding, render_turn, render_value
 from reference.replay import Check, Replay, replay
 from reference.replay_report import replay_json, replay_junit
 from reference.trace import EPISTEMIC_QUERIES, Trace, load_trace
@@ -77,19 +77,12 @@ def _read_trace(name_or_path: str) -> Trace:
     return load_trace(path.read_bytes())
 
 
-def _plain(value: object) -> object:
-    # Sets (of identifiers, or of worlds) print sorted, nested sets as sorted lists.
-    if isinstance(value, frozenset):
-        return sorted((_plain(v) for v in value), key=str)
-    return value
-
-
 def _show_check(check: Check) -> str:
     e = check.expectation
     mark = "ok  " if check.ok else "FAIL"
     subject = e.subject if e.atom is None else f"{e.subject}, {e.atom}"
     label = e.describe() if e.query in EPISTEMIC_QUERIES else f"{e.query}({subject})"
-    expected, actual = _plain(e.expected), _plain(check.actual)
+    expected, actual = render_value(e.expected), render_value(check.actual)
     line = f"    [{mark}] {label} = {expected}"
     if not check.ok:
         line += f"; got {actual}"
@@ -157,7 +150,7 @@ def _verify(args: argparse.Namespace) -> int:
                 {
                     "record": args.record,
                     "grounded": grounding.grounded,
-                    "closure": list(grounding.closure),
+                    "closure": sorted(grounding.closure),
                     "witness": grounding.witness,
                     "path": list(grounding.path),
                 }
@@ -171,22 +164,22 @@ def _verify(args: argparse.Namespace) -> int:
 def _affected(args: argparse.Namespace) -> int:
     verifier = _final_state(args).verifier
     found = verifier.affected(args.record) if args.one_step else verifier.affected_star(args.record)
-    active = [r for r in found if r in verifier.state.active_set()]
+    active = frozenset(found) & verifier.state.active_set()
     if args.json:
         print(
             json.dumps(
                 {
                     "record": args.record,
                     "one_step": args.one_step,
-                    "affected": list(found),
-                    "active": active,
+                    "affected": sorted(found),
+                    "active": sorted(active),
                 }
             )
         )
     else:
         name = "Affected" if args.one_step else "Affected*"
-        print(f"{name}({args.record}) = {{{', '.join(found)}}}")
-        print(f"  in good standing: {{{', '.join(active)}}}")
+        print(f"{name}({args.record}) = {render_value(frozenset(found))}")
+        print(f"  in good standing: {render_value(active)}")
     return EXIT_OK
 
 

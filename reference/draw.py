@@ -25,7 +25,7 @@ from reference.depmap import DependencyMap
 from reference.errors import MalformedInput, Unsupported
 from reference.mapview import add_trace_arguments, committed_by, run_on_map, write_output
 from reference.records import Standing
-from reference.render import render_grounding
+from reference.render import render_grounding, render_value
 from reference.replay import Replay
 from reference.verifier import Verifier
 
@@ -107,7 +107,8 @@ def find_highlight(verifier: Verifier, spec: str) -> Highlight:
         caption = render_grounding(grounding, verifier.state)
         return Highlight(query, record, tuple(grounding.closure) or path, path, caption)
     found = verifier.affected_star(record)
-    return Highlight(query, record, found, (), f"Affected*({record}) = {{{', '.join(found)}}}")
+    caption = f"Affected*({record}) = {render_value(frozenset(found))}"
+    return Highlight(query, record, found, (), caption)
 
 
 def _label_lines(dmap: DependencyMap, record: str) -> list[str]:

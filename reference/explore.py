@@ -21,9 +21,9 @@ from importlib import resources
 import icontract
 
 from reference.depmap import RecordAdded, StandingChanged
-from reference.draw import draw_dot, render_image
+from reference.draw import draw_dot, find_highlight, render_image
 from reference.mapview import add_trace_arguments, map_at, run_on_map, write_output
-from reference.render import render_grounding, render_turn
+from reference.render import render_turn
 from reference.replay import Replay, TurnOutcome
 from reference.trace import Trace
 from reference.verifier import Verifier
@@ -34,13 +34,14 @@ _DATA_SLOT = "/*GCV-DATA*/null"
 
 
 def _answers(verifier: Verifier, record: str) -> dict[str, object]:
-    grounding = verifier.verify(record)
+    affected = find_highlight(verifier, f"affected:{record}")
+    walk = find_highlight(verifier, f"verify:{record}")
     return {
-        "affected": list(verifier.affected_star(record)),
-        "grounded": grounding.grounded,
-        "verify": list(grounding.closure or grounding.path),
-        "path": [] if grounding.grounded else list(grounding.path),
-        "sentence": render_grounding(grounding, verifier.state),
+        "affected": list(affected.marked),
+        "affected_caption": affected.caption,
+        "verify": list(walk.marked),
+        "path": list(walk.path),
+        "sentence": walk.caption,
     }
 
 

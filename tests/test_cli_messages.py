@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,15 @@ def test_the_install_hint_fits_the_installation(tmp_path: Path) -> None:
     assert (
         install_hint("conformance", tmp_path) == "pip install 'grounded-continuation[conformance]'"
     )
+
+
+def test_sets_print_in_one_order_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    # Affected*(o5) is found in the order h3, h4, h1 (the walk's); it prints sorted.
+    assert main(["affected", "o5"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "Affected*(o5) = {h1, h3, h4}"
+    assert main(["affected", "o5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["affected"] == ["h1", "h3", "h4"]
+    assert main(["replay"]) == 0
+    assert "affected_star(o5) = {h1, h3, h4}" in capsys.readouterr().out
+    assert main(["draw", "phase2-debugging", "--highlight", "affected:o5", "--format", "dot"]) == 0
+    assert "Affected*(o5) = {h1, h3, h4}" in capsys.readouterr().out

@@ -69,7 +69,7 @@ def test_phase2_t13_clicking_o5_highlights_h3_h4_h1(browser: WebDriver, tmp_path
     # B.2: the retraction path o5 -> h3 -> h4 -> h1.
     assert _ids(browser, "#map g.node.hl") == {"h3", "h4", "h1"}
     assert _ids(browser, "#map g.node.sel") == {"o5"}
-    assert _text(browser, "answer") == "Affected*(o5) = {h3, h4, h1}"
+    assert _text(browser, "answer") == "Affected*(o5) = {h1, h3, h4}"
     assert "standing: h4 active -> resolved" in _text(browser, "summary")
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(ARTEFACTS / "explorer-phase2-T13-o5.png"))
