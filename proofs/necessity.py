@@ -24,6 +24,7 @@ from proofs.encode import (
 from proofs.obligations.standing import abandoned_stays_abandoned
 from proofs.solver import DEFAULT_TIMEOUT_MS, Outcome, prove
 from reference.operations import OperationKind
+from reference.progress import progress
 
 __all__ = ["PROPERTIES", "Row", "necessity_table", "render_markdown"]
 
@@ -48,11 +49,14 @@ class Row:
         return [p for p, o in self.outcomes.items() if o is Outcome.COUNTEREXAMPLE]
 
 
-def necessity_table(timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[Row]:
-    """Every clause of every operation's precondition, dropped one at a time."""
+def necessity_table(timeout_ms: int = DEFAULT_TIMEOUT_MS, quiet: bool = True) -> list[Row]:
+    """Every clause of every operation's precondition, dropped one at a time.
+
+    A bar counts the operations on a terminal unless ``quiet``.
+    """
     s, p = State.fresh("s"), Params.fresh("p")
     rows = []
-    for op in OperationKind:
+    for op in progress(OperationKind, "operations", quiet=quiet):
         full = transition(op, s, p)
         for clause in full.clauses:
             t = full.without(clause)

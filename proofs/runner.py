@@ -15,13 +15,15 @@ from proofs.necessity import necessity_table, render_markdown
 from proofs.registry import Budget, Report, run
 from proofs.solver import DEFAULT_TIMEOUT_MS
 from proofs.suite import OBLIGATIONS
+from reference.progress import add_quiet_argument, progress
 
 __all__ = ["main", "run_suite"]
 
 
-def run_suite(budget: Budget, pattern: str = "*") -> list[Report]:
-    """Run the obligations whose id matches ``pattern``."""
-    return [run(o, budget) for o in OBLIGATIONS if fnmatch.fnmatch(o.id, pattern)]
+def run_suite(budget: Budget, pattern: str = "*", quiet: bool = True) -> list[Report]:
+    """Run the obligations whose id matches ``pattern`` (a bar on a terminal unless ``quiet``)."""
+    chosen = [o for o in OBLIGATIONS if fnmatch.fnmatch(o.id, pattern)]
+    return [run(o, budget) for o in progress(chosen, "obligations", quiet=quiet)]
 
 
 def _as_json(reports: list[Report]) -> list[dict[str, object]]:
@@ -85,11 +87,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--necessity", action="store_true", help="print the precondition-necessity table"
     )
+    add_quiet_argument(parser)
     args = parser.parse_args(argv)
     if args.necessity:
-        print(render_markdown(necessity_table(args.timeout)))
+        print(render_markdown(necessity_table(args.timeout, quiet=args.quiet)))
         return 0
-    reports = run_suite(Budget(deep=args.deep, timeout_ms=args.timeout), args.only)
+    reports = run_suite(Budget(deep=args.deep, timeout_ms=args.timeout), args.only, args.quiet)
     if not reports:
         print(f"gcv prove: no obligation matches {args.only!r}", file=sys.stderr)
         return 2

@@ -20,8 +20,9 @@ from importlib import resources
 from pathlib import Path
 
 from reference.errors import GcvError
-from reference.render import render_grounding, render_turn
+from reference.render import render_grounding, render_turn, render_value
 from reference.replay import Check, Replay, replay
+from reference.replay_report import replay_json, replay_junit
 from reference.trace import EPISTEMIC_QUERIES, Trace, load_trace
 
 __all__ = ["main"]
@@ -39,6 +40,10 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "conform": ("reference.conformance.runner", "check an implementation against the vectors"),
     "vectors": ("reference.conformance.generate", "regenerate (or --check) the vectors"),
     "interpret-eval": ("reference.interpret.cli", "score an interpreter on a trace (Table 2)"),
+    "export": ("reference.export", "write the map as ICCMA, GraphML, node-link JSON or JSON"),
+    "draw": ("reference.draw", "draw the map (DOT, Mermaid, SVG, PNG), a query highlighted"),
+    "explore": ("reference.explore", "write an offline HTML page stepping through the turns"),
+    "figures": ("reference.figures", "redraw (or --check) the figures of docs/pictures.md"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
@@ -64,17 +69,12 @@ def _read_trace(name_or_path: str) -> Trace:
         source = resources.files("spec").joinpath("scenarios", f"{name_or_path}.json")
         return load_trace(source.read_bytes())
     path = Path(name_or_path)
+    if path.is_dir():
+        raise FileNotFoundError(f"{name_or_path} is a directory, not a trace file")
     if not path.is_file():
         known = ", ".join(builtin_scenarios())
         raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario ({known})")
     return load_trace(path.read_bytes())
-
-
-def _plain(value: object) -> object:
-    # Sets (of identifiers, or of worlds) print sorted, nested sets as sorted lists.
-    if isinstance(value, frozenset):
-        return sorted((_plain(v) for v in value), key=str)
-    return value
 
 
 def _show_check(check: Check) -> str:
@@ -82,7 +82,7 @@ def _show_check(check: Check) -> str:
     mark = "ok  " if check.ok else "FAIL"
     subject = e.subject if e.atom is None else f"{e.subject}, {e.atom}"
     label = e.describe() if e.query in EPISTEMIC_QUERIES else f"{e.query}({subject})"
-    expected, actual = _plain(e.expected), _plain(check.actual)
+    expected, actual = render_value(e.expected), render_value(check.actual)
     line = f"    [{mark}] {label} = {expected}"
     if not check.ok:
         line += f"; got {actual}"
@@ -124,20 +124,25 @@ def _print_replay(result: Replay, quiet: bool) -> None:
 
 def _replay(args: argparse.Namespace) -> int:
     result = replay(_read_trace(args.trace))
-    _print_replay(result, args.quiet)
+    if args.junit:
+        Path(args.junit).write_text(replay_junit(result), encoding="utf-8")
+    if args.json:
+        print(json.dumps(replay_json(result), indent=2, ensure_ascii=False))
+    else:
+        _print_replay(result, args.quiet)
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
 def _final_state(args: argparse.Namespace) -> Replay:
-    result = replay(_read_trace(args.trace))
-    for outcome in result.turns:
-        if outcome.error is not None and outcome.trace_turn.rejected is None:
-            raise outcome.error
-    return result
+    from reference.mapview import map_at
+
+    return map_at(_read_trace(args.trace), None)
 
 
 def _verify(args: argparse.Namespace) -> int:
     result = _final_state(args)
+    # A record named on the command line must exist: unknown is bad input (2), not ungrounded.
+    result.verifier.standing(args.record)
     grounding = result.verifier.verify(args.record)
     if args.json:
         print(
@@ -145,7 +150,7 @@ def _verify(args: argparse.Namespace) -> int:
                 {
                     "record": args.record,
                     "grounded": grounding.grounded,
-                    "closure": list(grounding.closure),
+                    "closure": sorted(grounding.closure),
                     "witness": grounding.witness,
                     "path": list(grounding.path),
                 }
@@ -159,22 +164,22 @@ def _verify(args: argparse.Namespace) -> int:
 def _affected(args: argparse.Namespace) -> int:
     verifier = _final_state(args).verifier
     found = verifier.affected(args.record) if args.one_step else verifier.affected_star(args.record)
-    active = [r for r in found if r in verifier.state.active_set()]
+    active = frozenset(found) & verifier.state.active_set()
     if args.json:
         print(
             json.dumps(
                 {
                     "record": args.record,
                     "one_step": args.one_step,
-                    "affected": list(found),
-                    "active": active,
+                    "affected": sorted(found),
+                    "active": sorted(active),
                 }
             )
         )
     else:
         name = "Affected" if args.one_step else "Affected*"
-        print(f"{name}({args.record}) = {{{', '.join(found)}}}")
-        print(f"  in good standing: {{{', '.join(active)}}}")
+        print(f"{name}({args.record}) = {render_value(frozenset(found))}")
+        print(f"  in good standing: {render_value(active)}")
     return EXIT_OK
 
 
@@ -189,6 +194,12 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _scenarios(args: argparse.Namespace) -> int:
+    if args.json:
+        described = [
+            {"name": n, "description": _read_trace(n).description} for n in builtin_scenarios()
+        ]
+        print(json.dumps(described, indent=2, ensure_ascii=False))
+        return EXIT_OK
     for name in builtin_scenarios():
         print(name)
     return EXIT_OK
@@ -204,30 +215,37 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("replay", help="replay a trace and check its expectations")
     p.add_argument("trace", nargs="?", default=DEFAULT_SCENARIO, help=trace_help)
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
+    p.add_argument("--json", action="store_true", help="print every turn and expectation as JSON")
+    p.add_argument(
+        "--junit", metavar="FILE", help="write a JUnit XML report (a case per expectation)"
+    )
     p.set_defaults(run=_replay)
 
     p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace's final state")
-    p.add_argument("record", help="the candidate's associated record")
+    p.add_argument("record", metavar="RECORD", help="the candidate's associated record")
     p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_verify)
 
     p = commands.add_parser("affected", help="Affected* (Definition 2.3) on a trace's final state")
-    p.add_argument("record", help="the withdrawn premise record beta")
+    p.add_argument("record", metavar="RECORD", help="the withdrawn premise record beta")
     p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
     p.add_argument("--one-step", action="store_true", help="the one-step Affected(beta) instead")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_affected)
 
     p = commands.add_parser("scenarios", help="list the built-in scenario traces")
+    p.add_argument("--json", action="store_true", help="print each name and description as JSON")
     p.set_defaults(run=_scenarios)
 
     for name, (_, help_text) in _DELEGATED.items():  # listed in the help; main() delegates
         commands.add_parser(name, help=help_text, add_help=False)
 
     p = commands.add_parser("audit", help="run a spec module's audits")
-    p.add_argument("module", choices=sorted(_AUDITS), help="which audit to run")
-    p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the audit")
+    p.add_argument(
+        "module", metavar="MODULE", choices=sorted(_AUDITS), help="which audit: gossip or lineage"
+    )
+    p.add_argument("rest", metavar="ARGS", nargs=argparse.REMAINDER, help="the audit's options")
     p.set_defaults(run=_audit)
     return parser
 

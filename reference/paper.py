@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import fnmatch
 import importlib
 import json
@@ -164,6 +165,10 @@ def render_markdown(claims: Iterable[Claim] = CLAIMS) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _claim_data(c: Claim) -> dict[str, object]:
+    return {**dataclasses.asdict(c), "status": c.status.value}
+
+
 def _print_table(claims: Iterable[Claim]) -> None:
     for c in claims:
         print(f"{c.id:<28} {c.status.value:<22} {c.label}")
@@ -176,17 +181,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--check", action="store_true", help=f"fail if {MAP.relative_to(ROOT)} is stale"
     )
+    parser.add_argument("--json", action="store_true", help="print the claims and problems as JSON")
     args = parser.parse_args(argv)
     problems = find_problems()
     text = render_markdown()
+    stale = args.check and (not MAP.is_file() or MAP.read_text(encoding="utf-8") != text)
     if args.markdown:
         MAP.write_text(text, encoding="utf-8")
+    if args.json:
+        report = {"claims": [_claim_data(c) for c in CLAIMS], "dangling": problems}
+        print(json.dumps(report | ({"stale": stale} if args.check else {}), indent=2))
+        return 1 if problems or stale else 0
+    if args.markdown:
         print(f"wrote {MAP.relative_to(ROOT)}")
     else:
         _print_table(CLAIMS)
     for problem in problems:
         print(f"dangling: {problem}")
-    stale = args.check and (not MAP.is_file() or MAP.read_text(encoding="utf-8") != text)
     if stale:
         print(f"{MAP.relative_to(ROOT)} is stale: run `gcv paper --markdown`")
     return 1 if problems or stale else 0

@@ -32,7 +32,7 @@ from reference.epistemic.effects import EpistemicState
 from reference.records import GOOD_STANDING, AgentId, Kind, RecordId, Standing
 from reference.verifier import TurnReport
 
-__all__ = ["render_checkpoint", "render_grounding", "render_state", "render_turn"]
+__all__ = ["render_checkpoint", "render_grounding", "render_state", "render_turn", "render_value"]
 
 _REGISTERED = {
     Kind.OBSERVATION: "observation",
@@ -124,6 +124,25 @@ def _render_model(before: EpistemicState, after: EpistemicState) -> list[str]:
     if posed > 0:
         lines.append(f"abductive problems posed: {posed}")
     return lines
+
+
+def render_value(value: object) -> str:
+    """Write an answer for people: a set as ``{a, b}``, its members sorted, nested sets too.
+
+    Every command prints sets this one way, whatever order a query found them in.
+
+    Examples
+    --------
+    >>> render_value(frozenset({"h4", "h1", "h3"}))
+    '{h1, h3, h4}'
+    >>> render_value(frozenset({frozenset({"m_b"}), frozenset({"m_a", "m_b"})}))
+    '{{m_a, m_b}, {m_b}}'
+    >>> render_value("abandoned")
+    'abandoned'
+    """
+    if isinstance(value, frozenset):
+        return "{" + ", ".join(sorted(render_value(member) for member in value)) + "}"
+    return str(value)
 
 
 def render_grounding(grounding: Grounding, dmap: DependencyMap) -> str:

@@ -52,6 +52,7 @@ from reference.operations import (
     Question,
     Revise,
 )
+from reference.progress import add_quiet_argument
 from reference.trace import operation_from_json
 
 __all__ = ["DESCRIPTIONS", "RETIRED", "build_suite", "main", "render_suite"]
@@ -102,9 +103,12 @@ def _findings(directory: Path) -> list[Case]:
     return cases
 
 
-def build_suite(directory: Path) -> list[Case]:
-    """Every case of the suite, built now; findings are read from ``directory``."""
-    return hand_written_cases() + scenario_cases() + _findings(directory)
+def build_suite(directory: Path, quiet: bool = True) -> list[Case]:
+    """Every case of the suite, built now; findings are read from ``directory``.
+
+    Unless ``quiet``, a bar on a terminal stderr shows the scenario cases being built.
+    """
+    return hand_written_cases() + scenario_cases(quiet) + _findings(directory)
 
 
 def _by_file(cases: Sequence[Case]) -> dict[str, list[Case]]:
@@ -320,13 +324,24 @@ def _import_trace(args: argparse.Namespace, directory: Path) -> None:
     path.write_text(dump_vector_file([*existing, case], DESCRIPTIONS[file_of(args.id)]))
 
 
-def _tally(worlds: int) -> str:
+def _tally_counts(worlds: int) -> dict[str, int]:
+    """What spec.transition recomputed, and how much lay beyond its bound of ``worlds``."""
     tally = oracle.TALLY
-    done = [f"{tally[f'{kind} recomputed']} {kind}" for kind in ("turns", "answers", "refusals")]
-    skipped = tally["turns taken from the reference"] + tally["answers not recomputed"]
-    skipped += tally["refusals not recomputed"]
+    counts = {kind: tally[f"{kind} recomputed"] for kind in ("turns", "answers", "refusals")}
+    counts["beyond_bound"] = (
+        tally["turns taken from the reference"]
+        + tally["answers not recomputed"]
+        + tally["refusals not recomputed"]
+    )
+    counts["bound_worlds"] = worlds
+    return counts
+
+
+def _tally(worlds: int) -> str:
+    c = _tally_counts(worlds)
     return (
-        f"spec.transition recomputed {', '.join(done)}; {skipped} beyond {worlds} worlds "
+        f"spec.transition recomputed {c['turns']} turns, {c['answers']} answers, "
+        f"{c['refusals']} refusals; {c['beyond_bound']} beyond {worlds} worlds "
         "taken from the reference"
     )
 
@@ -344,6 +359,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if a file is not current"
     )
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    add_quiet_argument(parser)
     parser.add_argument(
         "--spec-worlds",
         type=int,
@@ -378,13 +395,21 @@ def main(argv: list[str]) -> int:
         oracle.TALLY.clear()
         conservative = max(oracle.BOUND.conservative, args.spec_worlds // 4)
         with oracle.bound(args.spec_worlds, min(conservative, args.spec_worlds)):
-            cases = build_suite(directory)
+            cases = build_suite(directory, args.quiet)
         _check_permanence(directory, cases)
         texts = render_suite(cases)
     except (GcvError, CaseError, OSError) as error:
         print(f"gcv vectors: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(_tally(args.spec_worlds))
+    summary: dict[str, object] = {
+        "directory": str(directory),
+        "cases": len(cases),
+        "steps": sum(len(c.steps) for c in cases),
+        "files": len(texts) - 2,
+        "spec_transition": _tally_counts(args.spec_worlds),
+    }
+    if not args.json:
+        print(_tally(args.spec_worlds))
     if args.check:
         stale = _stale(directory, texts)
         for path in stale:
@@ -392,20 +417,28 @@ def main(argv: list[str]) -> int:
                 f"gcv vectors: {directory / path} is not what the reference generates",
                 file=sys.stderr,
             )
+        if args.json:
+            print(json.dumps({**summary, "current": not stale, "stale": sorted(stale)}))
         if stale:
             print("gcv vectors: run `gcv vectors` and commit the result", file=sys.stderr)
             return EXIT_DIFFERS
-        print(f"{len(cases)} cases in {len(texts) - 2} files: current")
+        if not args.json:
+            print(f"{len(cases)} cases in {len(texts) - 2} files: current")
         return EXIT_OK
     for path, text in texts.items():
         file = directory / path
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(text, encoding="utf-8")
-    for path in _stale(directory, texts):
+    removed = _stale(directory, texts)
+    for path in removed:
         (directory / path).unlink()
-        print(f"removed {directory / path}")
-    print(
-        f"{len(cases)} cases, {sum(len(c.steps) for c in cases)} steps, "
-        f"{len(texts) - 2} vector files written to {directory}"
-    )
+        if not args.json:
+            print(f"removed {directory / path}")
+    if args.json:
+        print(json.dumps({**summary, "written": True, "removed": sorted(removed)}))
+    else:
+        print(
+            f"{len(cases)} cases, {summary['steps']} steps, "
+            f"{len(texts) - 2} vector files written to {directory}"
+        )
     return EXIT_OK

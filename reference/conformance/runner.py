@@ -42,6 +42,8 @@ from reference.conformance.protocol import CASE_FEATURES, feature_of
 from reference.conformance.report import CaseResult, RunReport
 from reference.conformance.vectors import SUITE_VERSION, Case, load_suite
 from reference.errors import GcvError, Unsupported
+from reference.hints import install_hint
+from reference.progress import add_quiet_argument, progress
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -264,14 +266,18 @@ def run_cases(
     cases: Sequence[Case],
     known: KnownFailures = KnownFailures(),
     max_fail: int | None = None,
+    quiet: bool = True,
 ) -> RunReport:
-    """Run ``cases`` against a started implementation and report every outcome."""
+    """Run ``cases`` against a started implementation and report every outcome.
+
+    Unless ``quiet``, a bar on a terminal stderr counts the cases run.
+    """
     assert impl.handshake is not None, "start the implementation first"
     report = RunReport(dict(impl.handshake.raw), SUITE_VERSION, len(cases))
     driver = _Driver(impl)
     started = time.perf_counter()
     failures = 0
-    for index, case in enumerate(cases):
+    for index, case in enumerate(progress(cases, "cases", quiet=quiet)):
         result = driver.run(case, known)
         report.results.append(result)
         failures += result.status in ("fail", "error")
@@ -335,6 +341,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="FILE", help="write the JSON report ('-': stdout)")
     parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every case")
+    add_quiet_argument(parser)
     fuzz = parser.add_argument_group("differential fuzzing (instead of the vectors)")
     fuzz.add_argument(
         "--fuzz",
@@ -406,7 +413,7 @@ def main(argv: list[str]) -> int:
             return _fail_early("the filters select no case", EXIT_BAD_INPUT)
     elif importlib.util.find_spec("hypothesis") is None:
         return _fail_early(
-            "--fuzz needs Hypothesis: pip install -e '.[conformance]'", EXIT_BAD_INPUT
+            f"--fuzz needs Hypothesis: {install_hint('conformance')}", EXIT_BAD_INPUT
         )
     impl = Implementation(command, timeout=args.timeout, start_timeout=args.start_timeout)
     try:
@@ -426,7 +433,7 @@ def main(argv: list[str]) -> int:
 
             report = fuzz_report(impl, args.fuzz, args.seed, args.fuzz_turns, args.save_vector)
         else:
-            report = run_cases(impl, cases, known, args.max_fail)
+            report = run_cases(impl, cases, known, args.max_fail, quiet=args.quiet)
     finally:
         impl.close()
     sys.stdout.write(report.text(args.verbose) if args.json != "-" else "")

@@ -21,9 +21,9 @@ import sys
 import tomllib
 from collections import Counter
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 
+from reference.cli import _read_trace as read_trace  # the one reader of TRACE arguments
 from reference.errors import GcvError, MalformedInput
 from reference.interpret.client import ChatClient, ResponseFormat, config_from
 from reference.interpret.evaluate import ROWS, Evaluation, StateSource, evaluate
@@ -32,7 +32,7 @@ from reference.interpret.metrics import Scores
 from reference.interpret.native import NativeInterpreter
 from reference.interpret.prompts import PROMPT_VERSION, load_prompts
 from reference.interpret.protocol import Condition, Interpreter
-from reference.trace import Trace, load_trace
+from reference.trace import Trace
 
 __all__ = ["format_table", "main"]
 
@@ -108,19 +108,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--keep-going", action="store_true", help="score a failed request as empty")
     p.add_argument("--json", action="store_true", help="print the evaluation as JSON")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only the table")
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="print only the table, and no progress"
+    )
     return p
-
-
-def _read_trace(name_or_path: str) -> Trace:
-    folder = resources.files("spec").joinpath("scenarios")
-    builtin = folder.joinpath(f"{name_or_path}.json")
-    if "/" not in name_or_path and builtin.is_file():
-        return load_trace(builtin.read_bytes())
-    path = Path(name_or_path)
-    if not path.is_file():
-        raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario")
-    return load_trace(path.read_bytes())
 
 
 def _file_settings(path: Path | None) -> dict[str, object]:
@@ -211,7 +202,7 @@ def main(argv: list[str]) -> int:
     try:
         if args.checkpoint_every < 1:
             raise MalformedInput("--checkpoint-every must be at least 1", field="checkpoint_every")
-        trace = _read_trace(args.trace)
+        trace = read_trace(args.trace)
         interpreter = _interpreter(args, trace, os.environ)
         result = evaluate(
             trace,
@@ -219,6 +210,7 @@ def main(argv: list[str]) -> int:
             state=StateSource(args.state),
             checkpoint_every=args.checkpoint_every,
             keep_going=args.keep_going,
+            quiet=args.quiet,
         )
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv interpret-eval: {error}", file=sys.stderr)

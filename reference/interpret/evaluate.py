@@ -37,6 +37,7 @@ from reference.errors import EndpointError, GcvError
 from reference.interpret.metrics import Scores, score
 from reference.interpret.protocol import Interpreter, Request
 from reference.interpret.turn import interpret_turn
+from reference.progress import progress
 from reference.records import AgentId
 from reference.render import render_checkpoint
 from reference.trace import Trace
@@ -210,6 +211,7 @@ def evaluate(
     state: StateSource = StateSource.GOLD,
     checkpoint_every: int = 1,
     keep_going: bool = False,
+    quiet: bool = True,
 ) -> Evaluation:
     """Score ``interpreter`` on ``trace``'s gold operations (Table 2).
 
@@ -226,6 +228,9 @@ def evaluate(
     keep_going:
         On an endpoint failure, record it for that turn (scored as predicting
         nothing) and go on, instead of stopping.
+    quiet:
+        Draw no bar of the utterances asked so far (one is drawn on a terminal
+        stderr otherwise).
 
     Raises
     ------
@@ -251,7 +256,8 @@ def evaluate(
     since_checkpoint: list[TurnReport] = []
     history: list[tuple[AgentId, str]] = []
     results: list[TurnResult] = []
-    for position, trace_turn in enumerate(trace.turns):
+    asked = progress(trace.turns, "utterances", quiet=quiet)
+    for position, trace_turn in enumerate(asked):
         turn = trace_turn.turn
         checkpoint = position % checkpoint_every == 0
         rendered = None

@@ -11,10 +11,16 @@ against brute force; Theorem 7.1's ranking bound, held and broken.  Exit code
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+
+from tqdm import tqdm
 
 from spec.gossip.calls import AgentSet, compute_history
 from spec.gossip.decide import compute_agreement, compute_bounded_histories
@@ -249,6 +255,15 @@ def _check_ranking(runs: int, seed: int) -> bool:
     return ok
 
 
+def _captured(check: Callable[[], bool]) -> dict[str, object]:
+    """A section's verdict, with its title and the lines it prints (for ``--json``)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        ok = check()
+    lines = [line.strip() for line in printed.getvalue().splitlines() if line.strip()]
+    return {"title": lines[0].removeprefix("== "), "ok": ok, "lines": lines[1:]}
+
+
 def main(argv: list[str]) -> int:
     """Run the gossip audits; return 0 iff every check agrees with the paper."""
     parser = argparse.ArgumentParser(prog="gcv audit gossip", description=__doc__)
@@ -266,7 +281,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--models", type=int, default=30, help="random models for Lemmas 5.2/6.2")
     parser.add_argument("--runs", type=int, default=2000, help="runs per ranking estimate")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--json", action="store_true", help="print each section's verdict as JSON")
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress on stderr with --json (terminal only)"
+    )
     args = parser.parse_args(argv)
+    if args.runs < 2:
+        # Theorem 7.1's estimate reports a standard error, which needs two runs.
+        parser.error(f"--runs wants at least 2 runs, got {args.runs}")
     configs = args.config or (FULL_CONFIGS if args.full else DEFAULT_CONFIGS)
     for config in configs:
         parts = config.split(":")
@@ -277,13 +299,26 @@ def main(argv: list[str]) -> int:
         ):
             parser.error(f"--config wants AGENTS:QUERY:BOUND with 3 <= AGENTS <= 8, got {config!r}")
     start = time.perf_counter()
-    results = [
-        _check_examples(),
-        _check_lemmas(args.seed, args.models),
-        _check_source(3),
-        _check_decision(configs, args.formulas, args.seed),
-        _check_ranking(args.runs, args.seed),
+    checks: list[Callable[[], bool]] = [
+        _check_examples,
+        lambda: _check_lemmas(args.seed, args.models),
+        lambda: _check_source(3),
+        lambda: _check_decision(configs, args.formulas, args.seed),
+        lambda: _check_ranking(args.runs, args.seed),
     ]
+    if args.json:
+        # The text report streams section by section; JSON comes at the end, so a bar on
+        # stderr (only on a terminal: tqdm's disable=None) shows the sections as they run.
+        quiet = True if args.quiet else None
+        sections = [
+            _captured(check)
+            for check in tqdm(checks, "gossip audit", file=sys.stderr, disable=quiet, leave=False)
+        ]
+        ok = all(section["ok"] for section in sections)
+        seconds = round(time.perf_counter() - start, 2)
+        print(json.dumps({"ok": ok, "seconds": seconds, "sections": sections}, indent=2))
+        return 0 if ok else 1
+    results = [check() for check in checks]
     ok = all(results)
     print(
         f"\n{'all checks agree' if ok else 'SOME CHECKS FAILED'} "

@@ -23,11 +23,15 @@ Metrics (Table 2), per judge, over the tests of an audit:
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from itertools import product
+
+from tqdm import tqdm
 
 from spec.lineage.dfquad import (
     QBAF,
@@ -1016,16 +1020,44 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--skip-star", action="store_true", help="leave out the 28,224-profile direct-star audit"
     )
+    parser.add_argument("--json", action="store_true", help="print the figures and audits as JSON")
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress on stderr (shown only on a terminal)"
+    )
     args = parser.parse_args(argv)
-    toy = compute_toy_debate()
-    star = None
-    if not args.skip_star:
-        star = run_star_audit(STAR_GRID if args.exact else _floats(STAR_GRID))
-    if args.exact:
-        dag = run_dag_audit()
-    else:
-        dag = run_dag_audit(_floats(DAG_GRID), float(DAG_FRESH_STRENGTH))
-    propagation = compute_propagation_audit()
+    # A bar over the four audits on stderr, only on a terminal (tqdm's disable=None).
+    with tqdm(total=4, file=sys.stderr, disable=True if args.quiet else None, leave=False) as bar:
+        bar.set_description("toy debate")
+        toy = compute_toy_debate()
+        bar.update()
+        star = None
+        if not args.skip_star:
+            bar.set_description("direct-star audit")
+            star = run_star_audit(STAR_GRID if args.exact else _floats(STAR_GRID))
+        bar.update()
+        bar.set_description("DAG audit")
+        if args.exact:
+            dag = run_dag_audit()
+        else:
+            dag = run_dag_audit(_floats(DAG_GRID), float(DAG_FRESH_STRENGTH))
+        bar.update()
+        bar.set_description("propagation audit")
+        propagation = compute_propagation_audit()
+        bar.update()
     figures = compute_figures(toy, star, dag, propagation)
-    print(_format_report(toy, star, dag, propagation, figures, args.exact))
-    return 0 if all(f.agrees for f in figures if f.claimed) else 1
+    ok = all(f.agrees for f in figures if f.claimed)
+    if args.json:
+        report = {
+            "ok": ok,
+            "arithmetic": "exact" if args.exact else "float",
+            "figures": [asdict(f) for f in figures],
+            "toy": asdict(toy),
+            "star": None if star is None else asdict(star),
+            "dag": asdict(dag),
+            "propagation": asdict(propagation),
+        }
+        # Exact rationals are written as "p/q" strings, floats as numbers.
+        print(json.dumps(report, indent=2, default=str))
+    else:
+        print(_format_report(toy, star, dag, propagation, figures, args.exact))
+    return 0 if ok else 1

@@ -24,6 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference.progress import add_quiet_argument, progress
+
 ROOT = Path(__file__).resolve().parents[2]
 
 TARGETS = (
@@ -72,10 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-condition-timeout", type=float, default=15.0, metavar="SECONDS")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("targets", nargs="*", default=list(TARGETS))
+    add_quiet_argument(parser)
     args = parser.parse_args(argv)
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        outcomes = list(pool.map(lambda t: check(t, args.per_condition_timeout), args.targets))
+        searched = pool.map(lambda t: check(t, args.per_condition_timeout), args.targets)
+        total = len(args.targets)
+        outcomes = list(progress(searched, "targets", total=total, quiet=args.quiet))
     worst = 0
     for outcome in outcomes:
         verdict = {0: "no counterexample", 1: "COUNTEREXAMPLE"}.get(outcome.returncode, "ERROR")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -57,3 +58,28 @@ def test_audit_output_does_not_depend_on_the_hash_seed():
         assert result.returncode == 0, result.stderr
         outputs.append(re.sub(r"\(\d+\.\d+ s\)", "", result.stdout))
     assert outputs[0] == outputs[1]
+
+
+def test_audit_json_gives_each_section_its_verdict(capsys):
+    assert main([*SMALL, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    titles = [section["title"] for section in data["sections"]]
+    assert titles[0] == "Example 4.2 and the Section 2 guard example"
+    assert titles[-1].startswith("Theorem 7.1") and len(titles) == 5
+    assert data["ok"] and all(section["ok"] for section in data["sections"])
+    assert "[ok] same a-calls, different views" in data["sections"][0]["lines"]
+
+
+def test_audit_json_names_the_section_that_disagrees(capsys):
+    small_bound = ["--config", "3:3:3", "--formulas", "0", "--models", "2", "--runs", "40"]
+    assert main([*small_bound, "--json"]) == 1
+    verdicts = {s["title"][:12]: s["ok"] for s in json.loads(capsys.readouterr().out)["sections"]}
+    assert verdicts["Theorem 5.4:"] is False and verdicts["Example 4.2 "] is True
+
+
+@pytest.mark.parametrize("runs", ["0", "1"])
+def test_audit_refuses_fewer_than_two_runs(runs, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--runs", runs])
+    assert stopped.value.code == 2
+    assert f"--runs wants at least 2 runs, got {runs}" in capsys.readouterr().err

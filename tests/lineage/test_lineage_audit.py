@@ -7,6 +7,7 @@ computed by ``spec.lineage.audit`` in this run.
 from __future__ import annotations
 
 from fractions import Fraction
+from types import ModuleType
 
 import pytest
 
@@ -148,20 +149,44 @@ def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str])
     assert "DIFFERS" not in out and "AVeriTeC" in out
 
 
-def test_a_disagreeing_figure_fails_the_audit(
-    monkeypatch: pytest.MonkeyPatch,
-    dag: AuditResult,
-    propagation: PropagationResult,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """``gcv audit lineage`` returns 1 when a reproduced figure differs from the paper's."""
+@pytest.fixture
+def stubbed_audit(
+    monkeypatch: pytest.MonkeyPatch, dag: AuditResult, propagation: PropagationResult
+) -> ModuleType:
+    """``spec.lineage.audit`` answering with the module's DAG and propagation audits, run once."""
     import spec.lineage.audit as audit
 
     monkeypatch.setattr(audit, "run_dag_audit", lambda *args, **kwargs: dag)
     monkeypatch.setattr(audit, "compute_propagation_audit", lambda *args, **kwargs: propagation)
+    return audit
+
+
+def test_a_disagreeing_figure_fails_the_audit(
+    stubbed_audit: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``gcv audit lineage`` returns 1 when a reproduced figure differs from the paper's."""
+    audit = stubbed_audit
     assert audit.main(["--skip-star"]) == 0
     wrong = dict(audit.PAPER)
     wrong["dags"] = 2_053
     monkeypatch.setattr(audit, "PAPER", wrong)
     assert audit.main(["--skip-star"]) == 1
     assert "[DIFFERS] C.1 DAGs" in capsys.readouterr().out
+
+
+def test_gcv_audit_lineage_json_lists_every_figure(
+    stubbed_audit: ModuleType,
+    dag: AuditResult,
+    propagation: PropagationResult,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    assert stubbed_audit.main(["--skip-star", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = compute_figures(compute_toy_debate(), None, dag, propagation)
+    assert [f["label"] for f in data["figures"]] == [f.label for f in expected]
+    assert data["ok"] and all(f["agrees"] for f in data["figures"] if f["claimed"])
+    assert data["star"] is None and data["dag"]["profiles"] == PAPER["dags"]

@@ -35,6 +35,7 @@ from reference.conformance.statements import (
 )
 from reference.conformance.vectors import FIRST_SUITE_VERSION, SUITE_VERSION, Case
 from reference.epistemic.formula import show
+from reference.progress import progress
 from reference.trace import Expectation, load_trace, operation_to_json
 
 __all__ = ["FINAL_SURVEY", "TURN_SURVEY", "case_from_trace", "scenario_cases"]
@@ -236,12 +237,13 @@ _SCENARIOS = (
 )
 
 
-def scenario_cases() -> list[Case]:
+def scenario_cases(quiet: bool = True) -> list[Case]:
     """Two cases per built-in scenario: the replay with the trace's expectations and Verify
     for every record after each turn (and W_t, for the epistemic scenarios), and the final
-    state surveyed query by query."""
+    state surveyed query by query.  Unless ``quiet``, a bar on a terminal stderr counts the
+    scenarios (the slow part of ``gcv vectors``)."""
     cases = []
-    for s in _SCENARIOS:
+    for s in progress(_SCENARIOS, "scenario vectors", quiet=quiet):
         text = resources.files("spec").joinpath("scenarios", f"{s.name}.json").read_bytes()
         origin = {"kind": "scenario", "scenario": f"spec/scenarios/{s.name}.json"}
         cases.append(

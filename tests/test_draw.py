@@ -1,0 +1,127 @@
+"""``gcv draw``: the pictures show the map and the highlighted query's answer.
+
+The SVG is read back as XML: Graphviz writes each record as a ``g`` element
+titled with its id and carrying the classes ``gcv draw`` gave it.  Expected
+sets are the paper's (B.2, B.3), not the drawing code's.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from reference.cli import EXIT_BAD_INPUT, EXIT_OK, _read_trace, main
+from reference.mapview import map_at
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _svg(tmp_path: Path, *words: str) -> ET.Element:
+    target = tmp_path / "map.svg"
+    assert main(["draw", *words, "--format", "svg", "-o", str(target)]) == EXIT_OK
+    return ET.parse(target).getroot()
+
+
+def _titled(root: ET.Element, kind: str, css: str) -> set[str]:
+    """The titles of the ``kind`` elements (node, edge) whose classes include ``css``."""
+    found = set()
+    for group in root.iter(f"{SVG}g"):
+        classes = group.get("class", "").split()
+        if kind in classes and css in classes:
+            title = group.find(f"{SVG}title")
+            assert title is not None and title.text is not None
+            found.add(title.text.replace("&#45;", "-"))
+    return found
+
+
+def test_phase2_t13_affected_o5_marks_the_retraction_path(tmp_path: Path) -> None:
+    root = _svg(tmp_path, "phase2-debugging", "--at", "13", "--highlight", "affected:o5")
+    dmap = map_at(_read_trace("phase2-debugging"), 13).verifier.state
+    assert _titled(root, "node", "record") == set(dmap.records)
+    # B.2: retracting o5 reaches h3, then h4 (which rests on h3), then h1 (which rests on h4).
+    assert _titled(root, "node", "marked") == {"h3", "h4", "h1"}
+    assert _titled(root, "node", "subject") == {"o5"}
+    dep = {f"{r}->{s}" for r, supports in dmap.dep.items() for s in supports}
+    att = {f"{a}->{t}" for a, targets in dmap.att.items() for t in targets}
+    assert _titled(root, "edge", "dep") == dep
+    assert _titled(root, "edge", "attack") == att
+    assert "o9->h2" in att, "B.2 T7: o9 undermines h2"
+    assert "Affected*(o5) = {h1, h3, h4}" in ET.tostring(root, encoding="unicode")
+
+
+def test_phase3_verify_plan_draws_the_witness_path(tmp_path: Path) -> None:
+    # B.3: a3 is retracted, so the plan's walk fails at a3, through P3.
+    root = _svg(tmp_path, "phase3-deliberation", "--highlight", "verify:plan")
+    assert _titled(root, "edge", "path") == {"plan->P3", "P3->a3"}
+    assert _titled(root, "node", "marked") == {"plan", "P3", "a3"}
+    text = ET.tostring(root, encoding="unicode")
+    assert "no longer grounded; affected by retraction of a3" in text
+    assert "dissent: b" in text, "P3 shows Bob's dissent"
+
+
+def test_png_is_a_png(tmp_path: Path) -> None:
+    target = tmp_path / "map.png"
+    assert main(["draw", "phase2-debugging", "--format", "png", "-o", str(target)]) == EXIT_OK
+    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_text_formats_need_no_graphviz_binary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no dot on it
+    assert main(["draw", "phase2-debugging", "--format", "dot"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("digraph {")
+    assert main(["draw", "phase2-debugging", "--format", "mermaid"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("flowchart TB")
+    assert main(["draw", "phase2-debugging", "--format", "svg"]) == EXIT_BAD_INPUT
+    assert "apt-get install graphviz" in capsys.readouterr().err
+
+
+def test_mermaid_lists_every_record_link_and_the_answer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    words = ["draw", "phase2-debugging", "--at", "13", "--highlight", "affected:o5"]
+    assert main([*words, "--format", "mermaid"]) == EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    dmap = map_at(_read_trace("phase2-debugging"), 13).verifier.state
+    name = {record: f"n{i}" for i, record in enumerate(dmap.records)}
+    nodes = [line for line in lines if line.startswith("  n") and '["' in line]
+    assert len(nodes) == len(dmap.records)
+    assert sum("-->" in line for line in lines) == sum(len(s) for s in dmap.dep.values())
+    assert sum("-. attacks .->" in line for line in lines) == sum(len(t) for t in dmap.att.values())
+    marked = next(line for line in lines if line.endswith(" marked") and "class " in line)
+    assert set(marked.split()[1].split(",")) == {name["h3"], name["h4"], name["h1"]}
+
+
+@pytest.mark.parametrize(
+    ("highlight", "message"),
+    [("affected:nope", "[unknown-record]"), ("grounded:h1", "verify:RECORD or affected:RECORD")],
+)
+def test_bad_highlight_is_exit_2(
+    highlight: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = ["draw", "phase2-debugging", "--highlight", highlight, "--format", "dot"]
+    assert main(words) == EXIT_BAD_INPUT
+    assert message in capsys.readouterr().err
+
+
+def test_muddy_children_m2_has_the_worlds_with_two_or_more_muddy(tmp_path: Path) -> None:
+    root = _svg(tmp_path, "phase1-muddy-children", "--at", "2", "--model")
+    # B.1: W_2 = {MMM, MMC, MCM, CMM}; in W_2 only Carol confuses MMC with MMM.
+    worlds = {"m_a m_b m_c", "m_a m_b ¬m_c", "m_a ¬m_b m_c", "¬m_a m_b m_c"}
+    assert _titled(root, "node", "world") == worlds
+    edges: dict[str, str | None] = {}
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") == "edge":
+            title, label = group.find(f"{SVG}title"), group.find(f"{SVG}text")
+            assert title is not None and label is not None
+            edges[str(title.text).replace("&#45;", "-")] = label.text
+    assert edges["m_a m_b m_c--m_a m_b ¬m_c"] == "c"
+    assert len(edges) == 3, "each of the three two-muddy worlds is one child's doubt from MMM"
+
+
+def test_a_model_too_large_to_draw_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draw", "phase2-debugging", "--model", "--format", "dot"]) == EXIT_BAD_INPUT
+    assert "256 worlds" in capsys.readouterr().err
