@@ -39,6 +39,10 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "conform": ("reference.conformance.runner", "check an implementation against the vectors"),
     "vectors": ("reference.conformance.generate", "regenerate (or --check) the vectors"),
     "interpret-eval": ("reference.interpret.cli", "score an interpreter on a trace (Table 2)"),
+    "evidence": (
+        "reference.experiments.evidence_command",
+        "the active records linked to the entities a question names",
+    ),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
