@@ -43,6 +43,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
         "reference.experiments.evidence_command",
         "the active records linked to the entities a question names",
     ),
+    "experiments": ("reference.experiments.report", "regenerate docs/experiments.md"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
