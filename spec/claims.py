@@ -568,6 +568,28 @@ CLAIMS: tuple[Claim, ...] = (
         "the paper's per-model figures need its unpublished prompts and hosted models "
         "(gcv interpret-eval measures any local model)",
     ),
+    Claim(
+        "core.table-4",
+        "core",
+        "Table 4 (Phase 3 classification)",
+        "Phase 3 (19 turns) classification under the Definitions condition, F1 and exact "
+        "match over 5 runs per cell",
+        Status.PARTIAL,
+        implemented_in=("reference.interpret.runs.repeat", "reference.interpret.runs.spread"),
+        tests=(
+            _t(
+                "interpret/test_runs.py",
+                "test_table_4_phase_3_under_definitions_with_the_native_arm",
+            ),
+            _t(
+                "interpret/test_runs.py",
+                "test_a_gold_run_and_the_perturbed_run_give_the_hand_counted_spread",
+            ),
+        ),
+        reason="the protocol (N runs per cell, mean and sample deviation, tokens per run) runs "
+        "on any endpoint (gcv interpret-eval --runs 5 phase3-deliberation); the paper's "
+        "per-model figures need its unpublished prompts and hosted models",
+    ),
     # -- the core paper, Phases 2 and 3 ------------------------------------------------
     Claim(
         "core.phase-2.lifecycle",
