@@ -40,8 +40,10 @@ __all__ = [
     "TOKENIZER",
     "Arm",
     "Measure",
+    "Prompts",
     "StreamResult",
     "active_chain",
+    "build_prompts",
     "count_tokens",
     "measure_stream",
 ]
@@ -149,50 +151,77 @@ def _measure(
     )
 
 
-@icontract.ensure(
-    lambda stream, result: len(result.measures) == len(stream.questions) * len(Arm),
-    "every question under every arm",
-)
-def measure_stream(stream: Stream) -> StreamResult:
-    """Feed ``stream`` to the verifier and measure the three arms on its questions."""
-    memory = remember(stream)
-    records = [r for r, _ in stream.facts]
-    lines = [memory.render([r]) for r in records]
-    full_tokens = count_tokens(memory.render(records))
+@dataclass(frozen=True, slots=True)
+class Prompts:
+    """A stream fed to the verifier, with what each arm shows for each question.
 
+    ``shown[i][arm]`` lists the records ``arm`` puts before the QA model for
+    question ``i``, in the order they are rendered.
+    """
+
+    stream: Stream
+    memory: FactMemory
+    shown: tuple[dict[Arm, tuple[RecordId, ...]], ...]
+
+    def text(self, index: int, arm: Arm) -> str:
+        """The evidence text of ``arm`` for question ``index``."""
+        return self.memory.render(self.shown[index][arm])
+
+
+@icontract.ensure(
+    lambda stream, result: (
+        len(result.shown) == len(stream.questions)
+        and all(set(shown) == set(Arm) for shown in result.shown)
+    ),
+    "every arm for every question",
+)
+def build_prompts(stream: Stream) -> Prompts:
+    """Feed ``stream`` to the verifier, index it for BM25, and gather every arm's evidence."""
+    memory = remember(stream)
+    records = tuple(r for r, _ in stream.facts)
+    lines = [memory.render([r]) for r in records]
     retriever = bm25s.BM25()
     retriever.index(bm25s.tokenize(lines, stopwords="en", show_progress=False), show_progress=False)
     queries = bm25s.tokenize(
         [q.text for q in stream.questions], stopwords="en", show_progress=False, return_ids=False
     )
     ranked, _ = retriever.retrieve(queries, k=RETRIEVED, show_progress=False)
+    shown = tuple(
+        {
+            Arm.FULL: records,
+            Arm.RETRIEVAL: tuple(records[i] for i in hits),
+            Arm.VERIFIER: memory.evidence([question.entity], question.hops),
+        }
+        for question, hits in zip(stream.questions, ranked, strict=True)
+    )
+    return Prompts(stream, memory, shown)
 
-    measures: list[Measure] = []
-    for question, hits in zip(stream.questions, ranked, strict=True):
-        retrieved = [records[i] for i in hits]
-        evidence = memory.evidence([question.entity], question.hops)
-        measures += [
-            _measure(Arm.FULL, question, records, full_tokens, stream, memory),
-            _measure(
-                Arm.RETRIEVAL,
-                question,
-                retrieved,
-                count_tokens(memory.render(retrieved)),
-                stream,
-                memory,
-            ),
-            _measure(
-                Arm.VERIFIER,
-                question,
-                evidence,
-                count_tokens(memory.render(evidence)),
-                stream,
-                memory,
-            ),
-        ]
+
+@icontract.ensure(
+    lambda stream, result: len(result.measures) == len(stream.questions) * len(Arm),
+    "every question under every arm",
+)
+def measure_stream(stream: Stream) -> StreamResult:
+    """Feed ``stream`` to the verifier and measure the three arms on its questions."""
+    prompts = build_prompts(stream)
+    memory = prompts.memory
+    # The full context is the same for every question: counted once.
+    full_tokens = count_tokens(memory.render([r for r, _ in stream.facts]))
+    measures = [
+        _measure(
+            arm,
+            question,
+            shown[arm],
+            full_tokens if arm is Arm.FULL else count_tokens(prompts.text(index, arm)),
+            stream,
+            memory,
+        )
+        for index, (question, shown) in enumerate(zip(stream.questions, prompts.shown, strict=True))
+        for arm in Arm
+    ]
     return StreamResult(
         stream_tokens=full_tokens,
-        facts=len(records),
+        facts=len(stream.facts),
         superseded=len(stream.superseded),
         questions=len(stream.questions),
         active_chains=sum(active_chain(memory, q) is not None for q in stream.questions),

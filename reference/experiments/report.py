@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -19,12 +20,14 @@ from statistics import mean
 
 import icontract
 
+from reference.errors import GcvError, MalformedInput
 from reference.experiments.arms import (
     RETRIEVED,
     TOKENIZER,
     Arm,
     Measure,
     StreamResult,
+    build_prompts,
     measure_stream,
 )
 from reference.experiments.casefiles import (
@@ -33,7 +36,9 @@ from reference.experiments.casefiles import (
     generate_case_file,
     retraction_study,
 )
-from reference.experiments.streams import MULTI_HOP, generate_stream
+from reference.experiments.qa import answer_questions, format_accuracy
+from reference.experiments.streams import MULTI_HOP, Stream, generate_stream
+from reference.interpret.client import ChatClient, config_from
 
 __all__ = [
     "ArmFigures",
@@ -86,15 +91,18 @@ _DIFFERENCES = (
     "cut to the QA model's window (the text does not say).",
     "- **A different vocabulary.** cl100k_base is GPT-4's vocabulary; the paper's QA models "
     "(Qwen2.5, Gemma-3, GPT-4o) each count with their own, so absolute counts differ.",
-    "- **No QA accuracy.** Accuracy needs a QA model; the evidence-quality table is what "
-    "can be said without one.",
+    "- **No QA accuracy here.** Accuracy needs a QA model; the evidence-quality table is "
+    "what can be said without one. With a model behind an OpenAI-compatible endpoint, "
+    "`gcv experiments --endpoint URL --model NAME` has it answer one generated stream's "
+    "questions from each arm and prints single-hop and multi-hop accuracy per arm "
+    "(`reference.experiments.qa`).",
 )
 
 QUICK = Plan(stream_tokens=(2_000, 8_000), questions=20, case_files=4, closure_seeds=2)
 _PILOT_FACTS = 200
 
 
-def _stream_of(seed: int, tokens: int, questions: int) -> StreamResult:
+def _stream_for(seed: int, tokens: int, questions: int) -> Stream:
     # The fact count is calibrated on the generator itself, twice (a pilot, then the
     # stream at the pilot's estimate), so the stream's length in tokens is measured,
     # not assumed: longer streams spend more tokens per fact on longer record numbers.
@@ -102,7 +110,7 @@ def _stream_of(seed: int, tokens: int, questions: int) -> StreamResult:
     for _ in range(2):
         measured = measure_stream(generate_stream(seed, facts, 1))
         facts = max(100, round(tokens * measured.facts / measured.stream_tokens))
-    return measure_stream(generate_stream(seed, facts, questions))
+    return generate_stream(seed, facts, questions)
 
 
 @icontract.ensure(
@@ -122,7 +130,7 @@ def run(
         for seed in range(plan.seed, plan.seed + plan.closure_seeds)
     )
     streams = tuple(
-        _stream_of(plan.seed + n, tokens, plan.questions)
+        measure_stream(_stream_for(plan.seed + n, tokens, plan.questions))
         for n, tokens in enumerate(plan.stream_tokens)
     )
     return scenarios, streams
@@ -381,6 +389,21 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a smaller version, for a first look: prints the page (writes only with --out)",
     )
+    qa = parser.add_argument_group(
+        "QA accuracy (optional)",
+        "with an OpenAI-compatible endpoint, a QA model answers one stream's questions "
+        "from each arm; nothing is written",
+    )
+    qa.add_argument("--endpoint", help="base URL, e.g. http://127.0.0.1:8080/v1")
+    qa.add_argument("--model", help="model name")
+    qa.add_argument("--api-key-env", help="environment variable holding the API key")
+    qa.add_argument("--timeout", type=float, help="seconds per request (default 120)")
+    qa.add_argument(
+        "--qa-tokens", type=int, default=6_000, help="the stream's length (default 6000)"
+    )
+    qa.add_argument(
+        "--qa-questions", type=int, default=20, help="questions of each kind (default 20)"
+    )
     parser.add_argument(
         "--check",
         action="store_true",
@@ -389,9 +412,38 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _qa(args: argparse.Namespace) -> int:
+    settings = {
+        name: getattr(args, name)
+        for name in ("endpoint", "model", "api_key_env", "timeout")
+        if getattr(args, name) is not None
+    }
+    try:
+        if args.qa_tokens < 1_000 or args.qa_questions < 1:
+            raise MalformedInput(
+                "--qa-tokens must be at least 1000 and --qa-questions at least 1",
+                field="qa_tokens" if args.qa_tokens < 1_000 else "qa_questions",
+            )
+        client = ChatClient(config_from(settings, os.environ))
+        prompts = build_prompts(_stream_for(0, args.qa_tokens, args.qa_questions))
+
+        def progress(done: int, total: int) -> None:
+            print(f"answered {done} of {total}", file=sys.stderr)
+
+        answers = answer_questions(prompts, client, progress=progress)
+    except GcvError as error:
+        print(f"gcv experiments: {error}", file=sys.stderr)
+        return 2
+    for line in format_accuracy(answers):
+        print(line)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """Run ``gcv experiments`` with ``argv``; return the exit code."""
     args = _parser().parse_args(argv)
+    if args.endpoint is not None or args.model is not None:
+        return _qa(args)
     plan = QUICK if args.quick else Plan()
     started = time.perf_counter()
     print(f"running {plan} ...", file=sys.stderr)
