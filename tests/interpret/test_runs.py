@@ -22,14 +22,19 @@ def _two_runs(a: Fraction, b: Fraction) -> str:
     return f"{100 * float(a + b) / 2:.1f}+-{100 * float(abs(a - b)) / math.sqrt(2):.1f}"
 
 
+def _two_runs_against(texts: list[str], *extra: str) -> list[dict[str, object]]:
+    """Run ``gcv interpret-eval --runs 2`` on Phase 2 against replies ``texts``; the requests."""
+    with ScriptedEndpoint([reply(t) for t in texts]) as endpoint:
+        argv = ["interpret-eval", "--endpoint", endpoint.url, "--model", "m", "--runs", "2"]
+        assert main([*argv, *extra]) == 0
+    assert len(endpoint.requests) == 26, "each run asks every utterance again"
+    return [sent.body for sent in endpoint.requests]
+
+
 def test_a_gold_run_and_the_perturbed_run_give_the_hand_counted_spread(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    replies = [reply(t) for t in phase2.gold_replies() + phase2.perturbed_replies()]
-    with ScriptedEndpoint(replies) as endpoint:
-        argv = ["interpret-eval", "--endpoint", endpoint.url, "--model", "m", "--runs", "2"]
-        assert main(argv) == 0
-    assert len(endpoint.requests) == 26, "each run asks every utterance again"
+    _two_runs_against(phase2.gold_replies() + phase2.perturbed_replies())
     captured = capsys.readouterr()
     out = captured.out
     one = Fraction(1)
@@ -47,10 +52,7 @@ def test_a_gold_run_and_the_perturbed_run_give_the_hand_counted_spread(
 def test_the_json_report_holds_every_run_and_every_cell(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    replies = [reply(t) for t in phase2.perturbed_replies() + phase2.perturbed_replies()]
-    with ScriptedEndpoint(replies) as endpoint:
-        argv = ["interpret-eval", "--endpoint", endpoint.url, "--model", "m", "--runs", "2"]
-        assert main([*argv, "--json"]) == 0
+    _two_runs_against(phase2.perturbed_replies() * 2, "--json")
     report = json.loads(capsys.readouterr().out)
     cell = report["cells"]["applied"]["overall"]["f1"]
     assert cell["mean"] == pytest.approx(float(phase2.F1_APPLIED)) and cell["sd"] == 0.0
@@ -82,9 +84,5 @@ def test_spread_of_known_values() -> None:
 
 
 def test_each_run_samples_with_the_next_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    replies = [reply(t) for t in phase2.gold_replies() * 2]
-    with ScriptedEndpoint(replies) as endpoint:
-        argv = ["interpret-eval", "--endpoint", endpoint.url, "--model", "m", "--runs", "2"]
-        assert main([*argv, "--seed", "7", "-q"]) == 0
-    seeds = [sent.body["seed"] for sent in endpoint.requests]
-    assert seeds == [7] * 13 + [8] * 13
+    requests = _two_runs_against(phase2.gold_replies() * 2, "--seed", "7", "-q")
+    assert [body["seed"] for body in requests] == [7] * 13 + [8] * 13
