@@ -86,6 +86,11 @@ _DIFFERENCES = (
     "paper's 64 exceptions of 400 come from the benchmark's own gold answers, 61 of them "
     "through a superseded record (D.3), which a generator that follows the current facts "
     "cannot produce.",
+    "- **Every question tests consolidation, over two hops at most.** Each question's first "
+    "fact was replaced at least once, so the full context and the retrieved facts hold a "
+    "stale value for every question by construction; multi-hop questions are two-hop, since "
+    "the text gives neither the benchmark's hop counts nor its share of questions about "
+    "replaced facts.",
     "- **Full context is not cut.** The full-context arm counts the whole stream; the "
     "paper's LLM-only prompt reaches only 114.5K tokens on the 262K stream, which suggests a "
     "cut to the QA model's window (the text does not say).",
