@@ -44,6 +44,11 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "draw": ("reference.draw", "draw the map (DOT, Mermaid, SVG, PNG), a query highlighted"),
     "explore": ("reference.explore", "write an offline HTML page stepping through the turns"),
     "figures": ("reference.figures", "redraw (or --check) the figures of docs/pictures.md"),
+    "evidence": (
+        "reference.experiments.evidence_command",
+        "the active records linked to the entities a question names",
+    ),
+    "experiments": ("reference.experiments.report", "regenerate docs/experiments.md"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.

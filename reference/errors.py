@@ -32,6 +32,7 @@ __all__ = [
     "SelfReference",
     "UnknownAgent",
     "UnknownAtom",
+    "UnknownEntity",
     "UnknownOperation",
     "UnknownRecord",
     "UnknownWorld",
@@ -175,6 +176,12 @@ class AlreadyAware(PreconditionViolation):
     """Expand-Awareness names an atom every named agent is already aware of."""
 
     code = "already-aware"
+
+
+class UnknownEntity(PreconditionViolation):
+    """An evidence query names an entity that is the subject of no fact."""
+
+    code = "unknown-entity"
 
 
 class MalformedReply(MalformedInput):

@@ -12,6 +12,8 @@ A status says how far the statement is checked:
 - ``proved to a bound``: a Z3 obligation proves it for every map up to a size;
 - ``tested``: property or example tests check the reference against the spec on it;
 - ``reproduced``: a figure or outcome of the paper is computed and matches;
+- ``reproduced on generated data``: the experiment is run as the paper describes it, on
+  seeded data generated to the dataset's described shape (the dataset is not here);
 - ``partially reproduced``, ``not applicable``: with the reason.
 """
 
@@ -37,6 +39,7 @@ class Status(enum.Enum):
     PROVED_BOUNDED = "proved to a bound"
     TESTED = "tested"
     REPRODUCED = "reproduced"
+    REPRODUCED_ON_GENERATED_DATA = "reproduced on generated data"
     PARTIAL = "partially reproduced"
     NOT_APPLICABLE = "not applicable"
 
@@ -576,6 +579,28 @@ CLAIMS: tuple[Claim, ...] = (
         "the paper's per-model figures need its unpublished prompts and hosted models "
         "(gcv interpret-eval measures any local model)",
     ),
+    Claim(
+        "core.table-4",
+        "core",
+        "Table 4 (Phase 3 classification)",
+        "Phase 3 (19 turns) classification under the Definitions condition, F1 and exact "
+        "match over 5 runs per cell",
+        Status.PARTIAL,
+        implemented_in=("reference.interpret.runs.repeat", "reference.interpret.runs.spread"),
+        tests=(
+            _t(
+                "interpret/test_runs.py",
+                "test_table_4_phase_3_under_definitions_with_the_native_arm",
+            ),
+            _t(
+                "interpret/test_runs.py",
+                "test_a_gold_run_and_the_perturbed_run_give_the_hand_counted_spread",
+            ),
+        ),
+        reason="the protocol (N runs per cell, mean and sample deviation, tokens per run) runs "
+        "on any endpoint (gcv interpret-eval --runs 5 phase3-deliberation); the paper's "
+        "per-model figures need its unpublished prompts and hosted models",
+    ),
     # -- the core paper, Phases 2 and 3 ------------------------------------------------
     Claim(
         "core.phase-2.lifecycle",
@@ -632,9 +657,67 @@ CLAIMS: tuple[Claim, ...] = (
         "core",
         "Section 4.4 (RECON)",
         "over 64 counterfactual scenarios from 16 RECON case files the one-step query is "
-        "exact on 13 and Affected* on all 64",
-        Status.NOT_APPLICABLE,
-        reason="the RECON case files are a dataset this project cannot ship",
+        "exact on 13 and Affected* on all 64, recovering 198 dependent steps with no false "
+        "positives",
+        Status.REPRODUCED_ON_GENERATED_DATA,
+        implemented_in=(
+            "reference.experiments.casefiles.generate_case_file",
+            "reference.experiments.casefiles.retraction_study",
+        ),
+        tests=(
+            _t(
+                "test_experiments.py",
+                "test_affected_star_is_exact_on_every_scenario_and_one_step_never_over_includes",
+            ),
+            _t(
+                "test_experiments.py",
+                "test_the_generators_gold_sets_are_definition_2_3s_affected_star",
+            ),
+        ),
+        reason="16 generated case files in the described shape (RECON is not here): Affected* "
+        "is exact on all 64 with no false positives; the one-step count and the number of "
+        "dependent steps are the generator's, not RECON's (docs/experiments.md)",
+    ),
+    Claim(
+        "core.sec-1.evidence",
+        "core",
+        "Section 1, Figure 1 and Sections 4.1-4.2 (evidence)",
+        "the maintained state supplies QA models with currently active evidence, following "
+        "subject-object links from the entities a question names; superseded facts are left "
+        "out, and on 336 of 400 multi-hop questions the active records chain to the gold answer",
+        Status.REPRODUCED_ON_GENERATED_DATA,
+        implemented_in=("reference.evidence.FactMemory.evidence",),
+        tests=(
+            _t(
+                "test_evidence.py",
+                "test_evidence_follows_subject_object_links_through_current_facts_only",
+            ),
+            _t(
+                "test_experiments.py",
+                "test_verifier_evidence_never_holds_a_superseded_fact_and_holds_every_gold_chain",
+            ),
+        ),
+        reason="on generated streams every question has an active chain: the generator's gold "
+        "answers follow the current facts, while the paper's 64 exceptions come from the "
+        "benchmark's own gold answers (docs/experiments.md)",
+    ),
+    Claim(
+        "core.sec-4.5.tokens",
+        "core",
+        "Section 4.5 (token cost, Figure 4a,b)",
+        "on MemAB-FC the verifier sends 97-174 tokens per query, RAG's top-50 facts 753-811 "
+        "at every length, and the full context grows with the stream (to 114.5K)",
+        Status.REPRODUCED_ON_GENERATED_DATA,
+        implemented_in=("reference.experiments.arms.measure_stream",),
+        tests=(
+            _t(
+                "test_experiments.py",
+                "test_verifier_cost_is_flat_in_stream_length_while_full_context_grows",
+            ),
+        ),
+        reason="generated 6K-262K-token streams counted in cl100k_base tokens: the verifier's "
+        "cost is flat and BM25's near it, as in the paper; full context is the whole stream, "
+        "not cut to a window (docs/experiments.md)",
     ),
     Claim(
         "core.sec-4.2",

@@ -2,13 +2,17 @@
 
     gcv interpret-eval --endpoint URL --model NAME --condition definitions TRACE
     gcv interpret-eval --native TRACE
+    gcv interpret-eval --endpoint URL --model NAME --runs 5 phase3-deliberation   # Table 4
 
 The endpoint, model and key may also come from a TOML file (``--config``,
 keys as the long options, in an ``[interpreter]`` table) or from the
 environment (``GCV_ENDPOINT``, ``GCV_MODEL``, ``GCV_API_KEY`` or
 ``OPENAI_API_KEY``); flags win over the file, the file over the environment.
 Prints the per-turn labels and the table: F1 / exact match in percent, overall
-and on the key shifts, for the labels as classified and as applied.
+and on the key shifts, for the labels as classified and as applied, and the
+endpoint's token usage.  With ``--runs N`` the experiment runs N times (the
+paper runs 5 per cell) and each cell is the mean and sample standard deviation
+of the runs, after one line per run; progress goes to standard error.
 Exit codes: 0 the evaluation ran; 2 bad input, or the endpoint failed.
 """
 
@@ -26,15 +30,16 @@ from pathlib import Path
 from reference.cli import _read_trace as read_trace  # the one reader of TRACE arguments
 from reference.errors import GcvError, MalformedInput
 from reference.interpret.client import ChatClient, ResponseFormat, config_from
-from reference.interpret.evaluate import ROWS, Evaluation, StateSource, evaluate
+from reference.interpret.evaluate import ROWS, Evaluation, StateSource
 from reference.interpret.llm import LLMInterpreter
 from reference.interpret.metrics import Scores
 from reference.interpret.native import NativeInterpreter
 from reference.interpret.prompts import PROMPT_VERSION, load_prompts
 from reference.interpret.protocol import Condition, Interpreter
+from reference.interpret.runs import PAPER_RUNS, Repeated, Spread, repeat
 from reference.trace import Trace
 
-__all__ = ["format_table", "main"]
+__all__ = ["format_spread_table", "format_table", "main"]
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 DEFAULT_TRACE = "phase2-debugging"
@@ -107,6 +112,13 @@ def _parser() -> argparse.ArgumentParser:
         help="render the state for T1, T(1+K), ... (state-augmented; default 1)",
     )
     p.add_argument("--keep-going", action="store_true", help="score a failed request as empty")
+    p.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        metavar="N",
+        help=f"run the experiment N times; cells are mean +- sd (the paper: {PAPER_RUNS})",
+    )
     p.add_argument("--json", action="store_true", help="print the evaluation as JSON")
     p.add_argument(
         "-q", "--quiet", action="store_true", help="print only the table, and no progress"
@@ -127,13 +139,19 @@ def _file_settings(path: Path | None) -> dict[str, object]:
     return {str(k).replace("-", "_"): v for k, v in table.items()}
 
 
-def _interpreter(args: argparse.Namespace, trace: Trace, environ: Mapping[str, str]) -> Interpreter:
+def _interpreter(
+    args: argparse.Namespace, trace: Trace, environ: Mapping[str, str], run: int = 1
+) -> Interpreter:
     if args.native:
         return NativeInterpreter(trace)
     settings = _file_settings(args.config)
     settings.update(
         {name: getattr(args, name) for name in _CLIENT_OPTIONS if getattr(args, name) is not None}
     )
+    seed = settings.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        # Run r samples with seed + r - 1: distinct runs, each reproducible.
+        settings["seed"] = seed + run - 1
     client = ChatClient(config_from(settings, environ))
     return LLMInterpreter(client, Condition(args.condition), load_prompts(args.prompts))
 
@@ -160,16 +178,62 @@ def format_table(result: Evaluation) -> list[str]:
     return lines
 
 
-def _labels(labels: frozenset[str]) -> str:
-    return ", ".join(sorted(labels)) or "-"
+def _spread(s: Spread | None) -> str:
+    return "n/a" if s is None else f"{100 * s.mean:.1f}+-{100 * s.sd:.1f}"
 
 
-def _print(result: Evaluation, trace: Trace, quiet: bool) -> None:
+def format_spread_table(repeated: Repeated) -> list[str]:
+    """The cells over the runs: mean +- sample standard deviation of F1 / exact match (%)."""
+    lines = [f"{'F1 / EM (%)':<14}{'overall':<26}key shifts"]
+    for row in ROWS:
+        cells = [
+            f"{_spread(repeated.cell(row, 'f1', key_shifts_only=k))} / "
+            f"{_spread(repeated.cell(row, 'exact_match', key_shifts_only=k))}"
+            for k in (False, True)
+        ]
+        lines.append(f"{row:<14}{cells[0]:<26}{cells[1]}")
+    return lines
+
+
+def _tokens(result: Evaluation) -> str:
+    prompt, completion = result.tokens()
+    if prompt is None and completion is None:
+        return "tokens: not reported"
+    return f"tokens: {prompt if prompt is not None else 'n/a'} prompt + " + (
+        f"{completion if completion is not None else 'n/a'} completion"
+    )
+
+
+def _print_settings(result: Evaluation) -> None:
     info = dict(result.interpreter)
     kind = info.pop("interpreter", "?")
     print(f"{result.trace}: {len(result.turns)} turns, {len(result.key_shifts)} key shifts")
     print(f"interpreter: {kind}" + "".join(f"; {k} {v}" for k, v in info.items()))
     print(f"state: {result.state.value}; checkpoint every {result.checkpoint_every} turn(s)")
+
+
+def _print_runs(repeated: Repeated) -> None:
+    _print_settings(repeated.evaluations[0])
+    print()
+    for run, result in enumerate(repeated.evaluations, start=1):
+        cells = "; ".join(
+            f"{row} {_cell(result.scores(row))} (key shifts "
+            f"{_cell(result.scores(row, key_shifts_only=True))})"
+            for row in ROWS
+        )
+        accepted = sum(t.accepted for t in result.turns)
+        print(f"run {run}: {cells}; accepted {accepted} of {len(result.turns)}; {_tokens(result)}")
+    print(f"\nover {len(repeated.evaluations)} runs:")
+    for line in format_spread_table(repeated):
+        print(line)
+
+
+def _labels(labels: frozenset[str]) -> str:
+    return ", ".join(sorted(labels)) or "-"
+
+
+def _print(result: Evaluation, trace: Trace, quiet: bool) -> None:
+    _print_settings(result)
     if not quiet:
         print()
         for t in result.turns:
@@ -194,6 +258,7 @@ def _print(result: Evaluation, trace: Trace, quiet: bool) -> None:
         f"\naccepted replies: {accepted} of {len(result.turns)}"
         + (f"; refused: {reasons}" if reasons else "")
     )
+    print(_tokens(result))
 
 
 def main(argv: list[str]) -> int:
@@ -202,11 +267,16 @@ def main(argv: list[str]) -> int:
     try:
         if args.checkpoint_every < 1:
             raise MalformedInput("--checkpoint-every must be at least 1", field="checkpoint_every")
+        if args.runs < 1:
+            raise MalformedInput("--runs must be at least 1", field="runs")
         trace = read_trace(args.trace)
-        interpreter = _interpreter(args, trace, os.environ)
-        result = evaluate(
+        interpreters = [
+            _interpreter(args, trace, os.environ, run) for run in range(1, args.runs + 1)
+        ]
+        repeated = repeat(
             trace,
-            interpreter,
+            lambda run: interpreters[run - 1],
+            args.runs,
             state=StateSource(args.state),
             checkpoint_every=args.checkpoint_every,
             keep_going=args.keep_going,
@@ -215,10 +285,15 @@ def main(argv: list[str]) -> int:
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv interpret-eval: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+    if args.runs > 1:
+        if args.json:
+            print(json.dumps(repeated.as_dict(), indent=2))
+        else:
+            _print_runs(repeated)
+    elif args.json:
+        print(json.dumps(repeated.evaluations[0].as_dict(), indent=2))
     else:
-        _print(result, trace, args.quiet)
+        _print(repeated.evaluations[0], trace, args.quiet)
     return EXIT_OK
 
 

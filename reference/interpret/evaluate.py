@@ -93,6 +93,9 @@ class TurnResult:
     reply: str | None
     problems: tuple[GcvError, ...]
     attempts: int
+    # The endpoint's reported usage for the turn's requests; None when not reported.
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
 
     @property
     def number(self) -> int:
@@ -125,6 +128,22 @@ class Evaluation:
         """The numbers T_n of the key-shift turns."""
         return tuple(t.number for t in self.turns if t.key_shift)
 
+    def tokens(self) -> tuple[int | None, int | None]:
+        """Prompt and completion tokens over the run, as the endpoint reported them.
+
+        Each is None when no turn reported it (a native run, or a server that
+        sends no usage).
+        """
+
+        def total(counts: list[int | None]) -> int | None:
+            known = [c for c in counts if c is not None]
+            return sum(known) if known else None
+
+        return (
+            total([t.prompt_tokens for t in self.turns]),
+            total([t.completion_tokens for t in self.turns]),
+        )
+
     def scores(self, row: str, *, key_shifts_only: bool = False) -> Scores:
         """Micro-F1 and exact-match counts of ``row``, over all turns or the key shifts."""
         turns = [t for t in self.turns if t.key_shift or not key_shifts_only]
@@ -150,6 +169,7 @@ class Evaluation:
             "state": self.state.value,
             "checkpoint_every": self.checkpoint_every,
             "key_shifts": list(self.key_shifts),
+            "tokens": dict(zip(("prompt", "completion"), self.tokens(), strict=True)),
             "scores": {
                 row: {
                     "overall": cell(self.scores(row)),
@@ -168,6 +188,8 @@ class Evaluation:
                     "checkpoint": t.checkpoint,
                     "accepted": t.accepted,
                     "attempts": t.attempts,
+                    "prompt_tokens": t.prompt_tokens,
+                    "completion_tokens": t.completion_tokens,
                     "problems": [p.as_dict() for p in t.problems],
                     "reply": t.reply,
                 }
@@ -269,6 +291,7 @@ def evaluate(
         labels, applied = frozenset[str](), frozenset[str]()
         problems: tuple[GcvError, ...] = ()
         attempts = 0
+        usage: tuple[int | None, int | None] = (None, None)
         own_report = None
         try:
             outcome = interpret_turn(interpreter, seen, request, commit=own is not None)
@@ -279,26 +302,28 @@ def evaluate(
         else:
             reply, labels, problems = outcome.reply.text, outcome.labels, outcome.problems
             attempts, own_report = outcome.reply.attempts, outcome.report
+            usage = (outcome.reply.prompt_tokens, outcome.reply.completion_tokens)
             applied = labels if outcome.accepted else frozenset()
         gold_report = _commit(gold, turn)
         if own is not None and own_report is None:
             own_report = own.apply_turn(Turn(turn.speaker, (), turn.text))
         since_checkpoint.append(own_report or gold_report)
-        results.append(
-            TurnResult(
-                position=position,
-                speaker=turn.speaker,
-                utterance=turn.text,
-                gold=frozenset(op.operation.value for op in turn.operations),
-                classified=labels,
-                applied=applied,
-                key_shift=is_key_shift(gold_report),
-                checkpoint=checkpoint,
-                reply=reply,
-                problems=problems,
-                attempts=attempts,
-            )
+        result = TurnResult(
+            position=position,
+            speaker=turn.speaker,
+            utterance=turn.text,
+            gold=frozenset(op.operation.value for op in turn.operations),
+            classified=labels,
+            applied=applied,
+            key_shift=is_key_shift(gold_report),
+            checkpoint=checkpoint,
+            reply=reply,
+            problems=problems,
+            attempts=attempts,
+            prompt_tokens=usage[0],
+            completion_tokens=usage[1],
         )
+        results.append(result)
         history.append((turn.speaker, turn.text))
     return Evaluation(
         trace=trace.name,
