@@ -20,11 +20,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-__all__ = ["CHOSEN", "CLAUSES", "PAPER", "Clause", "Source", "clause"]
+__all__ = ["CHOSEN", "CLAUSES", "PAPER", "Affects", "Clause", "Source", "clause"]
 
 Source = Literal["paper", "chosen"]
 PAPER: Source = "paper"
 CHOSEN: Source = "chosen"
+
+Affects = Literal["outcome", "error", "commitments", "record-fields", "model"]
+"""What a choice's alternative could change: ``outcome``, whether the turn is accepted and
+so everything after it; ``error``, only which error a refused turn reports (it is refused,
+and D_t unchanged, either way); ``commitments``, Cm_t; ``record-fields``, a record's kind
+or turn number; ``model``, M_t and the problem queue."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,8 @@ class Clause:
         What the clause requires or does, in one sentence.
     alternative:
         For ``chosen``: the other reading an implementation faithful to the paper may make.
+    affects:
+        For ``chosen``: what the alternative could change (:data:`Affects`).
     """
 
     id: str
@@ -51,6 +59,7 @@ class Clause:
     place: str
     rule: str
     alternative: str | None = None
+    affects: Affects = "outcome"
 
 
 _REGISTRY: dict[str, Clause] = {}
@@ -59,9 +68,16 @@ CLAUSES: Mapping[str, Clause] = MappingProxyType(_REGISTRY)
 """Every clause of the transition, by identifier."""
 
 
-def clause(id: str, source: Source, place: str, rule: str, alternative: str | None = None) -> str:
+def clause(
+    id: str,
+    source: Source,
+    place: str,
+    rule: str,
+    alternative: str | None = None,
+    affects: Affects = "outcome",
+) -> str:
     """Register a clause and return its identifier (for the check or effect that cites it)."""
     assert id not in _REGISTRY, f"clause {id} is declared twice"
     assert (alternative is None) or source == CHOSEN, f"{id}: only a choice has an alternative"
-    _REGISTRY[id] = Clause(id, source, place, rule, alternative)
+    _REGISTRY[id] = Clause(id, source, place, rule, alternative, affects)
     return id

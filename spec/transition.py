@@ -335,6 +335,7 @@ SPEAKER_FIRST = clause(
     "a turn's subject before its operations, so that a turn breaking several rules gets one code",
     "the speaker is checked before any operation",
     "check the speaker after the operations; only the error code of such a turn differs",
+    affects="error",
 )
 WELL_FORMED_FIRST = clause(
     "turn.well-formed-first",
@@ -342,6 +343,7 @@ WELL_FORMED_FIRST = clause(
     "an operation that is not well formed is refused where it is read, before any is applied",
     "a turn with a malformed operation is refused with malformed-operation at the first "
     "malformed operation as written, before the speaker and any precondition",
+    affects="error",
 )
 ATOMIC = clause(
     "turn.atomic",
@@ -364,6 +366,7 @@ NUMBERED = clause(
     "an accepted turn takes the next turn number, which its new records carry; a rejected "
     "turn takes none",
     "number every utterance, accepted or not",
+    affects="record-fields",
 )
 ORDER_KINDS = clause(
     "order.kinds",
@@ -374,6 +377,14 @@ ORDER_KINDS = clause(
     "another fixed order under which the paper's scenario turns still apply; turns whose "
     "operations interact then differ",
 )
+ORDER_NARRATED = clause(
+    "order.kinds.narrated",
+    PAPER,
+    "B.2 T7 (Observe o9, then Undermine h2 by o9), T12 (Hypothesize h4, then Revise h2 with "
+    "attacker h4) and T13 (Support h4, then Resolve h4) as the paper narrates them",
+    "Observe before Undermine, Hypothesize before Revise, Support before Resolve",
+)
+_NARRATED = frozenset({("observe", "undermine"), ("hypothesize", "revise"), ("support", "resolve")})
 ORDER_WRITTEN = clause(
     "order.within-kind-as-written",
     CHOSEN,
@@ -386,6 +397,7 @@ FIRST_FAILING = clause(
     "a rejected turn needs one error; the one met first while applying is the natural one",
     "a rejected turn reports the first failing operation in application order, located by its "
     "position as written",
+    affects="error",
 )
 SIMULTANEOUS = clause(
     "order.simultaneous-observations",
@@ -404,6 +416,7 @@ FIELD_ORDER = clause(
     "an operation's fields are checked in the order of its signature (target, then the "
     "records it cites, then agents), each cited record through all its checks before the "
     "next, in the order written",
+    affects="error",
 )
 CITED_CHECKS = clause(
     "order.cited-record-checks",
@@ -411,6 +424,7 @@ CITED_CHECKS = clause(
     "citing one's own record is the more specific error",
     "a cited record is checked for self-reference, then registration, then standing "
     "(wrong-standing before attacked-target)",
+    affects="error",
 )
 EPISTEMIC_LAST = clause(
     "order.epistemic-after-table",
@@ -418,6 +432,7 @@ EPISTEMIC_LAST = clause(
     "the argumentation row is the operation's subject; its formula is an input of its effect",
     "an operation's epistemic preconditions (duplicate-atom, then the formula's agents and "
     "atoms) are checked after all of its Table 3 preconditions",
+    affects="error",
 )
 
 # -- preconditions and effects shared by several operations -------------------------------------
@@ -497,6 +512,7 @@ EXISTING_EVIDENCE_COMMITS = clause(
     "citing a record as one's evidence asserts it, as registering it would",
     "the speaker of a Support or Undermine citing an existing record commits to it",
     "citing existing evidence commits nobody new (B.3 speaks only of registered evidence)",
+    affects="commitments",
 )
 
 # The labels each operation accepts on its target (its Table 3 clause says whose choice).
@@ -589,6 +605,7 @@ SPLIT_KEEPS_ORDER = clause(
     CHOSEN,
     "becoming aware of p is not learning whether p",
     "each copy keeps its world's cell and rank for every agent",
+    affects="model",
 )
 
 
@@ -621,6 +638,7 @@ OBSERVE_KIND = clause(
     CHOSEN,
     "B.3's decisions rest on assumptions a_i, which the map must be able to name as premises",
     "an Observe registers an observation or a premise (default observation)",
+    affects="record-fields",
 )
 OBSERVE_COMMITS = clause(
     "T3.observe.speaker-commits",
@@ -687,6 +705,7 @@ HYPOTHESIZE_KIND = clause(
     CHOSEN,
     "B.3's IBIS positions P_n are proposals the group deliberates on, like hypotheses",
     "a Hypothesize registers a hypothesis or a position (default hypothesis)",
+    affects="record-fields",
 )
 HYPOTHESIZE_NO_COMMITMENT = clause(
     "T3.hypothesize.no-commitment",
@@ -695,6 +714,7 @@ HYPOTHESIZE_NO_COMMITMENT = clause(
     "Hypothesize adjusts plausibility",
     "a Hypothesize commits nobody",
     "the speaker commits to their own hypothesis",
+    affects="commitments",
 )
 INTRODUCES_NEW = clause(
     "T3.hypothesize.introduces-new-atoms",
@@ -717,6 +737,7 @@ ABDUCTION = clause(
     "satisfies B_i chi, and gamma is neither chi nor true nor believed in M_t (M_t: after "
     "gamma's atoms are introduced, before its upgrade)",
     "check all three conditions in M_t",
+    affects="model",
 )
 HYPOTHESIZE_DEL = clause(
     "del.hypothesize",
@@ -835,6 +856,7 @@ UNDERMINE_CONSERVATIVE = clause(
     CHOSEN,
     "the other member of the family that A.1's updates give",
     "with downgrade conservative, [up ~gamma]",
+    affects="model",
 )
 
 
@@ -880,6 +902,7 @@ REVISE_RETRACTS = clause(
     'B.3: Cm holds "public, retractable assertions"; revising one\'s own claim retracts it',
     "the speaker's commitment to the target, if any, is retracted",
     "commitments are unchanged by Revise",
+    affects="commitments",
 )
 REVISE_DEL = clause(
     "del.revise",
@@ -989,6 +1012,7 @@ RESOLVE_COMMITS = clause(
     "speaker's",
     "a consensual Resolve commits every agent to the target, an authoritative one its speaker",
     "only the speaker commits, either way",
+    affects="commitments",
 )
 RESOLVE_FORM = clause(
     "T3.resolve.decision-fields",
@@ -1137,10 +1161,11 @@ def process_turn(state: State, turn: Turn, *, epistemic: bool = True) -> Outcome
     token = _LOG.set(log)
     try:
         _note(ATOMIC, COMPOSITION)
-        kinds = [op["op"] for op in turn.operations]
-        if len(set(kinds)) > 1:
+        if _interact(staged, turn.operations, same_kind=False, narrated=False):
             _note(ORDER_KINDS)
-        if len(set(kinds)) < len(kinds):
+        if _interact(staged, turn.operations, same_kind=False, narrated=True):
+            _note(ORDER_NARRATED)
+        if _interact(staged, turn.operations, same_kind=True):
             _note(ORDER_WRITTEN)
         _well_formed(turn.operations)
         _require(turn.speaker in staged.agents, SPEAKER_IN_AGS, "unknown-agent", field="speaker")
@@ -1165,6 +1190,49 @@ def process_turn(state: State, turn: Turn, *, epistemic: bool = True) -> Outcome
     finally:
         _LOG.reset(token)
     return Outcome(staged, frozenset(log.clauses))
+
+
+def _interact(
+    state: State, operations: Sequence[Operation], *, same_kind: bool, narrated: bool = False
+) -> bool:
+    """Whether two operations (of different kinds, or of one kind) could decide each other's
+    outcome: they name a common record or atom, or both act on M_t.  Operations that do
+    neither commute, so the order chosen between them decides nothing.  ``narrated``: only
+    pairs of kinds whose order the paper's scenarios fix (else only the other pairs)."""
+    touched = [(op["op"], _names(op), _acts_on_m(state, op)) for op in operations]
+    return any(
+        (a_kind == b_kind) == same_kind
+        and (same_kind or (_ordered(a_kind, b_kind) in _NARRATED) == narrated)
+        and bool(a_names & b_names or (a_m and b_m))
+        for k, (a_kind, a_names, a_m) in enumerate(touched)
+        for b_kind, b_names, b_m in touched[k + 1 :]
+    )
+
+
+def _ordered(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if ORDER.index(a) <= ORDER.index(b) else (b, a)
+
+
+_CITING = ("id", "target", "evidence")
+_CITING_LISTS = ("depends_on", "evidence_depends_on", "attackers", "subsumes", "premises")
+
+
+def _names(op: Operation) -> set[str]:
+    names = {op[f] for f in _CITING if f in op} | {r for f in _CITING_LISTS for r in op.get(f, ())}
+    atoms = [*op.get("introduces", ()), *([op["atom"]] if "atom" in op else ())]
+    if op.get("formula") is not None:
+        atoms += sorted(se.compute_atoms(op["formula"]))
+    return names | {f"atom:{a}" for a in atoms}
+
+
+def _acts_on_m(state: State, op: Operation) -> bool:
+    target = state.records.get(op.get("target", ""))
+    return (
+        op.get("formula") is not None
+        or (target is not None and target.formula is not None)
+        or bool(op.get("introduces"))
+        or (op["op"] == "expand-awareness" and state.model is not None)
+    )
 
 
 def _each(state: State, turn: Turn, kind: str) -> list[tuple[int, Operation]]:
@@ -1364,6 +1432,7 @@ SURPRISE = clause(
     '... Bob did not believe o7"',
     "an observation psi poses (B_i, psi) for every agent i who does not believe psi in the "
     "model announced with the turn's other observations but not psi; that model is M_chi",
+    affects="model",
 )
 
 

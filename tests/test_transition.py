@@ -233,15 +233,15 @@ def test_a_turn_reports_the_clauses_it_exercised() -> None:
     state = transition.State.start(AGENTS, ATOMS)
     observe = {"op": "observe", "id": "o1", "claim": "c"}
     question = {"op": "question", "id": "q", "claim": "?"}
-    both = transition.process_turn(state, transition.Turn("a", (observe, question)))
-    assert {"T3.observe.speaker-commits", "T3.question.registers-record", "order.kinds"} <= (
-        both.clauses
-    )
-    assert "T3.undermine.target-standing" not in both.clauses
-    alone = transition.process_turn(state, transition.Turn("a", (observe,)))
-    assert "order.kinds" not in alone.clauses, "one kind: the order decides nothing"
+    resting = {"op": "hypothesize", "id": "h", "claim": "h", "depends_on": ["o1"]}
+    apart = transition.process_turn(state, transition.Turn("a", (observe, question)))
+    assert {"T3.observe.speaker-commits", "T3.question.registers-record"} <= apart.clauses
+    assert "order.kinds" not in apart.clauses, "operations naming nothing in common commute"
+    assert "T3.undermine.target-standing" not in apart.clauses
+    linked = transition.process_turn(state, transition.Turn("a", (resting, observe)))
+    assert "order.kinds" in linked.clauses, "h rests on o1: the order decides the turn"
     with pytest.raises(transition.Rejected) as refused:
-        transition.process_turn(both.state, transition.Turn("a", (observe,)))
+        transition.process_turn(apart.state, transition.Turn("a", (observe,)))
     assert {"T3.register.id-new", "turn.numbering"} <= refused.value.clauses
 
 

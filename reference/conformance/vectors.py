@@ -53,6 +53,7 @@ from reference.conformance.statements import (
 from reference.errors import MalformedVectors
 
 __all__ = [
+    "EPISTEMIC_SUITE_VERSION",
     "FIRST_SUITE_VERSION",
     "FORMAT",
     "STATEMENTS",
@@ -67,12 +68,15 @@ __all__ = [
 ]
 
 FORMAT = "gcv-vectors/1"
-SUITE_VERSION = "1.1.0"
+SUITE_VERSION = "1.2.0"
 """The suite version: the major number follows the protocol, the minor grows with new cases."""
 
 FIRST_SUITE_VERSION = "1.0.0"
+EPISTEMIC_SUITE_VERSION = "1.1.0"
+"""The version that added the epistemic layer's cases."""
 """The version of the first suite (the core cases); a case added later states its own
-``added_in`` (1.1.0: the epistemic layer)."""
+``added_in`` (1.1.0: the epistemic layer; 1.2.0 tags each step with the choices it
+depends on)."""
 
 STATEMENTS: tuple[str, ...] = (
     DEF21,
@@ -105,15 +109,28 @@ STATEMENTS: tuple[str, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """A request (without its id) and the outcome the reference gives."""
+    """A request (without its id) and the outcome the reference gives.
+
+    ``choices`` are the chosen clauses of ``spec/transition.py`` the expected outcome
+    depends on (the step's own turn's, and those of earlier turns whose alternative could
+    change what the step reads).  A step with none belongs to the ``paper`` profile: the
+    papers alone determine its outcome; the others to the ``reference`` profile.
+    """
 
     request: Mapping[str, Any]
     expect: Mapping[str, Any]
     note: str = ""
+    choices: tuple[str, ...] = ()
+
+    @property
+    def profile(self) -> str:
+        """``paper`` when no choice decides the step's outcome, else ``reference``."""
+        return "reference" if self.choices else "paper"
 
     def to_json(self) -> dict[str, Any]:
         """The step's JSON object."""
-        data = {"request": dict(self.request), "expect": dict(self.expect)}
+        data: dict[str, Any] = {"request": dict(self.request), "expect": dict(self.expect)}
+        data |= {"choices": list(self.choices)} if self.choices else {}
         return data | ({"note": self.note} if self.note else {})
 
 
@@ -175,7 +192,10 @@ class Case:
             origin=data["origin"],
             agents=tuple(data["agents"]),
             atoms=tuple(data.get("atoms", ())),
-            steps=tuple(Step(s["request"], s["expect"], s.get("note", "")) for s in data["steps"]),
+            steps=tuple(
+                Step(s["request"], s["expect"], s.get("note", ""), tuple(s.get("choices", ())))
+                for s in data["steps"]
+            ),
             model=data.get("model"),
         )
 

@@ -32,6 +32,7 @@ from reference.conformance.cases.oracle import (
     declared_model,
     is_epistemic_operation,
 )
+from reference.conformance.cases.profile import ChoiceHistory
 from reference.conformance.compare import canonical_worlds
 from reference.conformance.protocol import EPISTEMIC_QUERIES, feature_of
 from reference.conformance.session import Session
@@ -141,6 +142,7 @@ class CaseBuilder:
         # The spec transition's D_t, beside the reference's from the first turn on.
         declared = None if model is None else declared_model(agents, atoms, model)
         self.spec = SpecModel(agents, atoms, declared)
+        self.choices = ChoiceHistory()
         self._epistemic = model is not None
         start: dict[str, Any] = {"id": 0, "cmd": "start", "agents": list(agents)}
         start["atoms"] = list(atoms)
@@ -157,8 +159,14 @@ class CaseBuilder:
         self._requests += 1
         return self.session.expect({"id": self._requests, **request})
 
-    def _record(self, request: Mapping[str, Any], expect: Mapping[str, Any], note: str) -> None:
-        self.steps.append(Step(dict(request), dict(expect), note))
+    def _record(
+        self,
+        request: Mapping[str, Any],
+        expect: Mapping[str, Any],
+        note: str,
+        choices: tuple[str, ...] = (),
+    ) -> None:
+        self.steps.append(Step(dict(request), dict(expect), note, choices))
 
     # -- steps -----------------------------------------------------------------
 
@@ -191,21 +199,33 @@ class CaseBuilder:
         if not core.is_conflict_free_map(d):
             raise self._fail("Lemma 2.2 fails: an argument of S_t is attacked")
         self._cycle = self._cycle or _has_cycle(d)
-        self._spec_turn(speaker, encoded, response)
-        self._record(request, expect, note)
+        clauses = self._spec_turn(speaker, encoded, response)
+        on_model = self._epistemic and (
+            any(is_epistemic_operation(op) for op in encoded) or self._cites_a_formula(encoded)
+        )
+        self._record(request, expect, note, self.choices.turn(clauses, on_model=on_model))
+
+    def _cites_a_formula(self, operations: list[dict[str, Any]]) -> bool:
+        records = self.spec.state.records
+        return any(
+            op.get("target") in records and records[op["target"]].formula is not None
+            for op in operations
+        )
 
     def _spec_turn(
         self, speaker: str, operations: list[dict[str, Any]], response: Mapping[str, Any]
-    ) -> None:
+    ) -> frozenset[str]:
+        """The spec transition's verdict on the turn; the clauses it exercised."""
         assert self.session.verifier is not None, "a case always has a conversation"
         try:
             if response["ok"]:
-                self.spec.accepted(speaker, operations, self.session.verifier.state)
-            else:
-                error = response["error"]
-                code, index = error["code"], error.get("operation_index")
-                if code != "malformed-request":
-                    self.spec.rejected(speaker, operations, code, index)
+                return self.spec.accepted(speaker, operations, self.session.verifier.state)
+            error = response["error"]
+            if error["code"] == "malformed-request":
+                return frozenset()
+            return self.spec.rejected(
+                speaker, operations, error["code"], error.get("operation_index")
+            )
         except AssertionError as disagreement:
             raise self._fail(f"reference and spec.transition disagree: {disagreement}") from None
 
@@ -272,7 +292,7 @@ class CaseBuilder:
                 TALLY["answers recomputed"] += 1
         if equals is not _UNSET:
             self._check_stated(query, equals, expect.get("result"))
-        self._record(request, expect, note)
+        self._record(request, expect, note, self.choices.query(query))
         return expect.get("result")
 
     def _check_stated(self, query: str, stated: Any, result: Any) -> None:

@@ -28,7 +28,7 @@ from reference.conformance.statements import (
     UNDERMINE,
     UPDATES,
 )
-from reference.conformance.vectors import SUITE_VERSION
+from reference.conformance.vectors import EPISTEMIC_SUITE_VERSION
 from reference.epistemic.formula import parse
 from reference.operations import (
     ExpandAwareness,
@@ -44,7 +44,7 @@ from reference.operations import (
 __all__: list[str] = []
 
 
-NEW = {"added_in": SUITE_VERSION}
+NEW = {"added_in": EPISTEMIC_SUITE_VERSION}
 PQ = {"atoms": ("p", "q"), **NEW}
 
 

@@ -18,7 +18,7 @@ from reference.conformance.statements import (
     UNDERMINE,
     UPDATES,
 )
-from reference.conformance.vectors import SUITE_VERSION
+from reference.conformance.vectors import EPISTEMIC_SUITE_VERSION
 from reference.epistemic.formula import MAX_DEPTH, parse
 from reference.operations import (
     Hypothesize,
@@ -33,7 +33,7 @@ from reference.operations import (
 
 __all__: list[str] = []
 
-PQ = {"atoms": ("p", "q"), "added_in": SUITE_VERSION}
+PQ = {"atoms": ("p", "q"), "added_in": EPISTEMIC_SUITE_VERSION}
 
 
 def _unchanged(b: CaseBuilder, worlds: int) -> None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from reference.conformance.cases.builder import CaseBuilder
 from reference.conformance.cases.registry import case
 from reference.conformance.statements import A1, A3, PHASE1
-from reference.conformance.vectors import SUITE_VERSION
+from reference.conformance.vectors import EPISTEMIC_SUITE_VERSION
 from reference.epistemic.formula import MAX_DEPTH, parse
 from reference.operations import Observe
 
 __all__: list[str] = []
 
-NEW = {"added_in": SUITE_VERSION}
+NEW = {"added_in": EPISTEMIC_SUITE_VERSION}
 
 # Three worlds; a sees p; b finds [p] most plausible, then [q], then [p, q]; b is not aware of q.
 DECLARED = {

@@ -182,9 +182,9 @@ def _undermine_existing(b: CaseBuilder) -> None:
 )
 def _undermine_weakened(b: CaseBuilder) -> None:
     base(b)
-    b.apply("c", Undermine("h2", "o2"))
+    b.apply("c", Undermine("h2", "e5", "a second counter-example"))
     b.query("standing", "h2", equals="weakened")
-    b.query("attackers", "h2", equals=["o1", "o2"])
+    b.query("attackers", "h2", equals=["e0", "e5"])
 
 
 @case(

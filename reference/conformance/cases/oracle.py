@@ -306,8 +306,9 @@ class SpecModel:
 
     def accepted(
         self, speaker: str, operations: Sequence[Mapping[str, Any]], reference: Any
-    ) -> None:
+    ) -> frozenset[str]:
         """Follow a turn the reference accepted; ``reference`` is its D_t+1 (a DependencyMap).
+        Returns the clauses the turn exercised.
 
         Raises ``AssertionError`` naming the difference when the two disagree.
         """
@@ -315,12 +316,14 @@ class SpecModel:
         try:
             try:
                 with _budget():
-                    self.state = transition.process_turn(self.state, turn).state
+                    outcome = transition.process_turn(self.state, turn)
             except transition.TooCostly:
-                self.state = transition.process_turn(self.state, turn, epistemic=False).state
+                outcome = transition.process_turn(self.state, turn, epistemic=False)
+                self.state = outcome.state
                 self._adopt(reference)
                 TALLY["turns taken from the reference"] += 1
             else:
+                self.state = outcome.state
                 TALLY["turns recomputed"] += 1
         except transition.Rejected as refused:
             raise AssertionError(
@@ -328,21 +331,23 @@ class SpecModel:
                 f"with {refused.code} ({refused.clause})"
             ) from None
         self._compare(reference)
+        return outcome.clauses
 
     def rejected(
         self, speaker: str, operations: Sequence[Mapping[str, Any]], code: str, index: int | None
-    ) -> None:
+    ) -> frozenset[str]:
         """Check a turn the reference rejected with ``code`` at operation ``index``: the spec
-        must refuse it with the same code at the same operation.  D_t does not change."""
+        must refuse it with the same code at the same operation.  D_t does not change.
+        Returns the clauses the refusal exercised (none when the spec could not judge it)."""
         if code in _NOT_COMPARED:
-            return
+            return frozenset()
         try:
             turn = _spec_turn(speaker, operations)
             with _budget():
                 transition.process_turn(self.state, turn)
         except transition.TooCostly:
             TALLY["refusals not recomputed"] += 1
-            return
+            return frozenset()
         except transition.Rejected as refused:
             if (refused.code, refused.index) != (code, index):
                 raise AssertionError(
@@ -350,7 +355,7 @@ class SpecModel:
                     f"operation {refused.index} with {refused.code} ({refused.clause})"
                 ) from None
             TALLY["refusals recomputed"] += 1
-            return
+            return refused.clauses
         raise AssertionError(
             f"the reference refuses operation {index} with {code}; the spec applies the turn"
         )

@@ -33,7 +33,7 @@ from reference.conformance.statements import (
     PHASE3,
     UPDATES,
 )
-from reference.conformance.vectors import FIRST_SUITE_VERSION, SUITE_VERSION, Case
+from reference.conformance.vectors import EPISTEMIC_SUITE_VERSION, FIRST_SUITE_VERSION, Case
 from reference.epistemic.formula import show
 from reference.progress import progress
 from reference.trace import Expectation, load_trace, operation_to_json
@@ -220,7 +220,7 @@ _SCENARIOS = (
         "knowledge facts at each step",
         (PHASE1, A1, UPDATES, OBSERVE),
         (PHASE1, A1, DEF21),
-        added_in=SUITE_VERSION,
+        added_in=EPISTEMIC_SUITE_VERSION,
         epistemic=True,
     ),
     _Scenario(
@@ -231,7 +231,7 @@ _SCENARIOS = (
         "solve",
         (PHASE2, UPDATES, A2, A3, LEMMA21),
         (PHASE2, A1, A2, DEF21),
-        added_in=SUITE_VERSION,
+        added_in=EPISTEMIC_SUITE_VERSION,
         epistemic=True,
     ),
 )
