@@ -1196,16 +1196,17 @@ def _interact(
     state: State, operations: Sequence[Operation], *, same_kind: bool, narrated: bool = False
 ) -> bool:
     """Whether two operations (of different kinds, or of one kind) could decide each other's
-    outcome: they name a common record or atom, or both act on M_t.  Operations that do
-    neither commute, so the order chosen between them decides nothing.  ``narrated``: only
-    pairs of kinds whose order the paper's scenarios fix (else only the other pairs)."""
-    touched = [(op["op"], _names(op), _acts_on_m(state, op)) for op in operations]
+    outcome: one changes a record or atom the other names, or both act on M_t.  Operations
+    that do neither commute, so the order chosen between them decides nothing.
+    ``narrated``: only pairs of kinds whose order the paper's scenarios fix (else only the
+    other pairs)."""
+    touched = [(op["op"], _names(op), _changes(op), _acts_on_m(state, op)) for op in operations]
     return any(
         (a_kind == b_kind) == same_kind
         and (same_kind or (_ordered(a_kind, b_kind) in _NARRATED) == narrated)
-        and bool(a_names & b_names or (a_m and b_m))
-        for k, (a_kind, a_names, a_m) in enumerate(touched)
-        for b_kind, b_names, b_m in touched[k + 1 :]
+        and bool(a_changes & b_names or b_changes & a_names or (a_m and b_m))
+        for k, (a_kind, a_names, a_changes, a_m) in enumerate(touched)
+        for b_kind, b_names, b_changes, b_m in touched[k + 1 :]
     )
 
 
@@ -1217,12 +1218,28 @@ _CITING = ("id", "target", "evidence")
 _CITING_LISTS = ("depends_on", "evidence_depends_on", "attackers", "subsumes", "premises")
 
 
-def _names(op: Operation) -> set[str]:
-    names = {op[f] for f in _CITING if f in op} | {r for f in _CITING_LISTS for r in op.get(f, ())}
+def _atoms(op: Operation) -> list[str]:
     atoms = [*op.get("introduces", ()), *([op["atom"]] if "atom" in op else ())]
     if op.get("formula") is not None:
         atoms += sorted(se.compute_atoms(op["formula"]))
-    return names | {f"atom:{a}" for a in atoms}
+    return [f"atom:{a}" for a in atoms]
+
+
+def _names(op: Operation) -> set[str]:
+    """The records and atoms an operation reads or changes."""
+    names = {op[f] for f in _CITING if f in op} | {r for f in _CITING_LISTS for r in op.get(f, ())}
+    return names | set(_atoms(op))
+
+
+def _changes(op: Operation) -> set[str]:
+    """The records and atoms an operation changes: what it registers, its target (label, Dep,
+    attacks, commitments), the records a Resolve subsumes (their Dep), the atoms it adds."""
+    changed = {op[f] for f in ("id", "target") if f in op}
+    if op.get("evidence_claim") is not None:
+        changed.add(op["evidence"])
+    changed |= set(op.get("subsumes", ()))
+    added = [*op.get("introduces", ()), *([op["atom"]] if "atom" in op else ())]
+    return changed | {f"atom:{a}" for a in added}
 
 
 def _acts_on_m(state: State, op: Operation) -> bool:

@@ -38,7 +38,7 @@ def _result(report: dict[str, Any], case: str) -> dict[str, Any]:
         ("wrong-id", "core/queries/verify-grounded-returns-dep-star", "error", "garbage", 6),
         ("bad-shape", "core/operations/expand-awareness-all-agents", "error", "garbage", 1),
         ("wrong-commitments", "core/operations/observe-observation", "fail", "the sets", 4),
-        ("wrong-code", "core/preconditions/revise-attacker-abandoned", "fail", "the turn was", 3),
+        ("wrong-code", "core/preconditions/revise-attacker-abandoned", "fail", "the turn was", 4),
         ("one-step", "core/queries/affected-is-one-step", "fail", "the sets differ", 7),
         (
             "ignore-standing",

@@ -1,7 +1,8 @@
 """The cases of the vector suite, written by running them against the reference.
 
-- :mod:`.operations`, :mod:`.preconditions`, :mod:`.turns`, :mod:`.queries`:
-  hand-written cases, one decorated function each (:mod:`.registry`);
+- :mod:`.operations`, :mod:`.preconditions`, :mod:`.turns`, :mod:`.queries`,
+  :mod:`.interactions`: hand-written cases, one decorated function each
+  (:mod:`.registry`);
 - :mod:`.epistemic_operations`, :mod:`.epistemic_preconditions`,
   :mod:`.epistemic_queries`: the same for the epistemic layer, M_t, whose answers
   :mod:`.oracle` recomputes with ``spec.epistemic``;
@@ -19,6 +20,7 @@ from reference.conformance.cases import (
     epistemic_operations,
     epistemic_preconditions,
     epistemic_queries,
+    interactions,
     operations,
     preconditions,
     queries,
@@ -48,6 +50,7 @@ _MODULES = (
     preconditions,
     turns,
     queries,
+    interactions,
     epistemic_operations,
     epistemic_preconditions,
     epistemic_queries,
