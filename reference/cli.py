@@ -16,13 +16,16 @@ import importlib
 import json
 import sys
 from collections.abc import Sequence
-from importlib import resources
-from pathlib import Path
 
 from reference.errors import GcvError
+from reference.history import prefix
 from reference.render import render_grounding, render_turn
 from reference.replay import Check, Replay, replay
+from reference.scenarios import builtin_scenarios, trace_text
+from reference.session_cli import turn_number
+from reference.store import open_session
 from reference.trace import EPISTEMIC_QUERIES, Trace, load_trace
+from reference.verifier import Verifier
 
 __all__ = ["main"]
 
@@ -39,6 +42,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "conform": ("reference.conformance.runner", "check an implementation against the vectors"),
     "vectors": ("reference.conformance.generate", "regenerate (or --check) the vectors"),
     "interpret-eval": ("reference.interpret.cli", "score an interpreter on a trace (Table 2)"),
+    "session": ("reference.session_cli", "a conversation kept in an SQLite store, turn by turn"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
@@ -51,23 +55,8 @@ _AUDITS = {
 }
 
 
-def builtin_scenarios() -> list[str]:
-    """The names of the scenario traces shipped in ``spec/scenarios``."""
-    folder = resources.files("spec").joinpath("scenarios")
-    return sorted(
-        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
-    )
-
-
 def _read_trace(name_or_path: str) -> Trace:
-    if name_or_path in builtin_scenarios():
-        source = resources.files("spec").joinpath("scenarios", f"{name_or_path}.json")
-        return load_trace(source.read_bytes())
-    path = Path(name_or_path)
-    if not path.is_file():
-        known = ", ".join(builtin_scenarios())
-        raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario ({known})")
-    return load_trace(path.read_bytes())
+    return load_trace(trace_text(name_or_path))
 
 
 def _plain(value: object) -> object:
@@ -128,17 +117,22 @@ def _replay(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
-def _final_state(args: argparse.Namespace) -> Replay:
-    result = replay(_read_trace(args.trace))
+def _final_state(args: argparse.Namespace) -> Verifier:
+    """D_t after turn ``--at`` (default: the last) of the store ``--db`` or of the trace."""
+    if args.db is not None:
+        with open_session(args.db) as session:
+            return session.verifier if args.at is None else session.state_at(args.at)
+    trace = _read_trace(args.trace)
+    result = replay(trace if args.at is None else prefix(trace, args.at))
     for outcome in result.turns:
         if outcome.error is not None and outcome.trace_turn.rejected is None:
             raise outcome.error
-    return result
+    return result.verifier
 
 
 def _verify(args: argparse.Namespace) -> int:
-    result = _final_state(args)
-    grounding = result.verifier.verify(args.record)
+    verifier = _final_state(args)
+    grounding = verifier.verify(args.record)
     if args.json:
         print(
             json.dumps(
@@ -152,12 +146,12 @@ def _verify(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(render_grounding(grounding, result.verifier.state))
+        print(render_grounding(grounding, verifier.state))
     return EXIT_OK if grounding.grounded else EXIT_FAILED
 
 
 def _affected(args: argparse.Namespace) -> int:
-    verifier = _final_state(args).verifier
+    verifier = _final_state(args)
     found = verifier.affected(args.record) if args.one_step else verifier.affected_star(args.record)
     active = [r for r in found if r in verifier.state.active_set()]
     if args.json:
@@ -194,6 +188,14 @@ def _scenarios(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _state_options(p: argparse.ArgumentParser, trace_help: str) -> None:
+    """Where the queried state comes from: a trace or a session store, as of turn N."""
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    source.add_argument("--db", help="a session store (gcv session) instead of a trace")
+    p.add_argument("--at", type=turn_number, help="as of turn N (default: the last)")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gcv", description="Grounded Continuation reference verifier."
@@ -206,15 +208,15 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
     p.set_defaults(run=_replay)
 
-    p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace's final state")
+    p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace or store")
     p.add_argument("record", help="the candidate's associated record")
-    p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    _state_options(p, trace_help)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_verify)
 
-    p = commands.add_parser("affected", help="Affected* (Definition 2.3) on a trace's final state")
+    p = commands.add_parser("affected", help="Affected* (Definition 2.3) on a trace or store")
     p.add_argument("record", help="the withdrawn premise record beta")
-    p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    _state_options(p, trace_help)
     p.add_argument("--one-step", action="store_true", help="the one-step Affected(beta) instead")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_affected)

@@ -6,7 +6,7 @@ from importlib import resources
 
 import pytest
 
-from reference.cli import builtin_scenarios
+from reference.scenarios import builtin_scenarios
 from reference.render import render_grounding
 from reference.replay import replay
 from reference.trace import Trace, load_trace
