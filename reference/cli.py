@@ -21,7 +21,7 @@ from reference.errors import GcvError
 from reference.history import prefix
 from reference.render import render_grounding, render_turn
 from reference.replay import Check, Replay, replay
-from reference.scenarios import builtin_scenarios, trace_text
+from reference.scenarios import builtin_scenarios, load_scenario, trace_text
 from reference.session_cli import turn_number
 from reference.store import open_session
 from reference.trace import EPISTEMIC_QUERIES, Trace, load_trace
@@ -56,6 +56,8 @@ _AUDITS = {
 
 
 def _read_trace(name_or_path: str) -> Trace:
+    if name_or_path in builtin_scenarios():
+        return load_scenario(name_or_path)
     return load_trace(trace_text(name_or_path))
 
 

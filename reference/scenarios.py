@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -38,8 +39,9 @@ def scenario_text(name: str) -> bytes:
 
 
 @icontract.ensure(lambda name, result: result.name == name, "a scenario is named for its file")
+@cache
 def load_scenario(name: str) -> Trace:
-    """The built-in scenario ``name``, parsed and validated.
+    """The built-in scenario ``name``, parsed and validated (once per process: traces are frozen).
 
     >>> trace = load_scenario("phase2-debugging")
     >>> len(trace.turns), list(trace.agents)

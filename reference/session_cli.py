@@ -137,13 +137,14 @@ def _append(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     with open_session(args.db) as session:
-        at = session.turn if args.at is None else args.at
+        last = session.last_turn()
+        at = last if args.at is None else args.at
         verifier = session.state_at(at)
         if args.json:
             print(json.dumps(_state_json(verifier), ensure_ascii=False))
             return EXIT_OK
         rejected = sum(entry.rejected is not None for entry in session.log())
-        print(f"{args.db}: {session.turn} turns accepted, {rejected} rejected; as of turn {at}")
+        print(f"{args.db}: {last} turns accepted, {rejected} rejected; as of turn {at}")
         for line in show_state(verifier, session.header["agents"]):
             print(line)
     return EXIT_OK

@@ -210,14 +210,30 @@ class StoredSession:
         self.path = path
         self.header = header_of(header)
         self.snapshot_every = snapshot_every
-        self.verifier = self._load(None)
+        self._live: Verifier | None = None
 
     # -- reading the log -----------------------------------------------------------
+
+    @property
+    def verifier(self) -> Verifier:
+        """The live Verifier: D_t after the last turn this process has read or appended.
+
+        Loaded on first use, so that a query as of an earlier turn does not replay to the end.
+        """
+        if self._live is None:
+            self._live = self._load(None)
+        return self._live
 
     @property
     def turn(self) -> int:
         """The number of accepted turns the live Verifier has applied."""
         return self.verifier.state.turn
+
+    def last_turn(self) -> int:
+        """The number of accepted turns in the store (this or any process's)."""
+        with _corruption_as_typed(self.path):
+            row = self._db.execute("SELECT MAX(turn) FROM log").fetchone()
+        return int(row[0] or 0)
 
     def _replay_onto(self, verifier: Verifier, until: int | None) -> None:
         after = verifier.state.turn
@@ -277,11 +293,9 @@ class StoredSession:
         MalformedInput
             ``turn`` is negative or beyond the session's last turn (field ``at``).
         """
-        self.refresh()
-        if not 0 <= turn <= self.turn:
-            raise MalformedInput(
-                f"turn {turn} is not in the session (0 to {self.turn})", field="at"
-            )
+        last = self.last_turn()
+        if not 0 <= turn <= last:
+            raise MalformedInput(f"turn {turn} is not in the session (0 to {last})", field="at")
         return self._load(turn)
 
     def log(self) -> list[LoggedTurn]:
@@ -393,7 +407,7 @@ class StoredSession:
         except BaseException:
             # The transaction rolled back; so must the map, if the turn reached it.
             if applied:
-                self.verifier = self._load(None)
+                self._live = None  # reloaded from the store when next used
             raise
         if rejection is not None:
             raise rejection
@@ -421,16 +435,21 @@ def open_session(path: str | Path, *, wait: float = DEFAULT_WAIT_SECONDS) -> Sto
     """
     path = Path(path)
     _check_file(path)
+    recovering = path.with_name(path.name + "-wal").exists()
+    if not recovering:
+        # Check the file through a read-only handle that creates no -wal or -shm beside it,
+        # so that a store refused here is left exactly as it was.
+        with _corruption_as_typed(path):
+            probe = sqlite3.connect(f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True)
+        try:
+            _read_meta(probe, path)
+        finally:
+            probe.close()
     with _corruption_as_typed(path):
         db = _connect(path, create=False, wait=wait)
     try:
-        with _corruption_as_typed(path):
-            problems = [row[0] for row in db.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise StoreCorrupt(f"{path}: {'; '.join(problems[:3])}", field="db")
-            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-        if meta.get("format") != STORE_FORMAT or "header" not in meta:
-            raise StoreCorrupt(f"{path}: the store's meta table is incomplete", field="db")
+        # Opening read-write recovers a WAL left by a killed writer; check what that gave.
+        meta = _read_meta(db, path, checked=not recovering)
         try:
             return StoredSession(
                 db, path, json.loads(meta["header"]), int(meta.get("snapshot_every", "0"))
@@ -440,6 +459,37 @@ def open_session(path: str | Path, *, wait: float = DEFAULT_WAIT_SECONDS) -> Sto
     except BaseException:
         db.close()
         raise
+
+
+def _read_meta(db: sqlite3.Connection, path: Path, checked: bool = False) -> dict[str, str]:
+    """The store's meta table, after SQLite's quick check and the log's (unless ``checked``)."""
+    with _corruption_as_typed(path):
+        problems = ["ok"] if checked else [row[0] for row in db.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise StoreCorrupt(f"{path}: {'; '.join(problems[:3])}", field="db")
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    if meta.get("format") != STORE_FORMAT or "header" not in meta:
+        raise StoreCorrupt(f"{path}: the store's meta table is incomplete", field="db")
+    if not checked:
+        _check_log(db, path)
+    return meta
+
+
+def _check_log(db: sqlite3.Connection, path: Path) -> None:
+    """Every logged turn matches its checksum, and the accepted ones are numbered 1..n.
+
+    Replay reads only the turns after the latest snapshot, so the rows before it are
+    checked here, on every open.
+    """
+    with _corruption_as_typed(path):
+        count, last = db.execute("SELECT COUNT(turn), MAX(turn) FROM log").fetchone()
+        if count != (last or 0):
+            raise StoreCorrupt(f"{path}: accepted turns are missing from the log", field="db")
+        for seq, body, digest in db.execute("SELECT seq, body, sha256 FROM log"):
+            if _sha256(body.encode()) != digest:
+                raise StoreCorrupt(
+                    f"{path}: logged entry {seq}'s checksum does not match", field="db"
+                )
 
 
 def _build(path: Path, header: Mapping[str, Any], snapshot_every: int) -> Path:
