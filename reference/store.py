@@ -163,13 +163,15 @@ def _check_file(path: Path) -> None:
         )
 
 
-def _connect(path: Path, *, create: bool, wait: float) -> sqlite3.Connection:
+def _connect(path: Path, *, create: bool, wait: float, durable: bool = True) -> sqlite3.Connection:
     mode = "rwc" if create else "rw"
     # isolation_level=None: no implicit transactions; every write says BEGIN IMMEDIATE.
     db = sqlite3.connect(
         f"file:{quote(str(path))}?mode={mode}", uri=True, timeout=wait, isolation_level=None
     )
-    db.execute("PRAGMA synchronous = FULL")
+    # FULL: a turn reported accepted survives power loss; NORMAL (WAL): it survives the
+    # process being killed, and the last turns may be lost with power.
+    db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
     return db
 
 
@@ -424,8 +426,14 @@ class StoredSession:
         self.close()
 
 
-def open_session(path: str | Path, *, wait: float = DEFAULT_WAIT_SECONDS) -> StoredSession:
-    """Open the store at ``path`` and replay it to its last accepted turn.
+def open_session(
+    path: str | Path, *, wait: float = DEFAULT_WAIT_SECONDS, durable: bool = True
+) -> StoredSession:
+    """Open the store at ``path``; its map is replayed to the last accepted turn when first used.
+
+    ``durable=False`` commits without waiting for the disk (SQLite's
+    ``synchronous=NORMAL``): a turn survives the process being killed, but the
+    last turns before a power loss may be lost.
 
     Raises
     ------
@@ -446,7 +454,7 @@ def open_session(path: str | Path, *, wait: float = DEFAULT_WAIT_SECONDS) -> Sto
         finally:
             probe.close()
     with _corruption_as_typed(path):
-        db = _connect(path, create=False, wait=wait)
+        db = _connect(path, create=False, wait=wait, durable=durable)
     try:
         # Opening read-write recovers a WAL left by a killed writer; check what that gave.
         meta = _read_meta(db, path, checked=not recovering)

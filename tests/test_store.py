@@ -269,3 +269,16 @@ def test_the_trace_writer_records_a_history_that_replays() -> None:
     result = replay(load_trace(json.dumps(writer.document())))
     assert result.ok and len(result.turns) == 14
     assert result.verifier.state.digest() == writer.verifier.state.digest()
+
+
+def test_the_python_example_of_docs_sessions_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "sessions.md").read_text()
+    example = page.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    exec(compile(example, "docs/sessions.md", "exec"), namespace)
+    assert namespace["trace"] == load_scenario("phase2-debugging")
+    with open_session(tmp_path / "talk.gcv") as session:
+        assert session.turn == 1 and session.verifier.verify("o1").grounded
