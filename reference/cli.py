@@ -239,10 +239,10 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gcv`` with ``argv`` (default: ``sys.argv[1:]``) and return its exit code."""
     words = sys.argv[1:] if argv is None else list(argv)
-    if words and words[0] in _DELEGATED:  # the module parses its own options
-        return _delegate(_DELEGATED[words[0]][0], words[1:])
-    args = _build_parser().parse_args(words)
     try:
+        if words and words[0] in _DELEGATED:  # the module parses its own options
+            return _delegate(_DELEGATED[words[0]][0], words[1:])
+        args = _build_parser().parse_args(words)
         code: int = args.run(args)
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv: {error}", file=sys.stderr)

@@ -229,11 +229,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    """Run ``gcv session`` with ``argv`` and return its exit code."""
+    """Run ``gcv session`` with ``argv`` and return its exit code.
+
+    Errors propagate to ``gcv``'s entry point (:func:`reference.cli.main`), which
+    prints them and exits 2.
+    """
     args = _parser().parse_args(argv)
-    try:
-        code: int = args.run(args)
-    except (GcvError, FileNotFoundError) as error:
-        print(f"gcv: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    code: int = args.run(args)
     return code

@@ -16,8 +16,10 @@ Schema (format version :data:`STORE_VERSION`; the file's ``application_id`` is
     log(seq INTEGER PRIMARY KEY, turn INTEGER UNIQUE, body TEXT NOT NULL,
         sha256 TEXT NOT NULL, error_code TEXT, error TEXT)
         -- turn IS NULL exactly for a rejected turn; UPDATE and DELETE abort
-    snapshot(turn INTEGER PRIMARY KEY, sha256 TEXT NOT NULL, state BLOB NOT NULL)
-        -- the Verifier after accepted turn ``turn`` (the latest one is kept)
+    snapshot(turn INTEGER PRIMARY KEY, layout TEXT NOT NULL, sha256 TEXT NOT NULL,
+             state BLOB NOT NULL)
+        -- the Verifier after accepted turn ``turn`` (the latest one is kept), pickled by
+        -- the engine whose state layout is ``layout``; another engine's is not read
 
 Writers serialise on SQLite's write lock (``BEGIN IMMEDIATE``): an append
 first applies the turns other processes committed since it last read, so no
@@ -30,7 +32,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import gc
 import hashlib
+import importlib.metadata
 import io
 import json
 import os
@@ -92,6 +96,7 @@ DEFAULT_WAIT_SECONDS = 10.0
 """How long an append waits for another process's write lock before StoreBusy."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_ENGINE_VERSION = importlib.metadata.version("grounded-continuation")
 _HEADER_BYTES = 100
 
 _SCHEMA = """
@@ -109,7 +114,12 @@ CREATE TRIGGER log_no_update BEFORE UPDATE ON log
     BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
 CREATE TRIGGER log_no_delete BEFORE DELETE ON log
     BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
-CREATE TABLE snapshot (turn INTEGER PRIMARY KEY, sha256 TEXT NOT NULL, state BLOB NOT NULL);
+CREATE TABLE snapshot (
+    turn INTEGER PRIMARY KEY,
+    layout TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    state BLOB NOT NULL
+);
 """
 
 # The classes a snapshot may name: the Verifier's state and the values in it.  Anything
@@ -130,6 +140,16 @@ class _SnapshotUnpickler(pickle.Unpickler):
             ):
                 return found
         raise pickle.UnpicklingError(f"a snapshot cannot name {module}.{name}")
+
+
+def _layout(verifier: Verifier) -> str:
+    """The engine's state layout: the package version and the map's attributes.
+
+    A snapshot pickled by an engine with another layout would unpickle into a state the
+    running code does not expect, so it is passed over and the log replayed instead.
+    """
+    fields = sorted(verifier.state.__getstate__())
+    return json.dumps([_ENGINE_VERSION, fields], separators=(",", ":"))
 
 
 def _sha256(data: bytes) -> str:
@@ -181,6 +201,20 @@ def _corruption_as_typed(path: Path) -> Iterator[None]:
         yield
     except sqlite3.DatabaseError as error:
         raise StoreCorrupt(f"{path}: {error}", field="db") from None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    # A replay or a snapshot makes or walks one object per record, edge and label, and they
+    # all live on: the cyclic collector's passes over them are wasted work, about half the
+    # time of a reopen at 10^5 turns (docs/performance.md, "Session store").
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class StoredSession:
@@ -255,10 +289,11 @@ class StoredSession:
                     f"{self.path}: logged turn {number} no longer applies: {error}"
                 ) from None
 
-    def _snapshot_before(self, until: int | None) -> Verifier | None:
+    def _snapshot_before(self, until: int | None, layout: str) -> Verifier | None:
         row = self._db.execute(
-            "SELECT turn, sha256, state FROM snapshot WHERE turn <= ? ORDER BY turn DESC LIMIT 1",
-            (until if until is not None else 2**62,),
+            "SELECT turn, sha256, state FROM snapshot WHERE turn <= ? AND layout = ? "
+            "ORDER BY turn DESC LIMIT 1",
+            (until if until is not None else 2**62, layout),
         ).fetchone()
         if row is None:
             return None
@@ -274,8 +309,9 @@ class StoredSession:
         return verifier
 
     def _load(self, until: int | None) -> Verifier:
-        with _corruption_as_typed(self.path):
-            verifier = self._snapshot_before(until) or initial_verifier(self.header)
+        with _corruption_as_typed(self.path), _collector_paused():
+            start = initial_verifier(self.header)
+            verifier = self._snapshot_before(until, _layout(start)) or start
             self._replay_onto(verifier, until)
         return verifier
 
@@ -357,10 +393,11 @@ class StoredSession:
         )
 
     def _snapshot(self) -> None:
-        blob = pickle.dumps(self.verifier, protocol=pickle.HIGHEST_PROTOCOL)
+        with _collector_paused():
+            blob = pickle.dumps(self.verifier, protocol=pickle.HIGHEST_PROTOCOL)
         self._db.execute(
-            "INSERT INTO snapshot (turn, sha256, state) VALUES (?, ?, ?)",
-            (self.turn, _sha256(blob), blob),
+            "INSERT INTO snapshot (turn, layout, sha256, state) VALUES (?, ?, ?, ?)",
+            (self.turn, _layout(self.verifier), _sha256(blob), blob),
         )
         self._db.execute("DELETE FROM snapshot WHERE turn < ?", (self.turn,))
 

@@ -140,6 +140,16 @@ def test_a_failed_write_rolls_the_map_back(tmp_path: Path) -> None:
         assert session.verifier.state.digest() == before and session.turn == 3
 
 
+def test_a_snapshot_of_another_engine_layout_is_passed_over(tmp_path: Path) -> None:
+    path = tmp_path / "s.gcv"
+    with _small(path) as session:
+        closed = session.verifier.state.digest()
+    with _raw(path) as db:
+        db.execute("UPDATE snapshot SET layout = '[\"0.0.0\",[]]', state = x'00'")
+    with open_session(path) as session:
+        assert session.verifier.state.digest() == closed  # replayed from D_0
+
+
 def test_the_log_is_append_only(tmp_path: Path) -> None:
     path = tmp_path / "s.gcv"
     _small(path).close()
@@ -219,9 +229,10 @@ def _plant_snapshot(path: Path) -> None:
 
     blob = pickle.dumps(Planted())
     with _raw(path) as db:
+        (layout,) = db.execute("SELECT layout FROM snapshot").fetchone()
         db.execute(
-            "INSERT OR REPLACE INTO snapshot VALUES (3, ?, ?)",
-            (hashlib.sha256(blob).hexdigest(), blob),
+            "INSERT OR REPLACE INTO snapshot VALUES (3, ?, ?, ?)",
+            (layout, hashlib.sha256(blob).hexdigest(), blob),
         )
 
 
