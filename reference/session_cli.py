@@ -100,7 +100,8 @@ def _append_one(session: StoredSession, line: str, out: IO[str], as_json: bool) 
         raise  # the store or the line is at fault, not the turn: nothing was logged
     except GcvError as error:
         if as_json:
-            print(json.dumps({"accepted": False, "error": error.as_dict()}), file=out)
+            rejected = {"turn": session.turn + 1, "accepted": False, "error": error.as_dict()}
+            print(json.dumps(rejected), file=out)
         else:
             print(f"T{session.turn + 1} rejected: {error}", file=out)
         return False
