@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import IO, Any
 
 from reference.errors import GcvError, MalformedInput, OutOfSequence, StoreError
@@ -76,7 +77,8 @@ def _new(args: argparse.Namespace) -> int:
         header = json.loads(trace_text(args.trace))
         load_trace(json.dumps(header))  # the trace must be valid, not only its header
     else:
-        header = {"agents": parse_agents(args.agents)}
+        # Named for its file, so that an export says which conversation it is.
+        header = {"name": Path(args.db).stem, "agents": parse_agents(args.agents)}
     with create_session(args.db, header, snapshot_every=args.snapshot_every) as session:
         print(f"{args.db}: new session, agents {', '.join(session.verifier.state.agents)}")
     return EXIT_OK
@@ -178,7 +180,9 @@ def turn_number(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gcv session", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="gcv session", description="A conversation kept in an SQLite store, turn by turn."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     db_help = "the session's SQLite store"
     snapshot_help = (
