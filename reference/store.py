@@ -58,6 +58,7 @@ from reference.errors import (
     OutOfSequence,
     StoreBusy,
     StoreCorrupt,
+    StoreError,
     StoreExists,
     StoreForeign,
     StoreMissing,
@@ -573,7 +574,10 @@ def _publish(
     initial_verifier(header)  # a header that cannot start a conversation creates nothing
     if path.exists():
         raise StoreExists(f"{path}: already exists; a new session needs a new file", field="db")
-    building = _build(path, header, snapshot_every)
+    try:
+        building = _build(path, header, snapshot_every)
+    except (sqlite3.Error, OSError) as error:
+        raise StoreError(f"{path}: cannot create a store there ({error})", field="db") from None
     try:
         with open_session(building) as session:
             fill(session)

@@ -150,7 +150,7 @@ class Session:
             raise MalformedRequest(f"{request['cmd']} before start: no conversation is open")
         if request["cmd"] == "apply":
             turn = Turn(request["speaker"], _operations(request["operations"], verifier))
-            self.last_turn = verifier.apply_turn(turn)
+            self.last_turn = self._commit(verifier, turn)
             return {"turn": self.last_turn.turn}
         if request["cmd"] == "render":
             if request.get("what", "state") == "state":
@@ -158,6 +158,10 @@ class Session:
             last = self.last_turn
             return {"lines": [] if last is None else render_turn(last, verifier.state)}
         return answer(verifier, request)
+
+    def _commit(self, verifier: Verifier, turn: Turn) -> TurnReport:
+        """Apply an ``apply`` request's turn (a stored session also logs it)."""
+        return verifier.apply_turn(turn)
 
     def expect(self, request: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """Answer ``request`` (a step's request, with an id) and give the expectation it fixes.
