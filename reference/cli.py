@@ -16,14 +16,17 @@ import importlib
 import json
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 from reference.errors import GcvError
 from reference.render import render_grounding, render_turn, render_value
 from reference.replay import Check, Replay, replay
 from reference.replay_report import replay_json, replay_junit
+from reference.scenarios import builtin_scenarios, load_scenario, trace_text
+from reference.session_cli import turn_number
+from reference.store import open_session
 from reference.trace import EPISTEMIC_QUERIES, Trace, load_trace
+from reference.verifier import Verifier
 
 __all__ = ["main"]
 
@@ -49,6 +52,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
         "the active records linked to the entities a question names",
     ),
     "experiments": ("reference.experiments.report", "regenerate docs/experiments.md"),
+    "session": ("reference.session_cli", "a conversation kept in an SQLite store, turn by turn"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
@@ -61,25 +65,10 @@ _AUDITS = {
 }
 
 
-def builtin_scenarios() -> list[str]:
-    """The names of the scenario traces shipped in ``spec/scenarios``."""
-    folder = resources.files("spec").joinpath("scenarios")
-    return sorted(
-        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
-    )
-
-
 def _read_trace(name_or_path: str) -> Trace:
     if name_or_path in builtin_scenarios():
-        source = resources.files("spec").joinpath("scenarios", f"{name_or_path}.json")
-        return load_trace(source.read_bytes())
-    path = Path(name_or_path)
-    if path.is_dir():
-        raise FileNotFoundError(f"{name_or_path} is a directory, not a trace file")
-    if not path.is_file():
-        known = ", ".join(builtin_scenarios())
-        raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario ({known})")
-    return load_trace(path.read_bytes())
+        return load_scenario(name_or_path)
+    return load_trace(trace_text(name_or_path))
 
 
 def _show_check(check: Check) -> str:
@@ -138,17 +127,21 @@ def _replay(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
-def _final_state(args: argparse.Namespace) -> Replay:
+def _final_state(args: argparse.Namespace) -> Verifier:
+    """D_t after turn ``--at`` (default: the last) of the store ``--db`` or of the trace."""
+    if args.db is not None:
+        with open_session(args.db) as session:
+            return session.verifier if args.at is None else session.state_at(args.at)
     from reference.mapview import map_at
 
-    return map_at(_read_trace(args.trace), None)
+    return map_at(_read_trace(args.trace), args.at).verifier
 
 
 def _verify(args: argparse.Namespace) -> int:
-    result = _final_state(args)
+    verifier = _final_state(args)
     # A record named on the command line must exist: unknown is bad input (2), not ungrounded.
-    result.verifier.standing(args.record)
-    grounding = result.verifier.verify(args.record)
+    verifier.standing(args.record)
+    grounding = verifier.verify(args.record)
     if args.json:
         print(
             json.dumps(
@@ -162,12 +155,12 @@ def _verify(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(render_grounding(grounding, result.verifier.state))
+        print(render_grounding(grounding, verifier.state))
     return EXIT_OK if grounding.grounded else EXIT_FAILED
 
 
 def _affected(args: argparse.Namespace) -> int:
-    verifier = _final_state(args).verifier
+    verifier = _final_state(args)
     found = verifier.affected(args.record) if args.one_step else verifier.affected_star(args.record)
     active = frozenset(found) & verifier.state.active_set()
     if args.json:
@@ -210,6 +203,14 @@ def _scenarios(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _state_options(p: argparse.ArgumentParser, trace_help: str) -> None:
+    """Where the queried state comes from: a trace or a session store, as of turn N."""
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    source.add_argument("--db", help="a session store (gcv session) instead of a trace")
+    p.add_argument("--at", type=turn_number, help="as of turn N (default: the last)")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gcv", description="Grounded Continuation reference verifier."
@@ -226,15 +227,15 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=_replay)
 
-    p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace's final state")
+    p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace or store")
     p.add_argument("record", metavar="RECORD", help="the candidate's associated record")
-    p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    _state_options(p, trace_help)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_verify)
 
-    p = commands.add_parser("affected", help="Affected* (Definition 2.3) on a trace's final state")
+    p = commands.add_parser("affected", help="Affected* (Definition 2.3) on a trace or store")
     p.add_argument("record", metavar="RECORD", help="the withdrawn premise record beta")
-    p.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    _state_options(p, trace_help)
     p.add_argument("--one-step", action="store_true", help="the one-step Affected(beta) instead")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_affected)
@@ -258,10 +259,10 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gcv`` with ``argv`` (default: ``sys.argv[1:]``) and return its exit code."""
     words = sys.argv[1:] if argv is None else list(argv)
-    if words and words[0] in _DELEGATED:  # the module parses its own options
-        return _delegate(_DELEGATED[words[0]][0], words[1:])
-    args = _build_parser().parse_args(words)
     try:
+        if words and words[0] in _DELEGATED:  # the module parses its own options
+            return _delegate(_DELEGATED[words[0]][0], words[1:])
+        args = _build_parser().parse_args(words)
         code: int = args.run(args)
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv: {error}", file=sys.stderr)

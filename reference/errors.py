@@ -28,8 +28,16 @@ __all__ = [
     "MalformedVectors",
     "ModelTooLarge",
     "NoSurvivingWorld",
+    "OutOfSequence",
     "PreconditionViolation",
     "SelfReference",
+    "StoreBusy",
+    "StoreCorrupt",
+    "StoreError",
+    "StoreExists",
+    "StoreForeign",
+    "StoreMissing",
+    "StoreVersion",
     "UnknownAgent",
     "UnknownAtom",
     "UnknownEntity",
@@ -245,3 +253,54 @@ class ModelTooLarge(PreconditionViolation):
     """Materialising or refining M_t would exceed the reference's bound on |W|."""
 
     code = "model-too-large"
+
+
+# -- the session store (reference/store.py: a conversation's turns in SQLite) ------------
+
+
+class OutOfSequence(MalformedInput):
+    """A turn states a number that is not the session's next one (it is not logged)."""
+
+    code = "out-of-sequence"
+
+
+class StoreError(GcvError):
+    """A session store cannot be created, opened or written; the file is left as it was."""
+
+    code = "store-error"
+
+
+class StoreMissing(StoreError):
+    """No session store exists at the path given."""
+
+    code = "store-missing"
+
+
+class StoreExists(StoreError):
+    """A new session store would overwrite a file that already exists."""
+
+    code = "store-exists"
+
+
+class StoreForeign(StoreError):
+    """The file is not a session store: not SQLite, or an SQLite database of another application."""
+
+    code = "store-foreign"
+
+
+class StoreVersion(StoreError):
+    """The store's format version is newer than the one this reference reads."""
+
+    code = "store-version"
+
+
+class StoreCorrupt(StoreError):
+    """The store is truncated or damaged: SQLite's check fails, or a logged turn does not replay."""
+
+    code = "store-corrupt"
+
+
+class StoreBusy(StoreError):
+    """Another process held the session's write lock for longer than the wait allowed."""
+
+    code = "store-busy"

@@ -10,7 +10,6 @@ Att_t (key ``"attack"``, from the attacker to its target).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +18,8 @@ import icontract
 import networkx as nx
 
 from reference.depmap import DependencyMap
-from reference.errors import GcvError, MalformedInput, MalformedTrace
+from reference.errors import GcvError, MalformedTrace
+from reference.history import prefix
 from reference.replay import Replay, replay
 from reference.trace import Trace
 
@@ -112,14 +112,7 @@ def map_at(trace: Trace, at: int | None) -> Replay:
         A turn the trace does not mark rejected was rejected (the message names
         the turn and carries the turn's own error).
     """
-    numbers = [t.number for t in trace.turns]
-    if at is not None and at != 0 and at not in numbers:
-        last = f" to T{numbers[-1]}" if numbers else ""
-        raise MalformedInput(f"{trace.name} has no turn T{at} (it has T0{last})", field="at")
-    if at is not None:
-        kept = tuple(t for t in trace.turns if t.number <= at)
-        trace = dataclasses.replace(trace, turns=kept, expectations=())
-    result = replay(trace)
+    result = replay(trace if at is None else prefix(trace, at))
     for outcome in result.turns:
         if outcome.error is not None and outcome.trace_turn.rejected is None:
             number = outcome.trace_turn.number

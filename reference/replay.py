@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.errors import GcvError
+from reference.history import initial_verifier
 from reference.trace import Expectation, Trace, TraceTurn
 from reference.verifier import TurnReport, Verifier
 
@@ -165,7 +166,7 @@ def _replay_turn(verifier: Verifier, trace_turn: TraceTurn) -> TurnOutcome:
 
 def replay(trace: Trace) -> Replay:
     """Replay ``trace`` from an empty map, checking after each turn and at the end."""
-    verifier = Verifier(list(trace.agents), list(trace.atoms), trace.model)
+    verifier = initial_verifier(trace)
     turns = tuple(_replay_turn(verifier, t) for t in trace.turns)
     final = tuple(evaluate(verifier, e) for e in trace.expectations)
     return Replay(trace, verifier, turns, final)

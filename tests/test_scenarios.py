@@ -6,9 +6,9 @@ from importlib import resources
 
 import pytest
 
-from reference.cli import builtin_scenarios
 from reference.render import render_grounding
 from reference.replay import replay
+from reference.scenarios import builtin_scenarios
 from reference.trace import Trace, load_trace
 from reference.verifier import Verifier
 from spec import core, retraction

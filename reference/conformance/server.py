@@ -17,6 +17,7 @@ from typing import IO, Any
 
 from reference.conformance.protocol import PROTOCOL
 from reference.conformance.session import Session, error_response
+from reference.conformance.stored import StoredProtocolSession
 from reference.errors import MalformedRequest
 
 __all__ = ["main", "serve"]
@@ -64,6 +65,16 @@ def main(argv: list[str]) -> int:
         prog="gcv serve",
         description=f"Answer {PROTOCOL} requests (JSON lines) on standard input and output.",
     )
-    parser.parse_args(argv)
+    parser.add_argument(
+        "--db", help="keep the conversation in this session store (created by start, or resumed)"
+    )
+    args = parser.parse_args(argv)
     # Binary input, so that bad bytes become a malformed-request answer, not a crash.
-    return serve(iter(sys.stdin.buffer.readline, b""), sys.stdout)
+    lines = iter(sys.stdin.buffer.readline, b"")
+    if args.db is None:
+        return serve(lines, sys.stdout)
+    stored = StoredProtocolSession(args.db)
+    try:
+        return serve(lines, sys.stdout, stored)
+    finally:
+        stored.close()

@@ -28,8 +28,9 @@ from reference.epistemic.model import PlausibilityModel, build_model
 from reference.errors import GcvError, MalformedRequest, UnknownAgent, Unsupported
 from reference.operations import Operation
 from reference.records import GOOD_STANDING, RecordId
+from reference.render import render_state, render_turn
 from reference.trace import operation_from_json
-from reference.verifier import Turn, Verifier
+from reference.verifier import Turn, TurnReport, Verifier
 
 __all__ = [
     "IMPLEMENTATION",
@@ -95,6 +96,8 @@ class Session:
 
     def __init__(self) -> None:
         self.verifier: Verifier | None = None
+        self.last_turn: TurnReport | None = None
+        """The last accepted turn's report, for ``render`` (``what: turn``)."""
         self.closed = False
 
     @icontract.ensure(
@@ -137,6 +140,7 @@ class Session:
                 declared = request.get("model")
                 model = None if declared is None else model_from_json(agents, atoms, declared)
                 self.verifier = Verifier(agents, atoms, model)
+                self.last_turn = None
                 return {}
             case "shutdown":
                 self.closed = True
@@ -146,8 +150,18 @@ class Session:
             raise MalformedRequest(f"{request['cmd']} before start: no conversation is open")
         if request["cmd"] == "apply":
             turn = Turn(request["speaker"], _operations(request["operations"], verifier))
-            return {"turn": verifier.apply_turn(turn).turn}
+            self.last_turn = self._commit(verifier, turn)
+            return {"turn": self.last_turn.turn}
+        if request["cmd"] == "render":
+            if request.get("what", "state") == "state":
+                return {"lines": render_state(verifier.state)}
+            last = self.last_turn
+            return {"lines": [] if last is None else render_turn(last, verifier.state)}
         return answer(verifier, request)
+
+    def _commit(self, verifier: Verifier, turn: Turn) -> TurnReport:
+        """Apply an ``apply`` request's turn (a stored session also logs it)."""
+        return verifier.apply_turn(turn)
 
     def expect(self, request: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """Answer ``request`` (a step's request, with an id) and give the expectation it fixes.
