@@ -78,6 +78,7 @@ __all__ = [
     "process_turn",
     "process_undermine",
     "realisation",
+    "refusal_clauses",
 ]
 
 Operation = Mapping[str, Any]
@@ -626,9 +627,10 @@ def process_expand_awareness(state: State, op: Operation, speaker: str) -> None:
     state.atoms.add(op["atom"])
     for agent in growing:
         state.awareness[agent].add(op["atom"])
-    if state.model is not None and _follows_m():
+    if state.model is not None:
         _note(SPLIT_KEEPS_ORDER)
-        state.model = se.process_awareness_expansion(state.model, op["atom"], named or None)
+        if _follows_m():
+            state.model = se.process_awareness_expansion(state.model, op["atom"], named or None)
 
 
 # Observe --------------------------------------------------------------------------------------
@@ -671,11 +673,13 @@ def process_announcements(state: State, observed: Sequence[tuple[int, Operation]
     M_t as the Observe phase found it.  psi_k poses (B_i, psi_k) for every agent i who does
     not believe it in M_t announced with the others (Definition A.2)."""
     announced = [(index, op) for index, op in observed if op.get("formula") is not None]
-    if not announced or not _follows_m():
+    if not announced:
         return
     _note(OBSERVE_DEL, SURPRISE)
     if len(announced) > 1:
         _note(SIMULTANEOUS)
+    if not _follows_m():
+        return
     model = model_of(state)
     formulas = [op["formula"] for _, op in announced]
     for k, (index, op) in enumerate(announced):
@@ -768,11 +772,13 @@ def process_hypothesize(state: State, op: Operation, speaker: str) -> None:
         if state.model is not None and _follows_m():
             state.model = se.process_awareness_expansion(state.model, atom)
     gamma = op.get("formula")
-    if gamma is None or not _follows_m():
+    if gamma is None:
         return
-    _note(HYPOTHESIZE_DEL)
-    if state.problems:
-        _note(ABDUCTION)
+    # Whether a problem is open when gamma comes depends on the turn's own observations
+    # too, so the abduction choice is noted for every hypothesis with a formula.
+    _note(HYPOTHESIZE_DEL, ABDUCTION)
+    if not _follows_m():
+        return
     model = model_of(state)
     solved = []
     for problem in state.problems:
@@ -1101,9 +1107,11 @@ def process_question(state: State, op: Operation, speaker: str) -> None:
     _register(state, op, "question", speaker, op.get("depends_on", ()))
     _check_formula(state, op)
     chi = op.get("formula")
-    if chi is None or not _follows_m():
+    if chi is None:
         return
     _note(QUESTION_DEL)
+    if not _follows_m():
+        return
     model = model_of(state)
     queued = []
     for agent in state.agents:
@@ -1179,13 +1187,7 @@ def process_turn(state: State, turn: Turn, *, epistemic: bool = True) -> Outcome
         _each(staged, turn, "resolve")
         _each(staged, turn, "question")
     except Rejected as refused:
-        # Which error a refused turn reports, and that it takes no number, are choices.
-        log.clauses |= {refused.clause, NUMBERED, SPEAKER_FIRST, FIELD_ORDER, CITED_CHECKS}
-        if len(turn.operations) > 1:
-            log.clauses.add(FIRST_FAILING)
-        if refused.clause.startswith("del."):
-            log.clauses.add(EPISTEMIC_LAST)
-        refused.clauses = frozenset(log.clauses)
+        refused.clauses = frozenset(log.clauses) | refusal_clauses(turn, refused.clause)
         raise
     finally:
         _LOG.reset(token)
@@ -1250,6 +1252,18 @@ def _acts_on_m(state: State, op: Operation) -> bool:
         or bool(op.get("introduces"))
         or (op["op"] == "expand-awareness" and state.model is not None)
     )
+
+
+def refusal_clauses(turn: Turn, broken: str) -> frozenset[str]:
+    """The clauses a refusal of ``turn`` for breaking ``broken`` exercises besides those its
+    operations did: the broken clause, and the choices of which error a refused turn reports
+    and that it takes no turn number."""
+    clauses = {broken, NUMBERED, SPEAKER_FIRST, FIELD_ORDER, CITED_CHECKS}
+    if len(turn.operations) > 1:
+        clauses.add(FIRST_FAILING)
+    if broken.startswith("del."):
+        clauses.add(EPISTEMIC_LAST)
+    return frozenset(clauses)
 
 
 def _each(state: State, turn: Turn, kind: str) -> list[tuple[int, Operation]]:
@@ -1505,11 +1519,13 @@ def _on_target(state: State, op: Operation, del_clause: str) -> None:
     """Support, Undermine, Revise, Resolve on M_t: their realisation of gamma or ~gamma."""
     gamma = formula_of(state, op)
     update, negated = realisation(op)
-    if gamma is None or update is None or not _follows_m():
+    if gamma is None or update is None:
         return
     _note(del_clause)
     if op.get("formula") is None:
         _note(FORMULA_SOURCE)
+    if not _follows_m():
+        return
     model = model_of(state)
     acted_on = se.Not(gamma) if negated else gamma
     match update:

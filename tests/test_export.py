@@ -108,7 +108,7 @@ def test_export_writes_a_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("words", "message"),
     [
-        (["phase2-debugging", "--at", "99"], "no turn T99"),
+        (["phase2-debugging", "--at", "99"], "turn 99 is not in the trace"),
         (["no-such-scenario"], "no such file"),
     ],
 )

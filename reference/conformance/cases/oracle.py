@@ -308,22 +308,21 @@ class SpecModel:
         self, speaker: str, operations: Sequence[Mapping[str, Any]], reference: Any
     ) -> frozenset[str]:
         """Follow a turn the reference accepted; ``reference`` is its D_t+1 (a DependencyMap).
-        Returns the clauses the turn exercised.
+        Returns the clauses the turn exercised (:meth:`_exercised`).
 
         Raises ``AssertionError`` naming the difference when the two disagree.
         """
         turn = _spec_turn(speaker, operations)
+        exercised = self._exercised(turn, refused=False)
         try:
             try:
                 with _budget():
-                    outcome = transition.process_turn(self.state, turn)
+                    self.state = transition.process_turn(self.state, turn).state
             except transition.TooCostly:
-                outcome = transition.process_turn(self.state, turn, epistemic=False)
-                self.state = outcome.state
+                self.state = transition.process_turn(self.state, turn, epistemic=False).state
                 self._adopt(reference)
                 TALLY["turns taken from the reference"] += 1
             else:
-                self.state = outcome.state
                 TALLY["turns recomputed"] += 1
         except transition.Rejected as refused:
             raise AssertionError(
@@ -331,34 +330,48 @@ class SpecModel:
                 f"with {refused.code} ({refused.clause})"
             ) from None
         self._compare(reference)
-        return outcome.clauses
+        return exercised
 
     def rejected(
         self, speaker: str, operations: Sequence[Mapping[str, Any]], code: str, index: int | None
     ) -> frozenset[str]:
         """Check a turn the reference rejected with ``code`` at operation ``index``: the spec
         must refuse it with the same code at the same operation.  D_t does not change.
-        Returns the clauses the refusal exercised (none when the spec could not judge it)."""
+        Returns the clauses the refusal exercised (:meth:`_exercised`)."""
         if code in _NOT_COMPARED:
             return frozenset()
         try:
             turn = _spec_turn(speaker, operations)
+        except transition.Rejected as unreadable:
+            _same_refusal(unreadable, code, index)
+            return frozenset({unreadable.clause})
+        exercised = self._exercised(turn, refused=True)
+        try:
             with _budget():
                 transition.process_turn(self.state, turn)
         except transition.TooCostly:
             TALLY["refusals not recomputed"] += 1
-            return frozenset()
+            return exercised
         except transition.Rejected as refused:
-            if (refused.code, refused.index) != (code, index):
-                raise AssertionError(
-                    f"the reference refuses operation {index} with {code}; the spec refuses "
-                    f"operation {refused.index} with {refused.code} ({refused.clause})"
-                ) from None
+            _same_refusal(refused, code, index)
             TALLY["refusals recomputed"] += 1
-            return refused.clauses
+            return exercised
         raise AssertionError(
             f"the reference refuses operation {index} with {code}; the spec applies the turn"
         )
+
+    def _exercised(self, turn: transition.Turn, *, refused: bool) -> frozenset[str]:
+        """The clauses ``turn`` exercises, from its argumentation run, so that a step's
+        profile does not depend on the budget.  A turn the reference ``refused`` that the
+        argumentation accepts was refused by M_t (``no-surviving-world``, the one refusal
+        only the model can tell), which is added."""
+        try:
+            outcome = transition.process_turn(self.state, turn, epistemic=False)
+        except transition.Rejected as argumentation:
+            return argumentation.clauses
+        if not refused:
+            return outcome.clauses
+        return outcome.clauses | transition.refusal_clauses(turn, transition.NO_EMPTY_W)
 
     def _adopt(self, reference: Any) -> None:
         """The reference's M_t and problem queue, as the spec's."""
@@ -455,6 +468,14 @@ class SpecModel:
         if world is None:
             return {"result": se.is_valid(model, body)}
         return {"result": se.is_true(model, world, body)}
+
+
+def _same_refusal(refused: transition.Rejected, code: str, index: int | None) -> None:
+    if (refused.code, refused.index) != (code, index):
+        raise AssertionError(
+            f"the reference refuses operation {index} with {code}; the spec refuses "
+            f"operation {refused.index} with {refused.code} ({refused.clause})"
+        )
 
 
 def _budget() -> contextlib.AbstractContextManager[None]:
