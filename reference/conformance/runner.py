@@ -81,8 +81,10 @@ UPDATE_SECONDS = 0.5
 """The longest a finished case waits to reach the report files while the run moves fast."""
 
 
-class Interrupted(Exception):
-    """The runner was sent SIGTERM or SIGINT."""
+class Interrupted(BaseException):
+    """The runner was sent SIGTERM or SIGINT (a ``BaseException``, as ``KeyboardInterrupt``
+    is, so that no ``except Exception`` on the way, Hypothesis's included, takes it for a
+    failure)."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
@@ -618,6 +620,9 @@ def _conform(
                 report=report,
                 on_result=files.update,
             )
+    except Interrupted:
+        impl.kill()  # at once: a shutdown request could wait behind a hung one
+        raise
     finally:
         impl.close()
     return report

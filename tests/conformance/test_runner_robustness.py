@@ -210,7 +210,10 @@ def test_a_signal_ends_the_implementation_and_still_writes_both_reports(
         _wait_for_results(tmp_path / "report.json", 1)
         time.sleep(0.3)  # the second case is waiting for the step the fake never answers
         runner.send_signal(signum)
+        signalled = time.monotonic()
         code = runner.wait(timeout=20)
+        # At once: asking a hung implementation to shut down would wait 2 s for nothing.
+        assert time.monotonic() - signalled < 1.8
     finally:
         runner.kill()
     assert code == 128 + signum
