@@ -29,9 +29,9 @@ __all__ = ["NOT_REACHED", "STATUSES", "CaseResult", "FuzzFinding", "RunReport"]
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 
-NOT_REACHED = "not run: the run stopped before it"
-"""The reason of a skipped case the run did not reach (the summary counts them, and says
-why the run stopped, rather than list each)."""
+NOT_REACHED = "not run: the run stopped"
+"""The reason of a skipped case the run did not reach or did not finish (the summary says
+why the run stopped, and counts them rather than list each)."""
 
 # Characters XML 1.0 cannot carry, even escaped; an implementation's output may hold them.
 _NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -173,8 +173,9 @@ class RunReport:
         impl = self.implementation
         if self.unusable:
             return f"the implementation could not be used: {self.unusable}\n"
+        who = f"{impl['name']} {impl['version']}" if "name" in impl else impl.get("command")
         lines = [
-            f"implementation: {impl.get('name')} {impl.get('version')}",
+            f"implementation: {who}",
             f"features: {', '.join(sorted(impl.get('features', ())))}",
         ]
         if self.fuzz_examples:
