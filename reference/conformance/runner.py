@@ -14,7 +14,8 @@ Exit codes (fixed; never a count):
   that still fails; fuzzing (if asked) found no difference;
 - 1: does not conform: a case failed or errored, fuzzing found a difference,
   or (``--strict``) a known failure now passes;
-- 2: bad input: a bad option, an unreadable vector or known-failures file,
+- 2: bad input: a bad option, an unreadable vector or known-failures file, a
+  vector file that is not the manifest's, a report path that cannot be written,
   or filters that select no case;
 - 3: the implementation could not be used: it did not start or refused the
   handshake;
@@ -584,7 +585,6 @@ def _conform(
     files: _ReportFiles,
 ) -> RunReport:
     """Start the implementation, run the vectors (or fuzz) and end it; the report."""
-    files.update(report)
     impl.on_idle = files.flush
     try:
         impl.start()
@@ -666,6 +666,10 @@ def main(argv: list[str]) -> int:
         None if suite is None else suite.sha256,
     )
     files = _ReportFiles(args.json, args.junit)
+    try:
+        files.update(report)  # a report exists from the start, and its paths are writable
+    except OSError as error:
+        return _fail_early(f"cannot write the report: {error}", EXIT_BAD_INPUT)
     with _interrupted_by_signals():
         try:
             report = _conform(args, impl, report, cases, known, files)

@@ -331,6 +331,11 @@ def test_a_failed_handshake_still_writes_both_reports(
     assert error is not None and error.get("message") == report["unusable"]
 
 
-def test_bad_limits_are_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_limits_and_unwritable_reports_are_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["--deadline", "0", "--", *fake("correct")]) == EXIT_BAD_INPUT
     assert "--deadline must be positive" in capsys.readouterr().err
+    unwritable = str(tmp_path / "no" / "such" / "report.xml")
+    assert main(["--junit", unwritable, "--", *fake("correct")]) == EXIT_BAD_INPUT
+    assert "cannot write the report: " in capsys.readouterr().err
