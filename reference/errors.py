@@ -26,6 +26,7 @@ __all__ = [
     "MalformedRequest",
     "MalformedTrace",
     "MalformedVectors",
+    "ManifestMismatch",
     "ModelTooLarge",
     "NoSurvivingWorld",
     "OutOfSequence",
@@ -130,6 +131,12 @@ class MalformedVectors(MalformedInput):
     """A conformance vector file is not JSON or breaks the vector schema."""
 
     code = "malformed-vectors"
+
+
+class ManifestMismatch(MalformedVectors):
+    """A vector file is not the one its directory's ``manifest.json`` lists, by SHA-256."""
+
+    code = "manifest-mismatch"
 
 
 class Unsupported(GcvError):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -221,7 +222,7 @@ def _set_diff(
     parts = []
     missing = set(expected) - set(got)
     unexpected = set(got) - set(expected)
-    repeated = {v for v in got if list(got).count(v) > 1}
+    repeated = {v for v, times in Counter(got).items() if times > 1}  # linear in len(got)
     if missing:
         parts.append(f"missing {show(missing)}")
     if unexpected:

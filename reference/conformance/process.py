@@ -19,17 +19,32 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
 from reference.conformance.protocol import PROTOCOL, response_problem
 from reference.conformance.vectors import SUITE_VERSION
 
-__all__ = ["Crashed", "Fault", "Garbage", "Handshake", "Implementation", "Refused", "TimedOut"]
+__all__ = [
+    "IDLE_SECONDS",
+    "STDERR_KEEP",
+    "Crashed",
+    "DeadlinePassed",
+    "Fault",
+    "Garbage",
+    "Handshake",
+    "Implementation",
+    "Refused",
+    "TimedOut",
+]
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
-_STDERR_KEEP = 64 * 1024  # per case: enough to show, not enough to flood a report
+IDLE_SECONDS = 0.1
+"""A wait for a response this long is idle time, in which the runner does its own work."""
+STDERR_KEEP = 64 * 1024
+"""Bytes of standard error kept per case, half from its start and half from its end:
+enough to show, not enough to flood a report or the runner's memory."""
 
 
 class Fault(Exception):
@@ -42,6 +57,13 @@ class TimedOut(Fault):
     """No response line within the timeout."""
 
     kind = "timeout"
+
+
+class DeadlinePassed(Fault):
+    """The run's deadline passed while waiting for a response (not the implementation's
+    fault: a wait the per-request timeout would have allowed was cut short)."""
+
+    kind = "deadline"
 
 
 class Crashed(Fault):
@@ -81,31 +103,72 @@ class _LineReader:
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
-        self.buffer = b""
+        self.buffer = bytearray()
+        self.scanned = 0  # the first ``scanned`` bytes of the buffer hold no newline
         self.ended = False
 
-    def line(self, timeout: float) -> bytes | None:
+    def line(self, timeout: float, on_idle: Callable[[], None] | None = None) -> bytes | None:
         """The next line (with its newline), ``None`` at the end of the stream.
 
         Raises ``TimeoutError`` when no whole line arrives within ``timeout`` seconds; a
-        line longer than the limit is returned as it stands, to be refused.
+        line longer than the limit is returned as it stands, to be refused.  ``on_idle``
+        is called once if nothing arrives for ``IDLE_SECONDS``.
         """
         deadline = time.monotonic() + timeout
         while True:
-            cut = self.buffer.find(b"\n")
+            # Each byte is searched once and the buffer grows in place, so a long line
+            # costs time linear in its length.
+            cut = self.buffer.find(b"\n", self.scanned)
             if cut >= 0 or len(self.buffer) > MAX_LINE_BYTES:
                 end = cut + 1 if cut >= 0 else len(self.buffer)
-                line, self.buffer = self.buffer[:end], self.buffer[end:]
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end]
+                self.scanned = 0
                 return line
+            self.scanned = len(self.buffer)
             if self.ended:
-                line, self.buffer = self.buffer, b""
+                line = bytes(self.buffer)
+                self.buffer.clear()
+                self.scanned = 0
                 return line or None
             remaining = deadline - time.monotonic()
+            if on_idle is not None and remaining > IDLE_SECONDS:
+                if not select.select([self.fd], [], [], IDLE_SECONDS)[0]:
+                    on_idle()
+                on_idle = None
+                continue
             if remaining <= 0 or not select.select([self.fd], [], [], remaining)[0]:
                 raise TimeoutError
             chunk = os.read(self.fd, 1 << 16)
             self.ended = not chunk
             self.buffer += chunk
+
+
+class _StderrKept:
+    """What a process wrote to standard error since it was last taken: the first and the
+    last ``STDERR_KEEP // 2`` bytes, and how many bytes in between were dropped."""
+
+    def __init__(self) -> None:
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = STDERR_KEEP // 2 - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        self.tail += chunk
+        excess = len(self.tail) - STDERR_KEEP // 2
+        if excess > 0:
+            self.dropped += excess
+            del self.tail[:excess]
+
+    def take(self) -> str:
+        head, tail = self.head.decode(errors="replace"), self.tail.decode(errors="replace")
+        gap = f"\n... ({self.dropped} bytes dropped) ...\n" if self.dropped else ""
+        self.head, self.tail, self.dropped = bytearray(), bytearray(), 0
+        return head + gap + tail
 
 
 class Implementation:
@@ -121,6 +184,12 @@ class Implementation:
         Seconds to wait for the handshake's response (start-up included).
     env, cwd:
         For the subprocess; default: the runner's.
+
+    Notes
+    -----
+    The process is the leader of its own process group, and killing it kills the group:
+    whatever it started is ended with it, even after the leader itself has exited.
+    ``deadline`` (a ``time.monotonic()`` value, or ``None``) cuts every wait short.
     """
 
     def __init__(
@@ -141,8 +210,11 @@ class Implementation:
         self.starts = 0
         self._process: subprocess.Popen[bytes] | None = None
         self._reader: _LineReader | None = None
-        self._stderr: list[bytes] = []
+        self._stderr = _StderrKept()
         self._stderr_lock = threading.Lock()
+        self.deadline: float | None = None
+        self.on_idle: Callable[[], None] | None = None
+        """Called when a response is slow to come (after ``IDLE_SECONDS``)."""
         self._next_id = 0
         self.last_request: dict[str, Any] | None = None
         """The last request sent, with its id (for reports)."""
@@ -177,7 +249,7 @@ class Implementation:
         except OSError as error:
             raise Crashed(f"cannot start {self.command[0]!r}: {error}") from None
         self._process = process
-        self._stderr = []
+        self._stderr = _StderrKept()
         assert process.stdout is not None and process.stderr is not None, "both are pipes"
         self._reader = _LineReader(process.stdout.fileno())
         collector = threading.Thread(
@@ -206,10 +278,13 @@ class Implementation:
         process, self._process = self._process, None
         if process is None:
             return
-        if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
+        # The group outlives its leader (a child it started keeps running after it exits),
+        # so the group is killed whether or not the leader still runs.  Its id stays the
+        # leader's pid while any member is left, so it cannot name another group then.
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            if process.poll() is None:
                 process.kill()
         process.wait()
         # The stderr collector closes standard error when it reaches the end.
@@ -231,24 +306,20 @@ class Implementation:
 
     # -- standard error ----------------------------------------------------------
 
-    def _collect(self, stream: IO[bytes], chunks: list[bytes]) -> None:
-        # ``chunks`` belongs to one process: output of a killed one never reaches the next.
+    def _collect(self, stream: IO[bytes], kept: _StderrKept) -> None:
+        # ``kept`` belongs to one process: output of a killed one never reaches the next.
         with stream:
             for chunk in iter(lambda: os.read(stream.fileno(), 4096), b""):
                 with self._stderr_lock:
-                    chunks.append(chunk)
+                    kept.add(chunk)
 
     def take_stderr(self, settle: float = 0.0) -> str:
-        """What the implementation wrote to standard error since the last call (truncated)."""
+        """What the implementation wrote to standard error since the last call: at most
+        ``STDERR_KEEP`` bytes of it, from its start and its end."""
         if settle:
             time.sleep(settle)  # let the collector catch output written just before a crash
         with self._stderr_lock:
-            data = b"".join(self._stderr)
-            self._stderr.clear()
-        text = data.decode("utf-8", errors="replace")
-        if len(text) > _STDERR_KEEP:
-            text = text[:_STDERR_KEEP] + f"\n... ({len(text) - _STDERR_KEEP} more characters)"
-        return text
+            return self._stderr.take()
 
     # -- one request -------------------------------------------------------------
 
@@ -274,11 +345,16 @@ class Implementation:
         except (BrokenPipeError, OSError):
             raise self._crashed() from None
         limit = self.timeout if timeout is None else timeout
+        cut_short = self.deadline is not None and self.deadline - time.monotonic() < limit
+        if self.deadline is not None and cut_short:
+            limit = max(self.deadline - time.monotonic(), 0.0)
         assert self._reader is not None, "set when the process started"
         try:
-            answer = self._reader.line(limit)
+            answer = self._reader.line(limit, self.on_idle)
         except TimeoutError:
             self.kill()
+            if cut_short:
+                raise DeadlinePassed("the run's deadline passed before a response") from None
             raise TimedOut(f"no response within {limit:g} s") from None
         if answer is None:
             raise self._crashed()

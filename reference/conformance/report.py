@@ -10,6 +10,9 @@ Each case ends in one status:
   implementation answered ``unsupported``;
 - ``xfail`` / ``xpass``: a case in the known-failures file that failed (does
   not count) or passed (counts only under ``--strict``).
+
+A run that sent fewer than all steps of the features the implementation declared is
+incomplete (:meth:`RunReport.incomplete` says what was not run), whatever the statuses.
 """
 
 from __future__ import annotations
@@ -22,9 +25,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["STATUSES", "CaseResult", "FuzzFinding", "RunReport"]
+__all__ = ["NOT_REACHED", "STATUSES", "CaseResult", "FuzzFinding", "RunReport"]
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
+
+NOT_REACHED = "not run: the run stopped"
+"""The reason of a skipped case the run did not reach or did not finish (the summary says
+why the run stopped, and counts them rather than list each)."""
 
 # Characters XML 1.0 cannot carry, even escaped; an implementation's output may hold them.
 _NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -32,6 +39,12 @@ _NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ff
 
 def _xml(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
+
+
+def _some(items: Sequence[str], shown: int = 10) -> str:
+    """The first ``shown`` of ``items``, and how many more there are."""
+    more = f", and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +110,8 @@ class RunReport:
     implementation: Mapping[str, Any]
     suite: str
     selected: int
+    suite_sha256: str | None = None
+    """The SHA-256 of the suite's manifest (which pins every vector file's), if it has one."""
     results: list[CaseResult] = field(default_factory=list)
     seconds: float = 0.0
     stopped: str = ""
@@ -104,6 +119,12 @@ class RunReport:
     fuzz: FuzzFinding | None = None
     fuzz_examples: int = 0
     fuzz_requests: int = 0
+    unsupported: dict[str, int] = field(default_factory=dict)
+    """Case id -> the step the implementation answered ``unsupported`` at (0: ``start``)."""
+    not_run: dict[str, int] = field(default_factory=dict)
+    """Case id -> how many of its steps of declared features were not sent."""
+    unusable: str = ""
+    """Why the implementation could not be used at all (it never got past the handshake)."""
 
     @property
     def counts(self) -> Counter[str]:
@@ -120,6 +141,24 @@ class RunReport:
         """Query steps not sent because the implementation lacks their feature."""
         return sum(r.steps_skipped for r in self.results)
 
+    def incomplete(self) -> list[str]:
+        """What a run of the vectors left out of the features the implementation declared;
+        empty when it sent every such step of every selected case (and at least one)."""
+        if self.fuzz_examples or self.unusable:
+            return []
+        lines = []
+        if self.not_run:
+            lines.append(
+                f"{sum(self.not_run.values())} steps of declared features not run, in "
+                f"{len(self.not_run)} cases: {_some(sorted(self.not_run))}"
+            )
+        if self.unsupported:
+            answers = [f"{i} at step {n}" for i, n in self.unsupported.items()]
+            lines.append(f"{len(answers)} cases answered unsupported: {_some(answers)}")
+        if not self.steps:
+            lines.append("no step was run")
+        return lines
+
     def conforms(self, strict: bool) -> bool:
         """No failure or error (and under ``strict``, no known failure that now passes),
         and no fuzzing mismatch."""
@@ -132,17 +171,22 @@ class RunReport:
     def text(self, verbose: bool = False) -> str:
         """The human summary: the implementation, each case that did not pass, the totals."""
         impl = self.implementation
+        if self.unusable:
+            return f"the implementation could not be used: {self.unusable}\n"
+        who = f"{impl['name']} {impl['version']}" if "name" in impl else impl.get("command")
         lines = [
-            f"implementation: {impl.get('name')} {impl.get('version')}",
+            f"implementation: {who}",
             f"features: {', '.join(sorted(impl.get('features', ())))}",
         ]
         if self.fuzz_examples:
             return "\n".join([*lines, "", *self._fuzz_text()]) + "\n"
-        lines += [f"suite {self.suite}: {self.selected} cases selected", ""]
+        lines += [f"suite {self.suite} ({self._identity()}): {self.selected} cases selected", ""]
         for result in self.results:
             if result.status == "pass":
                 if verbose:
                     lines.append(f"PASS  {result.id}")
+            elif result.reason == NOT_REACHED and not verbose:
+                continue
             elif result.status in ("skip", "xfail", "xpass") and not verbose:
                 lines.append(f"{result.status.upper():5} {result.id}: {result.reason}")
             else:
@@ -150,6 +194,7 @@ class RunReport:
         lines += [f"note: {note}" for note in self.notes]
         if self.stopped:
             lines.append(f"stopped: {self.stopped}")
+        lines += [f"incomplete: {line}" for line in self.incomplete()]
         counts = self.counts
         rate = self.steps / self.seconds if self.seconds > 0 else 0.0
         lines.append(
@@ -160,6 +205,11 @@ class RunReport:
             + (f"; {self.steps_skipped} query steps skipped" if self.steps_skipped else "")
         )
         return "\n".join(lines) + "\n"
+
+    def _identity(self) -> str:
+        if self.suite_sha256 is None:
+            return "no manifest: files not checked"
+        return f"manifest sha256 {self.suite_sha256[:16]}..., every file checked"
 
     def _fuzz_text(self) -> list[str]:
         finding = self.fuzz
@@ -184,12 +234,17 @@ class RunReport:
         data: dict[str, Any] = {
             "implementation": dict(self.implementation),
             "suite": self.suite,
+            "suite_sha256": self.suite_sha256,
+            "unusable": self.unusable,
             "selected": self.selected,
             "counts": {status: self.counts[status] for status in STATUSES},
             "steps": self.steps,
             "steps_skipped": self.steps_skipped,
             "seconds": round(self.seconds, 3),
             "stopped": self.stopped,
+            "incomplete": self.incomplete(),
+            "unsupported": dict(self.unsupported),
+            "not_run": dict(self.not_run),
             "notes": self.notes,
             "results": [asdict(r) for r in self.results],
         }
@@ -204,19 +259,31 @@ class RunReport:
                 }
         return data
 
+    def _properties(self) -> list[tuple[str, str]]:
+        """What every JUnit testsuite carries: the suite's version and hash, and the verdict
+        on completeness."""
+        found = [("suite", self.suite), ("suite_sha256", self.suite_sha256 or "none")]
+        found += [("stopped", self.stopped)] if self.stopped else []
+        return found + [("incomplete", line) for line in self.incomplete()]
+
     def junit(self) -> str:
         """The report as JUnit XML: one testsuite per vector file, one testcase per case."""
         counts = self.counts
+        unusable = int(bool(self.unusable))  # then a handshake testcase holds the error
         root = ET.Element(
             "testsuites",
             name="gcv-conform",
-            tests=str(len(self.results)),
+            tests=str(len(self.results) + unusable),
             failures=str(counts["fail"] + counts["xpass"]),
-            errors=str(counts["error"]),
+            errors=str(counts["error"] + unusable),
             skipped=str(counts["skip"] + counts["xfail"]),
             time=f"{self.seconds:.3f}",
         )
         suites: dict[str, ET.Element] = {}
+        if self.unusable:
+            suite = suites["gcv-conform"] = ET.SubElement(root, "testsuite", name="gcv-conform")
+            case = ET.SubElement(suite, "testcase", classname="gcv-conform", name="handshake")
+            ET.SubElement(case, "error", message=_xml(self.unusable), type="unusable")
         for result in self.results:
             group = "/".join(result.id.split("/")[:2])
             if group not in suites:
@@ -239,10 +306,18 @@ class RunReport:
                     ET.SubElement(case, "skipped", message=f"{result.status}: {reason}")
             if result.stderr:
                 ET.SubElement(case, "system-err").text = _xml(result.stderr)
+        if not suites:  # a run stopped before any case: the suite is still named
+            suites["gcv-conform"] = ET.SubElement(root, "testsuite", name="gcv-conform")
         for group, suite in suites.items():
+            properties = ET.Element("properties")
+            for name, value in self._properties():
+                ET.SubElement(properties, "property", name=name, value=_xml(value))
+            suite.insert(0, properties)  # JUnit puts them before the testcases
             members = [r for r in self.results if r.id.startswith(group + "/")]
             tally = Counter(r.status for r in members)
-            suite.set("tests", str(len(members)))
+            handshake = unusable if group == "gcv-conform" else 0
+            tally["error"] += handshake
+            suite.set("tests", str(len(members) + handshake))
             suite.set("failures", str(tally["fail"] + tally["xpass"]))
             suite.set("errors", str(tally["error"]))
             suite.set("skipped", str(tally["skip"] + tally["xfail"]))

@@ -14,21 +14,34 @@ Exit codes (fixed; never a count):
   that still fails; fuzzing (if asked) found no difference;
 - 1: does not conform: a case failed or errored, fuzzing found a difference,
   or (``--strict``) a known failure now passes;
-- 2: bad input: a bad option, an unreadable vector or known-failures file,
+- 2: bad input: a bad option, an unreadable vector or known-failures file, a
+  vector file that is not the manifest's, a report path that cannot be written,
   or filters that select no case;
 - 3: the implementation could not be used: it did not start or refused the
-  handshake.
+  handshake;
+- 4: incomplete: nothing differed, but not every step of the features the
+  implementation declared was run (it answered ``unsupported``, the run was
+  stopped early, or no step ran at all);
+- 128 + N: stopped by signal N (130: SIGINT, 143: SIGTERM).
+
+Whatever ends the run, the implementation's process group is killed and the
+reports are written; they are rewritten as each case finishes, so a run killed
+outright leaves them valid and holding the cases that finished.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import importlib.util
 import json
+import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,10 +50,10 @@ import icontract
 
 from reference.conformance.compare import check, show_expected
 from reference.conformance.predicates import is_ordered_subset
-from reference.conformance.process import Fault, Implementation
+from reference.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
 from reference.conformance.protocol import CASE_FEATURES, feature_of
-from reference.conformance.report import CaseResult, RunReport
-from reference.conformance.vectors import SUITE_VERSION, Case, load_suite
+from reference.conformance.report import NOT_REACHED, CaseResult, RunReport
+from reference.conformance.vectors import SUITE_VERSION, Case, Suite, open_suite
 from reference.errors import GcvError, Unsupported
 from reference.hints import install_hint
 from reference.progress import add_quiet_argument, progress
@@ -48,18 +61,37 @@ from reference.progress import add_quiet_argument, progress
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_FAILED",
+    "EXIT_INCOMPLETE",
     "EXIT_OK",
     "EXIT_UNUSABLE",
+    "MAX_TIMEOUTS",
+    "Interrupted",
     "KnownFailures",
     "main",
     "run_cases",
     "select",
 ]
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
 
 RESTART_ATTEMPTS = 3
 """Consecutive failed restarts after which the remaining cases are not attempted."""
+
+MAX_TIMEOUTS = 3
+"""Consecutive cases ending in a timeout after which the run stops (the circuit breaker)."""
+
+UPDATE_SECONDS = 0.5
+"""The longest a finished case waits to reach the report files while the run moves fast."""
+
+
+class Interrupted(BaseException):
+    """The runner was sent SIGTERM or SIGINT (a ``BaseException``, as ``KeyboardInterrupt``
+    is, so that no ``except Exception`` on the way, Hypothesis's included, takes it for a
+    failure)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +149,10 @@ class _Outcome:
     steps_run: int = 0
     steps_skipped: int = 0
     sent: dict[str, Any] | None = None
+    fault: str = ""
+    """The kind of the fault that ended the case, if one did."""
+    unsupported_at: int | None = None
+    """The step answered ``unsupported`` (0: ``start``), if one was."""
 
 
 def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _Outcome:
@@ -128,7 +164,8 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
         if not response["ok"]:
             code = response["error"]["code"]
             if code == Unsupported.code:
-                return _Outcome("skip", "the implementation answered unsupported to start")
+                reason = "the implementation answered unsupported to start"
+                return _Outcome("skip", reason, unsupported_at=0)
             reason = f"start was refused with {code}"
             return _Outcome("fail", reason, 0, start, response, sent=impl.last_request)
         for number, step in enumerate(case.steps, start=1):
@@ -140,7 +177,9 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
             response = impl.request(request)
             sent = number
             if not response["ok"] and response["error"]["code"] == Unsupported.code:
-                return _Outcome("skip", f"the implementation answered unsupported at step {number}")
+                reason = f"the implementation answered unsupported at step {number}"
+                run = sent - skipped - 1
+                return _Outcome("skip", reason, number, steps_run=run, unsupported_at=number)
             mismatch = check(request, step.expect, response)
             if mismatch is not None:
                 return _Outcome(
@@ -156,6 +195,9 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
                     skipped,
                     impl.last_request,
                 )
+    except DeadlinePassed as fault:
+        reason = f"not finished: {fault}"
+        return _Outcome("skip", reason, steps_run=sent - skipped, fault=fault.kind)
     except Fault as fault:
         number = sent + 1 if request is not start else 0
         expected = show_expected(request, case.steps[sent].expect) if number else "a response"
@@ -169,6 +211,7 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
             steps_run=sent - skipped,
             steps_skipped=skipped,
             sent=impl.last_request,
+            fault=fault.kind,
         )
     return _Outcome("pass", steps_run=sent - skipped, steps_skipped=skipped)
 
@@ -180,35 +223,47 @@ class _Driver:
         self.impl = impl
         self.failed_restarts = 0
 
-    def ready(self) -> str | None:
-        """Make sure the implementation runs; the reason it cannot, if it cannot."""
+    def ready(self) -> _Outcome | None:
+        """Make sure the implementation runs; why it cannot, if it cannot."""
         if self.impl.alive:
             return None
         if self.failed_restarts >= RESTART_ATTEMPTS:
-            return f"the implementation could not be restarted ({RESTART_ATTEMPTS} attempts)"
+            problem = f"the implementation could not be restarted ({RESTART_ATTEMPTS} attempts)"
+            return _Outcome("error", problem)
         try:
             self.impl.restart()
+        except DeadlinePassed as fault:
+            return _Outcome("skip", f"not started: {fault}", fault=fault.kind)
         except Fault as fault:
             self.failed_restarts += 1
-            return f"restart failed: {fault.kind}: {fault}"
+            return _Outcome("error", f"restart failed: {fault.kind}: {fault}", fault=fault.kind)
         self.failed_restarts = 0
         return None
 
-    def run(self, case: Case, known: KnownFailures) -> CaseResult:
+    def run(self, case: Case, known: KnownFailures) -> tuple[CaseResult, _Outcome]:
         started = time.perf_counter()
         handshake = self.impl.handshake
         features = handshake.features if handshake else frozenset()
         missing = _missing(case, features)
         if missing:
-            return _result(case, _Outcome("skip", f"needs {missing}"), "", 0.0)
+            outcome = _Outcome("skip", f"needs {missing}")
+            return _result(case, outcome, "", 0.0), outcome
         problem = self.ready()
         if problem is not None:
             stderr = self.impl.take_stderr()
-            return _known(case, _result(case, _Outcome("error", problem), stderr, 0.0), known)
+            return _known(case, _result(case, problem, stderr, 0.0), known), problem
         outcome = _run_steps(self.impl, case, features)
         stderr = self.impl.take_stderr(settle=0.05 if outcome.status == "error" else 0.0)
         result = _result(case, outcome, stderr, time.perf_counter() - started)
-        return _known(case, result, known)
+        return _known(case, result, known), outcome
+
+
+def _declared_steps(case: Case, features: frozenset[str]) -> int:
+    """How many of the case's steps use a feature the implementation declared: all those it
+    must run to conform (none, when the case needs a feature it did not declare)."""
+    if _missing(case, features):
+        return 0
+    return sum(feature_of(step.request) in features for step in case.steps)
 
 
 def _missing(case: Case, features: frozenset[str]) -> str:
@@ -266,32 +321,73 @@ def run_cases(
     cases: Sequence[Case],
     known: KnownFailures = KnownFailures(),
     max_fail: int | None = None,
+    *,
+    max_timeouts: int = MAX_TIMEOUTS,
+    report: RunReport | None = None,
+    on_result: Callable[[RunReport], None] | None = None,
     quiet: bool = True,
 ) -> RunReport:
     """Run ``cases`` against a started implementation and report every outcome.
 
-    Unless ``quiet``, a bar on a terminal stderr counts the cases run.
+    The run stops early after ``max_fail`` failures or errors, after ``max_timeouts``
+    cases in a row that ended in a timeout, or when ``impl.deadline`` passes; the cases it
+    did not reach are reported as not run.  ``report`` (default: a fresh one) receives
+    the results, and ``on_result`` is called with it after each case.  Unless ``quiet``,
+    a bar on a terminal stderr counts the cases run.
     """
     assert impl.handshake is not None, "start the implementation first"
-    report = RunReport(dict(impl.handshake.raw), SUITE_VERSION, len(cases))
+    if report is None:
+        report = RunReport(dict(impl.handshake.raw), SUITE_VERSION, len(cases))
+    features = impl.handshake.features
     driver = _Driver(impl)
     started = time.perf_counter()
-    failures = 0
+    failures = timeouts = 0
     for index, case in enumerate(progress(cases, "cases", quiet=quiet)):
-        result = driver.run(case, known)
+        if impl.deadline is not None and time.monotonic() >= impl.deadline:
+            report.stopped = "the run's deadline passed"
+            break
+        result, outcome = driver.run(case, known)
         report.results.append(result)
+        report.seconds = time.perf_counter() - started
+        if outcome.unsupported_at is not None:
+            report.unsupported[case.id] = outcome.unsupported_at
+        if outcome.unsupported_at is not None or outcome.fault == DeadlinePassed.kind:
+            report.not_run[case.id] = _declared_steps(case, features) - outcome.steps_run
+        if on_result is not None:
+            on_result(report)
         failures += result.status in ("fail", "error")
-        if max_fail is not None and failures >= max_fail and index + 1 < len(cases):
-            report.stopped = (
-                f"--max-fail {max_fail} reached; {len(cases) - index - 1} cases not run"
-            )
+        timeouts = timeouts + 1 if outcome.fault == TimedOut.kind else 0
+        if index + 1 == len(cases):
+            break
+        if outcome.fault == DeadlinePassed.kind:
+            report.stopped = "the run's deadline passed"
+        elif timeouts >= max_timeouts:
+            report.stopped = f"{timeouts} cases in a row timed out (--max-timeouts)"
+        elif max_fail is not None and failures >= max_fail:
+            report.stopped = f"--max-fail {max_fail} reached"
+        if report.stopped:
             break
     report.seconds = time.perf_counter() - started
+    if report.stopped:
+        _close_report(report, cases, features)
     report.notes += [
         f"known-failures entry matches no selected case: {p}"
         for p in known.unused([c.id for c in cases])
     ]
     return report
+
+
+def _close_report(report: RunReport, cases: Sequence[Case], features: frozenset[str]) -> None:
+    """Report each of ``cases`` that has no result as not run, for why the run stopped."""
+    done = {result.id for result in report.results}
+    left = [case for case in cases if case.id not in done]
+    if report.stopped and left:
+        report.stopped += f"; {len(left)} cases not run"
+    for case in left:
+        report.results.append(_result(case, _Outcome("skip", NOT_REACHED), "", 0.0))
+        declared = _declared_steps(case, features)
+        if declared:
+            report.not_run[case.id] = declared
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -301,7 +397,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the conformance vectors (or differential fuzzing) against an "
         "implementation that speaks gcv-conform/1 on its standard input and output.",
         epilog="Exit codes: 0 conforms; 1 does not conform; 2 bad input; "
-        "3 the implementation could not be started. See docs/conformance.md.",
+        "3 the implementation could not be started; 4 incomplete (steps of declared "
+        "features not run); 130, 143 interrupted. See docs/conformance.md.",
     )
     parser.add_argument("--vectors", metavar="DIR", help="a vectors directory (default: shipped)")
     parser.add_argument(
@@ -333,6 +430,19 @@ def _parser() -> argparse.ArgumentParser:
         default=30.0,
         metavar="SECONDS",
         help="time allowed to start and answer the handshake (default 30)",
+    )
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        metavar="SECONDS",
+        help="stop the whole run after SECONDS; the cases left are reported as not run",
+    )
+    parser.add_argument(
+        "--max-timeouts",
+        type=int,
+        default=MAX_TIMEOUTS,
+        metavar="N",
+        help=f"stop after N cases in a row time out (default {MAX_TIMEOUTS})",
     )
     parser.add_argument(
         "--known-failures", metavar="FILE", help="case ids or globs expected to fail, one a line"
@@ -371,27 +481,157 @@ def _split(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return words[:cut], words[cut + 1 :]
 
 
-def _write(target: str, text: str) -> None:
-    if target == "-":
-        sys.stdout.write(text)
-    else:
-        Path(target).write_text(text, encoding="utf-8")
+def _replace_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that ``path`` always holds a whole file: the old one
+    until the new one is complete (a rename is atomic)."""
+    draft = path.with_name(path.name + ".partial")
+    draft.write_text(text, encoding="utf-8")
+    os.replace(draft, path)
 
 
-def _cases(args: argparse.Namespace) -> tuple[list[Case], KnownFailures]:
+class _ReportFiles:
+    """The ``--json`` and ``--junit`` targets (``-``: standard output, at the end only).
+
+    They are rewritten as cases finish, at most every ``UPDATE_SECONDS`` while the run
+    moves fast (a rewrite renders every result so far), and as soon as the implementation
+    is slow to answer, so that a killed run leaves them holding what had finished.
+    """
+
+    def __init__(self, json_target: str | None, junit_target: str | None) -> None:
+        self.json_target = json_target
+        self.junit_target = junit_target
+        self.written = -UPDATE_SECONDS
+        self.pending: RunReport | None = None
+
+    def _renderings(self, report: RunReport) -> Iterator[tuple[str, str]]:
+        if self.json_target:
+            yield self.json_target, json.dumps(report.to_json(), indent=2) + "\n"
+        if self.junit_target:
+            yield self.junit_target, report.junit()
+
+    def update(self, report: RunReport) -> None:
+        """Rewrite the report files with the run so far, or soon."""
+        self.pending = report
+        if time.monotonic() - self.written >= UPDATE_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Rewrite the report files if an update is pending."""
+        report, self.pending = self.pending, None
+        if report is not None:
+            self._write(report, final=False)
+            self.written = time.monotonic()
+
+    def finish(self, report: RunReport, verbose: bool) -> None:
+        """Write the final reports, and the summary unless the JSON goes to standard output."""
+        sys.stdout.write(report.text(verbose) if self.json_target != "-" else "")
+        self._write(report, final=True)
+
+    def _write(self, report: RunReport, final: bool) -> None:
+        for target, text in self._renderings(report):
+            if target != "-":
+                _replace_file(Path(target), text)
+            elif final:
+                sys.stdout.write(text)
+
+
+@contextlib.contextmanager
+def _interrupted_by_signals() -> Iterator[None]:
+    """SIGTERM and SIGINT raise :class:`Interrupted` (in the main thread), once: while the
+    runner ends the implementation and writes its reports, further ones are ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        for name in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(name, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    previous = {name: signal.signal(name, stop) for name in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for name, handler in previous.items():
+            signal.signal(name, handler)
+
+
+def _cases(args: argparse.Namespace) -> tuple[Suite, list[Case], KnownFailures]:
     directory = None if args.vectors is None else Path(args.vectors)
     if directory is not None and not directory.is_dir():
         raise GcvError(f"{directory}: no such vectors directory")
-    cases = select(load_suite(directory), args.id, args.feature)
+    suite = open_suite(directory)
+    cases = select(suite.cases, args.id, args.feature)
     known = KnownFailures()
     if args.known_failures:
         known = KnownFailures.parse(Path(args.known_failures).read_text(encoding="utf-8"))
-    return cases, known
+    return suite, cases, known
 
 
 def _fail_early(message: str, code: int) -> int:
     print(f"gcv conform: {message}", file=sys.stderr)
     return code
+
+
+def _exit_code(report: RunReport, strict: bool) -> int:
+    if report.unusable:
+        return EXIT_UNUSABLE
+    if not report.conforms(strict):
+        return EXIT_FAILED
+    return EXIT_INCOMPLETE if report.incomplete() else EXIT_OK
+
+
+def _conform(
+    args: argparse.Namespace,
+    impl: Implementation,
+    report: RunReport,
+    cases: Sequence[Case],
+    known: KnownFailures,
+    files: _ReportFiles,
+) -> RunReport:
+    """Start the implementation, run the vectors (or fuzz) and end it; the report."""
+    impl.on_idle = files.flush
+    try:
+        impl.start()
+    except Fault as fault:
+        stderr = impl.take_stderr(settle=0.05)
+        for line in stderr.splitlines():
+            print(f"  | {line}", file=sys.stderr)
+        print(
+            f"gcv conform: cannot use {' '.join(impl.command)}: {fault.kind}: {fault}",
+            file=sys.stderr,
+        )
+        report.unusable = f"{fault.kind}: {fault}"
+        report.notes += [f"stderr | {line}" for line in stderr.splitlines()[-20:]]
+        return report
+    assert impl.handshake is not None, "started"
+    report.implementation = dict(impl.handshake.raw)
+    try:
+        if args.fuzz is not None and "core" not in impl.handshake.features:
+            report.unusable = "fuzzing needs the core feature, which is not declared"
+            print(f"gcv conform: {report.unusable}", file=sys.stderr)
+        elif args.fuzz is not None:
+            from reference.conformance.fuzz import fuzz_report  # Hypothesis, only when asked
+
+            report = fuzz_report(impl, args.fuzz, args.seed, args.fuzz_turns, args.save_vector)
+        else:
+            files.update(report)
+            run_cases(
+                impl,
+                cases,
+                known,
+                args.max_fail,
+                max_timeouts=args.max_timeouts,
+                report=report,
+                on_result=files.update,
+                quiet=args.quiet,
+            )
+    except Interrupted:
+        impl.kill()  # at once: a shutdown request could wait behind a hung one
+        raise
+    finally:
+        impl.close()
+    return report
 
 
 def main(argv: list[str]) -> int:
@@ -404,9 +644,16 @@ def main(argv: list[str]) -> int:
         return EXIT_OK if stop.code == 0 else EXIT_BAD_INPUT
     if not command:
         return _fail_early("give the implementation's command after --", EXIT_BAD_INPUT)
+    for name in ("deadline", "max_timeouts", "max_fail", "timeout", "start_timeout"):
+        value = getattr(args, name)
+        if value is not None and value <= 0:
+            return _fail_early(f"--{name.replace('_', '-')} must be positive", EXIT_BAD_INPUT)
+    suite: Suite | None = None
+    cases: list[Case] = []
+    known = KnownFailures()
     if args.fuzz is None:
         try:
-            cases, known = _cases(args)
+            suite, cases, known = _cases(args)
         except (GcvError, OSError) as error:
             return _fail_early(str(error), EXIT_BAD_INPUT)
         if not cases:
@@ -416,29 +663,28 @@ def main(argv: list[str]) -> int:
             f"--fuzz needs Hypothesis: {install_hint('conformance')}", EXIT_BAD_INPUT
         )
     impl = Implementation(command, timeout=args.timeout, start_timeout=args.start_timeout)
+    if args.deadline is not None:
+        impl.deadline = time.monotonic() + args.deadline
+    report = RunReport(
+        {"command": command},
+        SUITE_VERSION if suite is None else suite.version,
+        len(cases),
+        None if suite is None else suite.sha256,
+    )
+    files = _ReportFiles(args.json, args.junit)
     try:
-        impl.start()
-    except Fault as fault:
-        stderr = impl.take_stderr(settle=0.05)
-        for line in stderr.splitlines():
-            print(f"  | {line}", file=sys.stderr)
-        return _fail_early(f"cannot use {' '.join(command)}: {fault.kind}: {fault}", EXIT_UNUSABLE)
-    assert impl.handshake is not None, "started"
-    if args.fuzz is not None and "core" not in impl.handshake.features:
-        impl.close()
-        return _fail_early("fuzzing needs the core feature, which is not declared", EXIT_UNUSABLE)
-    try:
-        if args.fuzz is not None:
-            from reference.conformance.fuzz import fuzz_report  # Hypothesis, only when asked
-
-            report = fuzz_report(impl, args.fuzz, args.seed, args.fuzz_turns, args.save_vector)
-        else:
-            report = run_cases(impl, cases, known, args.max_fail, quiet=args.quiet)
-    finally:
-        impl.close()
-    sys.stdout.write(report.text(args.verbose) if args.json != "-" else "")
-    if args.json:
-        _write(args.json, json.dumps(report.to_json(), indent=2) + "\n")
-    if args.junit:
-        _write(args.junit, report.junit())
-    return EXIT_OK if report.conforms(args.strict) else EXIT_FAILED
+        files.update(report)  # a report exists from the start, and its paths are writable
+    except OSError as error:
+        return _fail_early(f"cannot write the report: {error}", EXIT_BAD_INPUT)
+    with _interrupted_by_signals():
+        try:
+            report = _conform(args, impl, report, cases, known, files)
+            code = _exit_code(report, args.strict)
+        except Interrupted as stop:
+            impl.kill()
+            report.stopped = f"interrupted by {stop}"
+            features = impl.handshake.features if impl.handshake else frozenset()
+            _close_report(report, cases, features)
+            code = 128 + stop.signum
+        files.finish(report, args.verbose)
+    return code

@@ -50,24 +50,29 @@ from reference.conformance.statements import (
     UNDERMINE,
     UPDATES,
 )
-from reference.errors import MalformedVectors
+from reference.errors import MalformedVectors, ManifestMismatch
 
 __all__ = [
     "EPISTEMIC_SUITE_VERSION",
     "FIRST_SUITE_VERSION",
     "FORMAT",
+    "MANIFEST",
     "STATEMENTS",
     "SUITE_VERSION",
     "Case",
     "Step",
+    "Suite",
     "default_directory",
     "dump_vector_file",
     "file_of",
     "load_suite",
     "load_vector_file",
+    "open_suite",
 ]
 
 FORMAT = "gcv-vectors/1"
+MANIFEST = "manifest.json"
+"""The file, at the top of a vectors directory, that lists every vector file with its SHA-256."""
 SUITE_VERSION = "1.2.0"
 """The suite version: the major number follows the protocol, the minor grows with new cases."""
 
@@ -283,21 +288,78 @@ def _vector_files(directory: Traversable) -> Iterable[tuple[str, Traversable]]:
                     yield f"{group.name}/{file.name}", file
 
 
-@icontract.ensure(lambda result: has_unique_ids(result), "case ids are unique across the suite")
-def load_suite(directory: Traversable | Path | None = None) -> tuple[Case, ...]:
-    """Every case in the vector files under ``directory`` (default: the shipped suite).
+@dataclass(frozen=True, slots=True)
+class Suite:
+    """The cases of a vectors directory, and what identifies them in a report."""
+
+    cases: tuple[Case, ...]
+    version: str
+    """The manifest's suite version (without a manifest: this runner's)."""
+    sha256: str | None
+    """The SHA-256 of ``manifest.json``, which pins every file's; ``None`` without one."""
+
+
+def _manifest_hashes(name: str, data: bytes) -> tuple[str, dict[str, str]]:
+    """The suite version and path -> SHA-256 a manifest lists."""
+    try:
+        manifest = json.loads(data)
+        return manifest["suite"], {f["path"]: f["sha256"] for f in manifest["files"]}
+    except (ValueError, RecursionError, KeyError, TypeError) as error:
+        raise MalformedVectors(f"{name}: not a gcv-vectors manifest: {error!r}") from None
+
+
+@icontract.ensure(
+    lambda result: has_unique_ids(result.cases), "case ids are unique across the suite"
+)
+def open_suite(directory: Traversable | Path | None = None) -> Suite:
+    """Every case in the vector files under ``directory`` (default: the shipped suite),
+    each file checked against the SHA-256 the directory's manifest lists.
 
     Vector files are the ``*.json`` files one level down (``core/operations.json``);
     the schema and the manifest, at the top, are not vector files.  Ids must be
-    unique across the suite.
+    unique across the suite.  The shipped suite must have its manifest; a directory of
+    one's own may go without (its files are then not checked, and ``sha256`` is ``None``).
+
+    Raises
+    ------
+    ManifestMismatch
+        A file's bytes are not the ones the manifest lists, a listed file is missing, or a
+        vector file is not listed.
+    MalformedVectors
+        The manifest or a vector file is malformed, or a case id is used twice.
     """
     root = default_directory() if directory is None else directory
+    manifest = root.joinpath(MANIFEST)
+    version, digest, listed = SUITE_VERSION, None, None
+    if manifest.is_file():
+        data = manifest.read_bytes()
+        version, listed = _manifest_hashes(MANIFEST, data)
+        digest = hashlib.sha256(data).hexdigest()
+    elif directory is None:
+        raise ManifestMismatch(f"the shipped suite has no {MANIFEST}")
     cases: list[Case] = []
     seen: set[str] = set()
-    for name, file in _vector_files(root):
-        for case in load_vector_file(file.read_bytes(), name):
+    files = dict(_vector_files(root))
+    if listed is not None:
+        missing = sorted(set(listed) - set(files))
+        if missing:
+            raise ManifestMismatch(f"{MANIFEST} lists {missing}, which are not there")
+    for name, file in files.items():
+        data = file.read_bytes()  # hashed and parsed from the same bytes
+        if listed is not None and hashlib.sha256(data).hexdigest() != listed.get(name):
+            why = "is not listed in" if name not in listed else "has another SHA-256 than"
+            raise ManifestMismatch(
+                f"{name} {why} {MANIFEST} (regenerate with `gcv vectors`)", field=name
+            )
+        for case in load_vector_file(data, name):
             if case.id in seen:
                 raise MalformedVectors(f"{name}: case id {case.id!r} is used twice")
             seen.add(case.id)
             cases.append(case)
-    return tuple(cases)
+    return Suite(tuple(cases), version, digest)
+
+
+@icontract.ensure(lambda result: has_unique_ids(result), "case ids are unique across the suite")
+def load_suite(directory: Traversable | Path | None = None) -> tuple[Case, ...]:
+    """The cases of :func:`open_suite`, checked against the manifest the same way."""
+    return open_suite(directory).cases

@@ -19,7 +19,7 @@ from reference.conformance.cases import CaseBuilder, CaseError, oracle, rederive
 from reference.conformance.cases.registry import REGISTRY
 from reference.conformance.compare import check, normalize_state
 from reference.conformance.protocol import request_problem
-from reference.conformance.runner import EXIT_FAILED, EXIT_OK
+from reference.conformance.runner import EXIT_FAILED, EXIT_INCOMPLETE
 from reference.conformance.session import Session, model_from_json
 from reference.conformance.vectors import load_suite
 from reference.epistemic import effects, updates
@@ -251,7 +251,9 @@ def test_an_implementation_without_the_epistemic_feature_has_those_cases_skipped
 ) -> None:
     for command in ([sys.executable, str(ADAPTER)], fake("no-epistemic")):
         code, report = conform(tmp_path, ["--feature", "epistemic"], command)
-        assert code == EXIT_OK
+        # Nothing it declared was selected: skipped, not failed, and a run that checked
+        # nothing does not conform either.
+        assert code == EXIT_INCOMPLETE and report["incomplete"] == ["no step was run"]
         assert report["counts"]["skip"] == len(EPISTEMIC) and report["counts"]["fail"] == 0
         assert all(r["reason"] == "needs epistemic" for r in report["results"]), command
 

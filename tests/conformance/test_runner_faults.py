@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from reference.conformance.runner import EXIT_FAILED, EXIT_OK, EXIT_UNUSABLE
+from reference.conformance.runner import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK, EXIT_UNUSABLE
 from tests.conformance.helpers import conform, fake, statuses
 
 # A case that comes after the others in the suite's order and reaches no fault: its only
@@ -93,7 +93,7 @@ def test_a_crash_at_every_start_errors_every_case_without_stopping_the_run(tmp_p
     assert all("cannot start a conversation" in r["stderr"] for r in report["results"])
 
 
-def test_undeclared_features_and_unsupported_answers_are_skipped_not_failed(
+def test_undeclared_features_are_skipped_and_unsupported_answers_leave_the_run_incomplete(
     tmp_path: Path,
 ) -> None:
     case = "core/operations/observe-observation"
@@ -104,9 +104,10 @@ def test_undeclared_features_and_unsupported_answers_are_skipped_not_failed(
     # standing and the turn ran; dependencies, commitments twice, verify and state did not
     assert (_result(report, case)["steps_run"], _result(report, case)["steps_skipped"]) == (2, 5)
     code, report = _run(tmp_path, "unsupported", case)
-    assert code == EXIT_OK
+    assert code == EXIT_INCOMPLETE  # it declared the state query, then did not answer it
     assert statuses(report) == {case: "skip", CLEAN: "pass"}
     assert _result(report, case)["reason"] == "the implementation answered unsupported at step 7"
+    assert report["unsupported"] == {case: 7} and report["not_run"] == {case: 1}
 
 
 def test_a_chatty_implementation_does_not_block_and_passes(tmp_path: Path) -> None:
@@ -125,7 +126,7 @@ def test_an_implementation_that_cannot_start_is_exit_3(
     tmp_path: Path, mode: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, report = _run(tmp_path, mode, CLEAN)
-    assert code == EXIT_UNUSABLE and report == {}
+    assert code == EXIT_UNUSABLE and report["results"] == []
     err = capsys.readouterr().err
     assert message in err
     if mode == "dies":

@@ -19,13 +19,25 @@
 - ``unsupported``: declares every feature but answers unsupported to state queries;
 - ``noisy``: correct, but writes 200 lines to stderr per request;
 - ``dies``: exits before the handshake;
-- ``refuses``: refuses the handshake.
+- ``refuses``: refuses the handshake;
+- ``unsupported-everything``: declares every feature but answers unsupported to every start;
+- ``declares-nothing``: declares no feature at all;
+- ``hang-on-start``: never answers a start request;
+- ``slow``: correct, but takes 50 ms over each start;
+- ``long-line``: answers standing queries with a 60 MiB line that is not JSON;
+- ``repeats``: answers Affected*(beta) with its members, each repeated 50,000 times;
+- ``flood``: correct, but writes 32 MiB to stderr at the first turn, then ``fake: last words``.
+
+Any other mode is the reference's session unchanged.  With ``GCV_FAKE_PIDS`` set to a file,
+the fake starts a child (``sleep``) in its process group, and appends its own pid and the
+child's to that file, one a line: the runner must end both.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from typing import Any
@@ -49,8 +61,28 @@ def _dep_star(session: Session, record: str) -> list[str]:
     return sorted(reached)
 
 
+LONG_LINE_BYTES = 60 * 1024 * 1024
+FLOOD_BYTES = 32 * 1024 * 1024
+
+
+def _flood() -> None:
+    line = b"fake: flooding standard error " + b"x" * 993 + b"\n"  # 1 KiB
+    for _ in range(FLOOD_BYTES // len(line)):
+        sys.stderr.buffer.write(line)
+    sys.stderr.buffer.write(b"fake: last words\n")
+    sys.stderr.flush()
+
+
 def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     cmd = request.get("cmd") if isinstance(request, dict) else None
+    if mode in ("hang-on-start", "slow") and cmd == "start":
+        time.sleep(3600 if mode == "hang-on-start" else 0.05)
+    if mode == "unsupported-everything" and cmd == "start":
+        return json.dumps({"id": request["id"], "ok": False, "error": {"code": "unsupported"}})
+    if mode == "long-line" and _is_query(request, "standing"):
+        return "x" * LONG_LINE_BYTES
+    if mode == "flood" and cmd == "apply" and session.verifier and not session.verifier.state.turn:
+        _flood()
     if mode == "hang" and _is_query(request, "affected_star"):
         time.sleep(3600)
     if mode == "crash" and _is_query(request, "attackers"):
@@ -80,6 +112,8 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         result["name"] = f"fake-{mode}"
         if mode == "partial":
             result["features"] = ["core", "query:standing"]
+        if mode == "declares-nothing":
+            result["features"] = []
         if mode == "no-epistemic":
             epistemic = ("epistemic", "query:holds", "query:knows", "query:believes")
             epistemic += ("query:worlds", "query:ordered", "query:unexplained")
@@ -90,6 +124,8 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         response["result"] = "yes" if result else "no"
     elif mode == "wrong-commitments" and _is_query(request, "commitments"):
         response["result"] = []
+    elif mode == "repeats" and _is_query(request, "affected_star"):
+        response["result"] = [member for member in result for _ in range(50_000)]
     elif mode == "one-step" and _is_query(request, "affected_star"):
         assert session.verifier is not None
         response["result"] = list(session.verifier.affected(request["record"]))
@@ -109,6 +145,11 @@ def main(mode: str) -> int:
     if mode == "dies":
         print("fake: dying before the handshake", file=sys.stderr, flush=True)
         return 5
+    pids = os.environ.get("GCV_FAKE_PIDS")
+    if pids:
+        child = subprocess.Popen(["sleep", "600"])
+        with open(pids, "a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()}\n{child.pid}\n")
     session = Session()
     for line in sys.stdin:
         request = json.loads(line)
