@@ -741,7 +741,7 @@ ABDUCTION = clause(
     "satisfies B_i chi, and gamma is neither chi nor true nor believed in M_t (M_t: after "
     "gamma's atoms are introduced, before its upgrade)",
     "check all three conditions in M_t",
-    affects="model",
+    affects="problems",
 )
 HYPOTHESIZE_DEL = clause(
     "del.hypothesize",
@@ -1463,7 +1463,7 @@ SURPRISE = clause(
     '... Bob did not believe o7"',
     "an observation psi poses (B_i, psi) for every agent i who does not believe psi in the "
     "model announced with the turn's other observations but not psi; that model is M_chi",
-    affects="model",
+    affects="problems",
 )
 
 

@@ -66,6 +66,23 @@ class CaseResult:
     diff: str = ""
     stderr: str = ""
     seconds: float = 0.0
+    failed_steps: tuple[int, ...] = ()
+    """Every step whose answer differed (the case runs to its end)."""
+    paper_failed_steps: tuple[int, ...] = ()
+    """Those of them in the paper profile: the papers alone decide their outcome."""
+    differing_choices: tuple[str, ...] = ()
+    """The reference's choices the differing steps depend on (spec/normative.md's ids)."""
+    paper_steps: int = 0
+    """How many steps run are in the paper profile."""
+
+    def fails(self, profile: str) -> bool:
+        """Whether the case fails under ``profile``: ``reference``, any differing step or an
+        error; ``paper``, a differing step of the paper profile or an error."""
+        if self.status == "error":
+            return True
+        if self.status != "fail":
+            return False
+        return profile == "reference" or bool(self.paper_failed_steps)
 
     def describe(self) -> list[str]:
         """The details shown for a case that did not pass."""
@@ -75,6 +92,13 @@ class CaseResult:
             lines.append(f"  reason:   {self.reason}")
         if self.step is not None:
             lines.append(f"  step:     {self.step} of {self.steps}")
+        if len(self.failed_steps) > 1:
+            lines.append(f"  differing steps: {_some([str(n) for n in self.failed_steps])}")
+        if self.status == "fail":
+            paper = _some([str(n) for n in self.paper_failed_steps]) or "none"
+            lines.append(f"  paper-profile steps differing: {paper}")
+        if self.differing_choices:
+            lines.append(f"  depends on the choices: {', '.join(self.differing_choices)}")
         if self.request is not None:
             lines.append(f"  request:  {json.dumps(self.request)}")
         if self.response is not None:
@@ -159,12 +183,26 @@ class RunReport:
             lines.append("no step was run")
         return lines
 
-    def conforms(self, strict: bool) -> bool:
-        """No failure or error (and under ``strict``, no known failure that now passes),
-        and no fuzzing mismatch."""
-        counts = self.counts
-        bad = counts["fail"] + counts["error"] + (counts["xpass"] if strict else 0)
+    def conforms(self, strict: bool, profile: str = "paper") -> bool:
+        """No case failing under ``profile`` (:meth:`CaseResult.fails`; under ``strict``, no
+        known failure that now passes either), and no fuzzing mismatch."""
+        bad = sum(r.fails(profile) for r in self.results)
+        bad += self.counts["xpass"] if strict else 0
         return bad == 0 and (self.fuzz is None or self.fuzz.mismatch is None)
+
+    def profiles(self) -> dict[str, Any]:
+        """Steps run and steps differing in each profile, and the reference's choices the
+        implementation differs on, by id, with how many differing steps depend on each."""
+        run = self.steps
+        paper_run = sum(r.paper_steps for r in self.results)
+        differing = sum(len(r.failed_steps) for r in self.results)
+        paper_differing = sum(len(r.paper_failed_steps) for r in self.results)
+        choices: Counter[str] = Counter(c for r in self.results for c in r.differing_choices)
+        return {
+            "paper": {"steps": paper_run, "differing": paper_differing},
+            "reference": {"steps": run, "differing": differing},
+            "differing_choices": dict(sorted(choices.items())),
+        }
 
     # -- renderings ----------------------------------------------------------------
 
@@ -195,6 +233,15 @@ class RunReport:
         if self.stopped:
             lines.append(f"stopped: {self.stopped}")
         lines += [f"incomplete: {line}" for line in self.incomplete()]
+        profiles = self.profiles()
+        paper, full = profiles["paper"], profiles["reference"]
+        lines.append(
+            f"paper profile: {paper['differing']} of {paper['steps']} steps differ; "
+            f"reference profile: {full['differing']} of {full['steps']} steps differ"
+        )
+        if profiles["differing_choices"]:
+            named = [f"{c} ({n} cases)" for c, n in profiles["differing_choices"].items()]
+            lines.append(f"differs from the reference's choices on: {_some(named)}")
         counts = self.counts
         rate = self.steps / self.seconds if self.seconds > 0 else 0.0
         lines.append(
@@ -243,6 +290,7 @@ class RunReport:
             "seconds": round(self.seconds, 3),
             "stopped": self.stopped,
             "incomplete": self.incomplete(),
+            "profiles": self.profiles(),
             "unsupported": dict(self.unsupported),
             "not_run": dict(self.not_run),
             "notes": self.notes,

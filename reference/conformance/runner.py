@@ -10,10 +10,13 @@ implementation is killed, reported, restarted, and the run goes on.
 
 Exit codes (fixed; never a count):
 
-- 0: conforms: every selected case passed, was skipped, or is a known failure
-  that still fails; fuzzing (if asked) found no difference;
-- 1: does not conform: a case failed or errored, fuzzing found a difference,
-  or (``--strict``) a known failure now passes;
+- 0: conforms: under the profile chosen (``--profile``, default ``paper``) no
+  selected case failed: in the ``paper`` profile no step the papers alone decide
+  differed (a step that depends on a choice of the reference may differ, and the
+  report names those choices by id); in the ``reference`` profile no step differed;
+  fuzzing (if asked) found no difference;
+- 1: does not conform: a case failed under the profile or errored, fuzzing found
+  a difference, or (``--strict``) a known failure now passes;
 - 2: bad input: a bad option, an unreadable vector or known-failures file, a
   vector file that is not the manifest's, a report path that cannot be written,
   or filters that select no case;
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import fnmatch
 import importlib.util
 import json
@@ -53,7 +57,7 @@ from reference.conformance.predicates import is_ordered_subset
 from reference.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
 from reference.conformance.protocol import CASE_FEATURES, feature_of
 from reference.conformance.report import NOT_REACHED, CaseResult, RunReport
-from reference.conformance.vectors import SUITE_VERSION, Case, Suite, open_suite
+from reference.conformance.vectors import SUITE_VERSION, Case, Step, Suite, open_suite
 from reference.errors import GcvError, Unsupported
 from reference.hints import install_hint
 from reference.progress import add_quiet_argument, progress
@@ -153,12 +157,22 @@ class _Outcome:
     """The kind of the fault that ended the case, if one did."""
     unsupported_at: int | None = None
     """The step answered ``unsupported`` (0: ``start``), if one was."""
+    failed: tuple[tuple[int, Step], ...] = ()
+    """Every step whose answer differed, by number (a difference does not stop the case)."""
+    paper_steps: int = 0
+    """How many of the steps sent are in the paper profile."""
 
 
 def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _Outcome:
+    """Every step of ``case``: a step whose answer differs is recorded and the case goes on,
+    so that later steps are judged too (whether a later difference follows from an earlier
+    one, the steps' ``choices`` say: a step that depends on no choice is judged by the
+    papers alone)."""
     start = case.start()
     sent = skipped = 0
     request: dict[str, Any] = start
+    first: _Outcome | None = None
+    failed: list[tuple[int, Step]] = []
     try:
         response = impl.request(start)
         if not response["ok"]:
@@ -182,7 +196,8 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
                 return _Outcome("skip", reason, number, steps_run=run, unsupported_at=number)
             mismatch = check(request, step.expect, response)
             if mismatch is not None:
-                return _Outcome(
+                failed.append((number, step))
+                first = first or _Outcome(
                     "fail",
                     mismatch.reason,
                     number,
@@ -191,9 +206,7 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
                     mismatch.expected,
                     mismatch.got,
                     mismatch.diff,
-                    sent - skipped,
-                    skipped,
-                    impl.last_request,
+                    sent=impl.last_request,
                 )
     except DeadlinePassed as fault:
         reason = f"not finished: {fault}"
@@ -213,7 +226,16 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
             sent=impl.last_request,
             fault=fault.kind,
         )
-    return _Outcome("pass", steps_run=sent - skipped, steps_skipped=skipped)
+    paper = sum(
+        step.profile == "paper" and feature_of(step.request) in features for step in case.steps
+    )
+    return dataclasses.replace(
+        first or _Outcome("pass"),
+        failed=tuple(failed),
+        steps_run=sent - skipped,
+        steps_skipped=skipped,
+        paper_steps=paper,
+    )
 
 
 class _Driver:
@@ -297,6 +319,10 @@ def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseR
         diff=outcome.diff,
         stderr=stderr,
         seconds=seconds,
+        failed_steps=tuple(number for number, _ in outcome.failed),
+        paper_failed_steps=tuple(n for n, step in outcome.failed if step.profile == "paper"),
+        differing_choices=tuple(sorted({c for _, step in outcome.failed for c in step.choices})),
+        paper_steps=outcome.paper_steps,
     )
 
 
@@ -448,6 +474,13 @@ def _parser() -> argparse.ArgumentParser:
         "--known-failures", metavar="FILE", help="case ids or globs expected to fail, one a line"
     )
     parser.add_argument("--strict", action="store_true", help="fail when a known failure passes")
+    parser.add_argument(
+        "--profile",
+        choices=("paper", "reference"),
+        default="paper",
+        help="which steps decide the exit code: those the papers alone decide (default), "
+        "or every step (the reference's full behaviour)",
+    )
     parser.add_argument("--json", metavar="FILE", help="write the JSON report ('-': stdout)")
     parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every case")
@@ -573,10 +606,10 @@ def _fail_early(message: str, code: int) -> int:
     return code
 
 
-def _exit_code(report: RunReport, strict: bool) -> int:
+def _exit_code(report: RunReport, strict: bool, profile: str) -> int:
     if report.unusable:
         return EXIT_UNUSABLE
-    if not report.conforms(strict):
+    if not report.conforms(strict, profile):
         return EXIT_FAILED
     return EXIT_INCOMPLETE if report.incomplete() else EXIT_OK
 
@@ -679,7 +712,7 @@ def main(argv: list[str]) -> int:
     with _interrupted_by_signals():
         try:
             report = _conform(args, impl, report, cases, known, files)
-            code = _exit_code(report, args.strict)
+            code = _exit_code(report, args.strict, args.profile)
         except Interrupted as stop:
             impl.kill()
             report.stopped = f"interrupted by {stop}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ import reference.conformance.session
 import reference.verifier
 import spec.transition  # noqa: F401  (declares the clauses)
 from reference.conformance.compare import check
+from reference.conformance.runner import EXIT_FAILED, EXIT_OK
 from reference.conformance.session import Session
 from reference.conformance.vectors import Case, load_suite
 from reference.depmap import DependencyMap
@@ -30,6 +32,7 @@ from reference.operations import Hypothesize, Operation, Resolve, Support, Under
 from reference.records import AgentId
 from spec.clauses import CLAUSES
 from tests import broken_engines
+from tests.conformance.helpers import conform, fake
 
 SUITE = load_suite()
 
@@ -152,3 +155,21 @@ def test_every_step_names_chosen_clauses_only() -> None:
     assert named <= {c for c, clause in CLAUSES.items() if clause.source == "chosen"}
     paper = sum(step.profile == "paper" for case in SUITE for step in case.steps)
     assert paper > 0, "the paper profile is not empty"
+
+
+def test_the_runner_passes_a_paper_faithful_choice_and_names_it(tmp_path: Path) -> None:
+    """An implementation that only chooses differently conforms in the paper profile (exit
+    0), fails the reference profile, and is told by clause id where it differs."""
+    cases = ["-k", "core/operations/*"]
+    code, report = conform(tmp_path, cases, fake("hypothesis-commits"))
+    assert code == EXIT_OK, report["profiles"]
+    assert report["profiles"]["paper"]["differing"] == 0
+    assert "T3.hypothesize.no-commitment" in report["profiles"]["differing_choices"]
+    strict, _ = conform(tmp_path, [*cases, "--profile", "reference"], fake("hypothesis-commits"))
+    assert strict == EXIT_FAILED
+
+
+def test_the_runner_fails_a_paper_bug_in_the_paper_profile(tmp_path: Path) -> None:
+    code, report = conform(tmp_path, ["-k", "core/*"], fake("one-step"))
+    assert code == EXIT_FAILED
+    assert report["profiles"]["paper"]["differing"] > 0

@@ -55,7 +55,9 @@ def test_filters_select_by_id_glob_and_by_feature_or_tag() -> None:
 
 def test_max_fail_stops_the_run(tmp_path: Path) -> None:
     code, report = conform(
-        tmp_path, ["-k", "core/preconditions/*", "--max-fail", "2"], fake("wrong-code")
+        tmp_path,
+        ["-k", "core/preconditions/*", "--max-fail", "2", "--profile", "reference"],
+        fake("wrong-code"),
     )
     assert code == EXIT_FAILED
     assert report["counts"]["fail"] == 2

@@ -22,7 +22,9 @@ CLEAN = "core/turns/same-kind-keeps-written-order"
 
 
 def _run(tmp_path: Path, mode: str, case: str, *extra: str) -> tuple[int, dict[str, Any]]:
-    return conform(tmp_path, ["-k", case, "-k", CLEAN, "--timeout", "2", *extra], fake(mode))
+    # Every step decides (the reference profile): these tests are about where a fault shows.
+    options = ["-k", case, "-k", CLEAN, "--timeout", "2", "--profile", "reference", *extra]
+    return conform(tmp_path, options, fake(mode))
 
 
 def _result(report: dict[str, Any], case: str) -> dict[str, Any]:
@@ -79,7 +81,8 @@ def test_wrong_results_show_the_response_the_expectation_and_a_diff(tmp_path: Pa
 def test_a_walk_ignoring_standing_is_caught_by_the_scenarios(tmp_path: Path) -> None:
     # Phases 2 and 3 withdraw records; in Phase 1 every record stays in S_t.
     scenarios = ["-k", "scenarios/phase2-*", "-k", "scenarios/phase3-*"]
-    code, report = conform(tmp_path, [*scenarios, "--timeout", "5"], fake("ignore-standing"))
+    options = [*scenarios, "--timeout", "5", "--profile", "reference"]
+    code, report = conform(tmp_path, options, fake("ignore-standing"))
     assert code == EXIT_FAILED
     assert set(statuses(report).values()) == {"fail"}
     assert all(r["reason"] == "grounded is true" for r in report["results"])

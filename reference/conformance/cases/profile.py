@@ -11,7 +11,8 @@ depends on:
   ``model`` choice of an earlier turn when the turn acts on M_t;
 - a query: every ``outcome`` choice of an earlier turn, and the earlier choices that
   change what the query reads (``commitments`` for Cm_t, ``record-fields`` for the state
-  dump's kinds and turn numbers, ``model`` for the queries on M_t).
+  dump's kinds and turn numbers, ``model`` for the queries on M_t, and ``problems`` too
+  for ``unexplained``).
 
 A refused turn carries its choices forward too (its alternative might have accepted it),
 except those that only pick its error.
@@ -31,6 +32,7 @@ _READS: Mapping[str, frozenset[Affects]] = {
     "commitments": frozenset({"commitments"}),
     "state": frozenset({"commitments", "record-fields"}),
     **{query: frozenset({"model"}) for query in EPISTEMIC_QUERIES},
+    "unexplained": frozenset({"model", "problems"}),
 }
 
 

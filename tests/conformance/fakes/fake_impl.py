@@ -26,7 +26,9 @@
 - ``slow``: correct, but takes 50 ms over each start;
 - ``long-line``: answers standing queries with a 60 MiB line that is not JSON;
 - ``repeats``: answers Affected*(beta) with its members, each repeated 50,000 times;
-- ``flood``: correct, but writes 32 MiB to stderr at the first turn, then ``fake: last words``.
+- ``flood``: correct, but writes 32 MiB to stderr at the first turn, then ``fake: last words``;
+- ``hypothesis-commits``: makes the paper-compatible alternative of the choice
+  ``T3.hypothesize.no-commitment``: a Hypothesize commits its speaker.
 
 Any other mode is the reference's session unchanged.  With ``GCV_FAKE_PIDS`` set to a file,
 the fake starts a child (``sleep``) in its process group, and appends its own pid and the
@@ -141,6 +143,20 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     return response
 
 
+def _commit_to_hypotheses() -> None:
+    import reference.verifier
+    from reference.operations import Hypothesize
+
+    original = reference.verifier.apply_operation
+
+    def apply_operation(dmap: Any, op: Any, speaker: str, **options: Any) -> None:
+        original(dmap, op, speaker, **options)
+        if isinstance(op, Hypothesize):
+            dmap.commit(speaker, op.id)
+
+    reference.verifier.apply_operation = apply_operation  # type: ignore[assignment]
+
+
 def main(mode: str) -> int:
     if mode == "dies":
         print("fake: dying before the handshake", file=sys.stderr, flush=True)
@@ -150,6 +166,8 @@ def main(mode: str) -> int:
         child = subprocess.Popen(["sleep", "600"])
         with open(pids, "a", encoding="utf-8") as file:
             file.write(f"{os.getpid()}\n{child.pid}\n")
+    if mode == "hypothesis-commits":
+        _commit_to_hypotheses()
     session = Session()
     for line in sys.stdin:
         request = json.loads(line)
