@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any
 
 import reference.closure
 from proofs.encode import Rules
@@ -50,6 +49,7 @@ from reference.rules import RULES
 from reference.verifier import Turn, Verifier
 from spec import core, transition
 from tests.encoded import Concrete, Refusal, check
+from tests.test_transition import _same_map as same_map
 
 ATOMS = ("p",)
 SAMPLE_EVERY = 101
@@ -124,20 +124,6 @@ def key(engine: Verifier) -> str:
 
 class Divergence(AssertionError):
     """The engine and the spec transition (or the encoding) disagree on a step."""
-
-
-def same_map(engine: Verifier, state: transition.State) -> bool:
-    """D_t's argumentation, commitment and vocabulary parts agree (formulas: none here)."""
-    theirs: dict[str, Any] = engine.state.snapshot()
-    for part, value in state.snapshot().items():
-        mine = theirs[part]
-        if part == "dissent":
-            mine = {r: ags for r, ags in mine.items() if ags}
-        if part == "records":
-            mine = [{k: v for k, v in r.items() if k != "formula"} for r in mine]
-        if mine != value:
-            return False
-    return True
 
 
 @dataclass
@@ -279,8 +265,12 @@ class Explorer:
             return None
         if isinstance(spec, transition.Rejected):
             raise Divergence(f"{turn}: the engine accepts; the spec refuses ({spec})")
-        if not same_map(engine, spec.state):
-            raise Divergence(f"{turn}: D_t+1 differs between the engine and the spec")
+        try:
+            same_map(engine, spec.state, epistemic=False)
+        except AssertionError as part:
+            raise Divergence(
+                f"{turn}: D_t+1 differs between the engine and the spec: {part}"
+            ) from None
         counts.accepted += 1
         counts.coverage.update(_covers(turn.operations, accepted=True))
         self._encoded(node, turn, Concrete.of_engine(engine.state))
