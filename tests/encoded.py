@@ -15,7 +15,8 @@ compared.  ``tests/test_proofs_tied.py`` and ``tests/refinement.py`` both check 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import product
 
 import z3
 
@@ -26,6 +27,7 @@ from reference.operations import (
     Hypothesize,
     Observe,
     Operation,
+    OperationKind,
     Question,
     Resolve,
     Revise,
@@ -195,3 +197,115 @@ def check(
         f"after {ops} the encoded state differs from the system's"
     )
     return True
+
+
+def _grounded(e: z3.ExprRef, consts: Sequence[z3.ExprRef]) -> z3.ExprRef:
+    """``e`` with each quantifier over records replaced by its instances at ``consts``: on
+    a universe that is exactly those records the two are equivalent, and the solver decides
+    the quantifier-free form (with quantifiers it answered unknown)."""
+    if z3.is_quantifier(e) and not e.is_lambda():
+        body = _grounded(e.body(), consts)
+        instances = [
+            z3.substitute_vars(body, *reversed(chosen))
+            for chosen in product(consts, repeat=e.num_vars())
+        ]
+        return z3.And(instances) if e.is_forall() else z3.Or(instances)
+    if z3.is_app(e) and e.num_args() > 0:
+        return e.decl()(*(_grounded(child, consts) for child in e.children()))
+    return e
+
+
+class _Choices:
+    """Parameters over a finite universe as plain constants: an element as a choice among
+    the universe's constants, a set as one Boolean per record (which keeps the solver's
+    enumeration decidable, where sets as arrays left it unknown)."""
+
+    def __init__(self, u: Universe, p: Params) -> None:
+        self.u = u
+        self.constraints = [
+            z3.Or([const == c for c in u.const.values()]) for const in (p.new, p.target, p.evidence)
+        ]
+        self.flags: dict[str, dict[str, z3.BoolRef]] = {}
+        for name in ("cited", "attackers", "subsumes", "premises"):
+            array = getattr(p, name)
+            flags = {n: z3.Bool(f"{name}.{n}") for n in u.names}
+            self.flags[name] = flags
+            chosen = z3.Or([z3.And(_x == u.const[n], flags[n]) for n in u.names])
+            self.constraints.append(z3.ForAll([_x], array[_x] == chosen))
+
+    def element(self, model: z3.ModelRef, const: z3.ExprRef) -> str:
+        """The record ``const`` is in ``model``."""
+        return next(n for n in self.u.names if z3.is_true(model.eval(const == self.u.const[n])))
+
+    def members(self, model: z3.ModelRef, name: str) -> tuple[str, ...]:
+        """The records of the set parameter ``name`` in ``model``."""
+        flags = self.flags[name]
+        return tuple(n for n in self.u.names if z3.is_true(model.eval(flags[n])))
+
+    def other(self, model: z3.ModelRef, const: z3.ExprRef) -> z3.BoolRef:
+        """``const`` is another record than in ``model``."""
+        return const != self.u.const[self.element(model, const)]
+
+    def other_set(self, model: z3.ModelRef, name: str) -> z3.BoolRef:
+        """The set parameter ``name`` differs from ``model``'s."""
+        chosen = set(self.members(model, name))
+        return z3.Or([flag != (n in chosen) for n, flag in self.flags[name].items()])
+
+
+def _decoded(
+    kind: OperationKind, c: _Choices, p: Params, m: z3.ModelRef
+) -> tuple[Operation, z3.BoolRef]:
+    """The operation a model of the parameters names, and the clause excluding it."""
+    match kind:
+        case OperationKind.OBSERVE:
+            op: Operation = Observe(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
+        case OperationKind.HYPOTHESIZE:
+            op = Hypothesize(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
+        case OperationKind.QUESTION:
+            op = Question(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
+        case OperationKind.REVISE:
+            return Revise(c.element(m, p.target), c.members(m, "attackers")), z3.Or(
+                c.other(m, p.target), c.other_set(m, "attackers")
+            )
+        case OperationKind.RESOLVE:
+            # Premises belong to a decision (clause T3.resolve.decision-fields).
+            premises = c.members(m, "premises")
+            op = Resolve(c.element(m, p.target), c.members(m, "subsumes"), bool(premises), premises)
+            excluded = [c.other(m, p.target), c.other_set(m, "subsumes")]
+            return op, z3.Or(*excluded, c.other_set(m, "premises"))
+        case OperationKind.SUPPORT | OperationKind.UNDERMINE:
+            registers = z3.is_true(m.eval(p.registers_evidence))
+            shape = Support if kind is OperationKind.SUPPORT else Undermine
+            op = shape(
+                c.element(m, p.target),
+                c.element(m, p.evidence),
+                "e" if registers else None,
+                c.members(m, "cited") if registers else (),
+            )
+            fresh = [p.registers_evidence != registers, c.other(m, p.target)]
+            fresh.append(c.other(m, p.evidence))
+            return op, z3.Or(*fresh, z3.And(p.registers_evidence, c.other_set(m, "cited")))
+        case _:
+            raise AssertionError(f"{kind.value} has no parameters in the encoding")
+    return op, z3.Or(c.other(m, p.new), c.other_set(m, "cited"))
+
+
+def allowed(
+    before: Concrete, kind: OperationKind, names: Sequence[str], rules: Rules = RULES
+) -> Iterator[Operation]:
+    """Every operation of ``kind`` over the records ``names`` whose encoded precondition holds
+    in ``before``: the solver's models, each excluded in turn until none is left."""
+    u = Universe(set(names))
+    s, p = State.fresh("s"), Params.fresh("p")
+    choices = _Choices(u, p)
+    solver = z3.Solver()
+    solver.set(timeout=20_000, random_seed=0)
+    consts = list(u.const.values())
+    solver.add(u.axioms()[0], *u.state(s, before))
+    for constraint in (*choices.constraints, transition(kind, s, p, rules).precondition):
+        solver.add(_grounded(constraint, consts))
+    while (answer := solver.check()) == z3.sat:
+        op, excluded = _decoded(kind, choices, p, solver.model())
+        yield op
+        solver.add(excluded)
+    assert answer == z3.unsat, f"the enumeration of {kind.value} is {answer}"

@@ -38,6 +38,7 @@ from reference.operations import (
     Hypothesize,
     Observe,
     Operation,
+    OperationKind,
     Question,
     Resolve,
     Revise,
@@ -48,11 +49,11 @@ from reference.operations import (
 from reference.rules import RULES
 from reference.verifier import Turn, Verifier
 from spec import core, transition
-from tests.encoded import Concrete, Refusal, check
+from tests.encoded import Concrete, Refusal, allowed, check
 from tests.test_transition import _same_map as same_map
 
 ATOMS = ("p",)
-SAMPLE_EVERY = 101
+SAMPLE_EVERY = 151
 """Outside ``--full`` the encoding is asked about every SAMPLE_EVERY-th step."""
 
 
@@ -151,6 +152,8 @@ class Counts:
     codes: Counter[str] = field(default_factory=Counter)
     coverage: Counter[str] = field(default_factory=Counter)
     queries: int = 0
+    enumerated: int = 0
+    allowed: int = 0
     encoded: int = 0
     unmodelled: int = 0
     seconds: float = 0.0
@@ -164,6 +167,10 @@ class Counts:
         yield "refusals: " + ", ".join(f"{c} {n}" for c, n in sorted(self.codes.items()))
         yield "coverage: " + ", ".join(f"{c} {n}" for c, n in sorted(self.coverage.items()))
         yield f"queries (Verify, Affected*) in both marking phases: {self.queries}"
+        yield (
+            f"steps the encoding allows, enumerated from {self.enumerated} states: "
+            f"{self.allowed}, every one accepted"
+        )
         yield f"checked against the encoding: {self.encoded} ({self.unmodelled} not modelled)"
         yield f"{self.seconds:.1f} s"
 
@@ -197,12 +204,14 @@ class Explorer:
         engine: Callable[[Sequence[str], Sequence[str]], Verifier] = Verifier,
         sample: Callable[[int], bool] = lambda _: True,
         rules: Rules = RULES,
+        enumerate_at: Callable[[int], bool] = lambda _: True,
     ) -> None:
         self.scope, self.sample, self.rules, self.counts = scope, sample, rules, Counts()
+        self.enumerate_at = enumerate_at
         self.singles = operations(scope.records, scope.agents)
         paired = paired_operations(scope.records, scope.agents) if scope.pairs else ()
         self.pairs = [(a, b) for a in paired for b in paired]
-        self._spec_ops = {id(op): spec_operation(op) for op in (*self.singles, *paired)}
+        self._spec_ops: dict[Operation, dict[str, object]] = {}
         start = engine(list(scope.agents), list(ATOMS))
         self.root = Node(start, transition.State.start(scope.agents, ATOMS), 0)
 
@@ -218,6 +227,8 @@ class Explorer:
                 self.counts.depth = max(self.counts.depth, node.depth)
                 self.counts.by_records[len(node.spec.records)] += 1
                 self.counts.queries += check_queries(node.engine, node.spec)
+                if self.enumerate_at(self.counts.states):
+                    self.every_allowed_step_is_accepted(node)
                 for speaker in self.scope.agents:
                     for op in self.singles:
                         reached = self.step(node, Turn(speaker, (op,)))
@@ -235,7 +246,7 @@ class Explorer:
         the turn is accepted."""
         counts = self.counts
         counts.transitions += 1
-        ops = tuple(self._spec_ops[id(op)] for op in turn.operations)
+        ops = tuple(self._spec_operation(op) for op in turn.operations)
         try:
             spec: transition.Outcome | transition.Rejected = transition.process_turn(
                 node.spec, transition.Turn(turn.speaker, ops), epistemic=False
@@ -275,6 +286,25 @@ class Explorer:
         counts.coverage.update(_covers(turn.operations, accepted=True))
         self._encoded(node, turn, Concrete.of_engine(engine.state))
         return Node(engine, spec.state, node.depth + 1)
+
+    def _spec_operation(self, op: Operation) -> dict[str, object]:
+        """``op`` in the spec's form, converted once."""
+        if op not in self._spec_ops:
+            self._spec_ops[op] = spec_operation(op)
+        return self._spec_ops[op]
+
+    def every_allowed_step_is_accepted(self, node: Node) -> None:
+        """Every one-operation step the encoding allows from ``node`` over the identifier
+        pool, with any cited sets (not only the pool's), is accepted, as the spec's."""
+        before = Concrete.of_engine(node.engine.state)
+        self.counts.enumerated += 1
+        for kind in OperationKind:
+            if kind is OperationKind.EXPAND_AWARENESS:  # no parameter the encoding reads
+                continue
+            for op in allowed(before, kind, self.scope.records, self.rules):
+                if self.step(node, Turn(self.scope.agents[0], (op,))) is None:
+                    raise Divergence(f"the encoding allows {op}; the engine refuses it")
+                self.counts.allowed += 1
 
     @staticmethod
     def _position(turn: Turn, error: GcvError) -> int:

@@ -72,6 +72,7 @@ def test_the_steps_that_matter_are_covered(counts: Counts) -> None:
 def test_the_encoding_was_asked_and_the_queries_run(counts: Counts) -> None:
     assert counts.encoded >= counts.transitions // SAMPLE_EVERY // 2, counts.encoded
     assert counts.queries > 0
+    assert counts.enumerated == counts.states and counts.allowed > counts.states, counts.allowed
 
 
 def test_every_refusal_code_of_the_pool_is_seen(counts: Counts) -> None:
@@ -132,3 +133,11 @@ def test_a_planted_divergence_in_the_encoding_is_caught(
     """Every step through the encoding, with one row of its table changed."""
     with pytest.raises(Divergence, match=caught_by):
         Explorer(scope, rules=_row(kind, **change)).run()
+
+
+def test_the_enumeration_finds_a_step_the_encoding_allows_and_the_engine_refuses() -> None:
+    """With no step sampled, the enumeration alone catches an encoding whose Resolve accepts
+    a target of any standing."""
+    rules = _row(OperationKind.RESOLVE, target_standing=_ANY)
+    with pytest.raises(Divergence, match="the encoding allows Resolve"):
+        Explorer(_ONE, rules=rules, sample=lambda _: False).run()
