@@ -25,6 +25,7 @@ from types import MappingProxyType, ModuleType
 
 import reference.apply
 import reference.preconditions
+import reference.verifier
 from reference.closure import Grounding, dependency_walk
 from reference.epistemic import updates
 from reference.epistemic.formula import Formula, Not
@@ -104,6 +105,19 @@ class ResolveForgetsSubsumes(Verifier):
                     del self.state._dep[subsumed][op.target]
                     del self.state._rdep[op.target][subsumed]
         return report
+
+
+class WrittenOrderTurn(Verifier):
+    """A turn's operations apply in the order written, not in the fixed order of kinds
+    (Section 2, "Updating D_t"): a one-operation turn cannot show it."""
+
+    def apply_turn(self, turn: Turn) -> TurnReport:
+        saved = reference.verifier.in_application_order
+        reference.verifier.in_application_order = lambda ops: list(enumerate(ops))
+        try:
+            return super().apply_turn(turn)
+        finally:
+            reference.verifier.in_application_order = saved
 
 
 class NonAtomicTurn(Verifier):

@@ -102,11 +102,21 @@ def test_a_planted_divergence_in_the_engine_is_caught(
         Explorer(_TWO_SINGLE, engine=engine, sample=lambda _: False).run()
 
 
-def test_a_composition_bug_is_caught_by_two_operation_turns() -> None:
-    """An engine whose turns lose atomicity agrees on every one-operation turn."""
-    Explorer(_ONE, engine=broken_engines.NonAtomicTurn, sample=lambda _: False).run()
-    with pytest.raises(Divergence, match="a refused turn changed the engine"):
-        Explorer(SMALL, engine=broken_engines.NonAtomicTurn, sample=lambda _: False).run()
+@pytest.mark.parametrize(
+    ("engine", "caught_by"),
+    [
+        (broken_engines.NonAtomicTurn, "a refused turn changed the engine"),
+        (broken_engines.WrittenOrderTurn, r"engine [a-z-]+ at \d, spec [a-z-]+ at \d"),
+    ],
+    ids=lambda x: getattr(x, "__name__", ""),
+)
+def test_a_composition_bug_is_caught_only_by_two_operation_turns(
+    engine: type[Verifier], caught_by: str
+) -> None:
+    """Each agrees with the spec on every one-operation turn (over one record)."""
+    Explorer(_ONE, engine=engine, sample=lambda _: False).run()
+    with pytest.raises(Divergence, match=caught_by):
+        Explorer(SMALL, engine=engine, sample=lambda _: False).run()
 
 
 _ACTIVE, _ANY = frozenset({Standing.ACTIVE}), frozenset(Standing)
