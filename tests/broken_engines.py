@@ -25,13 +25,14 @@ from types import MappingProxyType, ModuleType
 
 import reference.apply
 import reference.preconditions
+import reference.verifier
 from reference.closure import Grounding, dependency_walk
 from reference.epistemic import updates
 from reference.epistemic.formula import Formula, Not
 from reference.epistemic.model import PlausibilityModel
 from reference.epistemic.semantics import members, truth_set
 from reference.errors import GcvError
-from reference.operations import OperationKind, Support
+from reference.operations import OperationKind, Resolve, Support
 from reference.records import AgentId, RecordId, Standing
 from reference.rules import RULES
 from reference.verifier import Turn, TurnReport, Verifier
@@ -80,6 +81,43 @@ class SupportForgetsDependency(Verifier):
                 del self.state._dep[op.target][op.evidence]
                 del self.state._rdep[op.evidence][op.target]
         return report
+
+
+class UndermineIgnoresTargetStanding(Verifier):
+    """Undermine accepts a target of any standing (a wrong precondition row); Lemma 2.2 still
+    holds, so only a comparison with the spec transition catches it."""
+
+    def apply_turn(self, turn: Turn) -> TurnReport:
+        with _table_row(
+            reference.preconditions, OperationKind.UNDERMINE, target_standing=frozenset(Standing)
+        ):
+            return super().apply_turn(turn)
+
+
+class ResolveForgetsSubsumes(Verifier):
+    """Resolve labels its target resolved but records no Dep link from the subsumed records."""
+
+    def apply_turn(self, turn: Turn) -> TurnReport:
+        report = super().apply_turn(turn)
+        for op in turn.operations:
+            if isinstance(op, Resolve):
+                for subsumed in op.subsumes:
+                    del self.state._dep[subsumed][op.target]
+                    del self.state._rdep[op.target][subsumed]
+        return report
+
+
+class WrittenOrderTurn(Verifier):
+    """A turn's operations apply in the order written, not in the fixed order of kinds
+    (Section 2, "Updating D_t"): a one-operation turn cannot show it."""
+
+    def apply_turn(self, turn: Turn) -> TurnReport:
+        saved = reference.verifier.in_application_order
+        reference.verifier.in_application_order = lambda ops: list(enumerate(ops))
+        try:
+            return super().apply_turn(turn)
+        finally:
+            reference.verifier.in_application_order = saved
 
 
 class NonAtomicTurn(Verifier):

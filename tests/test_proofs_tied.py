@@ -15,14 +15,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs.encode import LABELS, REC, Params, Rules, State, transition
-from proofs.solver import Outcome, prove
+from proofs.encode import Rules
 from reference.conformance.cases.oracle import spec_operation
-from reference.depmap import DependencyMap
 from reference.errors import GcvError
 from reference.operations import (
     ExpandAwareness,
@@ -30,123 +27,15 @@ from reference.operations import (
     Observe,
     Operation,
     OperationKind,
-    Question,
-    Resolve,
     Revise,
-    Support,
     Undermine,
 )
 from reference.records import Standing
 from reference.rules import RULES
 from reference.verifier import Turn, Verifier
 from spec import transition as spec_transition
+from tests.encoded import Concrete, Refusal, check
 from tests.strategies import AGENTS, operations_over
-
-_x, _y = z3.Consts("x y", REC)
-
-
-def _named(op: Operation) -> set[str]:
-    match op:
-        case Observe() | Hypothesize() | Question():
-            return {op.id, *op.depends_on}
-        case Support() | Undermine():
-            return {op.target, op.evidence, *op.evidence_depends_on}
-        case Revise():
-            return {op.target, *op.attackers}
-        case Resolve():
-            return {op.target, *op.subsumes, *op.premises}
-    return set()
-
-
-@dataclasses.dataclass(frozen=True)
-class Concrete:
-    """The parts of D_t the encoding models: Args_t with st_t, Dep and Att as pairs."""
-
-    standing: dict[str, Standing]
-    dep: frozenset[tuple[str, str]]
-    att: frozenset[tuple[str, str]]
-
-    @classmethod
-    def of_engine(cls, dmap: DependencyMap) -> Concrete:
-        """The engine's map."""
-        return cls(
-            dict(dmap.standing),
-            frozenset((a, b) for a, bs in dmap.dep.items() for b in bs),
-            frozenset((a, b) for a, bs in dmap.att.items() for b in bs),
-        )
-
-    @classmethod
-    def of_spec(cls, state: spec_transition.State) -> Concrete:
-        """The spec transition's map."""
-        standing = {r: Standing(rec.standing) for r, rec in state.records.items()}
-        return cls(standing, frozenset(state.dep), frozenset(state.att))
-
-
-class Universe:
-    """A finite interpretation of the record sort."""
-
-    def __init__(self, names: set[str]) -> None:
-        self.names = sorted(names) or ["nobody"]
-        self.const = {n: z3.Const(f"u.{n}", REC) for n in self.names}
-
-    def axioms(self) -> list[z3.BoolRef]:
-        consts = list(self.const.values())
-        return [
-            z3.Distinct(consts) if len(consts) > 1 else z3.BoolVal(True),
-            z3.ForAll([_x], z3.Or([_x == c for c in consts])),
-        ]
-
-    def members(self, names: object) -> z3.ArrayRef:
-        chosen = [self.const[n] for n in names]  # type: ignore[attr-defined]
-        return z3.Lambda([_x], z3.Or([_x == c for c in chosen]) if chosen else z3.BoolVal(False))
-
-    def state(self, s: State, m: Concrete) -> list[z3.BoolRef]:
-        """Constraints fixing ``s`` to the concrete map."""
-        c = self.const
-        out = []
-        for a in self.names:
-            out.append(s.ex[c[a]] == (a in m.standing))
-            if a in m.standing:
-                out.append(s.st[c[a]] == LABELS[m.standing[a]])
-            for b in self.names:
-                out.append(s.dep[c[a], c[b]] == ((a, b) in m.dep))
-                out.append(s.att[c[a], c[b]] == ((a, b) in m.att))
-        return out
-
-    def params(self, p: Params, op: Operation) -> list[z3.BoolRef]:
-        """Constraints fixing the parameters to the operation's arguments."""
-        c, first = self.const, self.const[self.names[0]]
-        new = target = evidence = first
-        registers = False
-        cited: object = ()
-        attackers: object = ()
-        subsumes: object = ()
-        premises: object = ()
-        match op:
-            case Observe() | Hypothesize() | Question():
-                new, cited = c[op.id], op.depends_on
-            case Support() | Undermine():
-                target, evidence = c[op.target], c[op.evidence]
-                registers, cited = op.evidence_claim is not None, op.evidence_depends_on
-            case Revise():
-                target, attackers = c[op.target], op.attackers
-            case Resolve():
-                target, subsumes, premises = c[op.target], op.subsumes, op.premises
-        eq = lambda a, b: z3.ForAll([_x], a[_x] == b[_x])  # noqa: E731
-        return [
-            p.new == new,
-            p.target == target,
-            p.evidence == evidence,
-            p.registers_evidence == registers,
-            eq(p.cited, self.members(cited)),
-            eq(p.attackers, self.members(attackers)),
-            eq(p.subsumes, self.members(subsumes)),
-            eq(p.premises, self.members(premises)),
-        ]
-
-
-def _unmodelled(code: str, field: str | None) -> bool:
-    return code in ("unknown-agent", "already-aware") or field == "dissenters"
 
 
 def _check(
@@ -156,23 +45,7 @@ def _check(
     rules: Rules = RULES,
 ) -> None:
     """``after`` is the next map the system reached, or the (code, field) it refused with."""
-    u = Universe(set(before.standing) | _named(op))
-    s, p = State.fresh("s"), Params.fresh("p")
-    t = transition(op.operation, s, p, rules)
-    context = [*u.axioms(), *u.state(s, before), *u.params(p, op)]
-    if isinstance(after, tuple):
-        if _unmodelled(*after):
-            return
-        outcome = prove(context, z3.Not(t.precondition), timeout_ms=20_000).outcome
-        assert outcome is Outcome.PROVED, f"{op} is refused ({after[0]}); the encoding allows it"
-        return
-    assert prove(context, t.precondition, timeout_ms=20_000).outcome is Outcome.PROVED, (
-        f"{op} is accepted; the encoding's precondition does not hold"
-    )
-    same = z3.And(u.state(t.after, after))
-    assert prove(context, same, timeout_ms=20_000).outcome is Outcome.PROVED, (
-        f"after {op} the encoded state differs from the system's"
-    )
+    check(before, (op,), Refusal(*after) if isinstance(after, tuple) else after, rules)
 
 
 def _check_step(v: Verifier, op: Operation, rules: Rules = RULES) -> None:

@@ -1,0 +1,311 @@
+"""A concrete step checked against the Z3 encoding's transition relation (proofs/encode.py).
+
+The encoded relation is instantiated on a finite universe (the registered records and the
+identifiers the turn names) with the state fixed to a concrete map and the parameters to
+the operations' arguments; the system that took the step must agree with it: the encoded
+preconditions hold exactly when it accepts, and the encoded next state is then its next
+state.  A turn of several operations is the encoded transitions composed in application
+order, each reading the state the previous one left (A.3, "State composition").
+
+Agents and awareness are outside the encoded state, so refusals on their account
+(``unknown-agent``, ``already-aware``, a speaker dissenting from their own decision) are not
+compared.  ``tests/test_proofs_tied.py`` and ``tests/refinement.py`` both check through here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import product
+
+import z3
+
+from proofs.encode import LABELS, REC, Params, Rules, State, transition
+from proofs.solver import Outcome, prove
+from reference.depmap import DependencyMap
+from reference.operations import (
+    Hypothesize,
+    Observe,
+    Operation,
+    OperationKind,
+    Question,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+)
+from reference.records import Standing
+from reference.rules import RULES
+from spec import transition as spec_transition
+
+_x = z3.Const("x", REC)
+
+
+def named(op: Operation) -> set[str]:
+    """The record identifiers ``op`` names."""
+    match op:
+        case Observe() | Hypothesize() | Question():
+            return {op.id, *op.depends_on}
+        case Support() | Undermine():
+            return {op.target, op.evidence, *op.evidence_depends_on}
+        case Revise():
+            return {op.target, *op.attackers}
+        case Resolve():
+            return {op.target, *op.subsumes, *op.premises}
+    return set()
+
+
+@dataclasses.dataclass(frozen=True)
+class Concrete:
+    """The parts of D_t the encoding models: Args_t with st_t, Dep and Att as pairs."""
+
+    standing: dict[str, Standing]
+    dep: frozenset[tuple[str, str]]
+    att: frozenset[tuple[str, str]]
+
+    @classmethod
+    def of_engine(cls, dmap: DependencyMap) -> Concrete:
+        """The engine's map."""
+        return cls(
+            dict(dmap.standing),
+            frozenset((a, b) for a, bs in dmap.dep.items() for b in bs),
+            frozenset((a, b) for a, bs in dmap.att.items() for b in bs),
+        )
+
+    @classmethod
+    def of_spec(cls, state: spec_transition.State) -> Concrete:
+        """The spec transition's map."""
+        standing = {r: Standing(rec.standing) for r, rec in state.records.items()}
+        return cls(standing, frozenset(state.dep), frozenset(state.att))
+
+
+class Universe:
+    """A finite interpretation of the record sort."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = sorted(names) or ["nobody"]
+        self.const = {n: z3.Const(f"u.{n}", REC) for n in self.names}
+
+    def axioms(self) -> list[z3.BoolRef]:
+        """The constants are distinct and are every record."""
+        consts = list(self.const.values())
+        return [
+            z3.Distinct(consts) if len(consts) > 1 else z3.BoolVal(True),
+            z3.ForAll([_x], z3.Or([_x == c for c in consts])),
+        ]
+
+    def members(self, names: Iterable[str]) -> z3.ArrayRef:
+        """The set of the records ``names``."""
+        chosen = [self.const[n] for n in names]
+        return z3.Lambda([_x], z3.Or([_x == c for c in chosen]) if chosen else z3.BoolVal(False))
+
+    def state(self, s: State, m: Concrete) -> list[z3.BoolRef]:
+        """Constraints fixing ``s`` to the concrete map."""
+        c = self.const
+        out = []
+        for a in self.names:
+            out.append(s.ex[c[a]] == (a in m.standing))
+            if a in m.standing:
+                out.append(s.st[c[a]] == LABELS[m.standing[a]])
+            for b in self.names:
+                out.append(s.dep[c[a], c[b]] == ((a, b) in m.dep))
+                out.append(s.att[c[a], c[b]] == ((a, b) in m.att))
+        return out
+
+    def params(self, p: Params, op: Operation) -> list[z3.BoolRef]:
+        """Constraints fixing the parameters to the operation's arguments."""
+        c, first = self.const, self.const[self.names[0]]
+        new = target = evidence = first
+        registers = False
+        cited: Sequence[str] = ()
+        attackers: Sequence[str] = ()
+        subsumes: Sequence[str] = ()
+        premises: Sequence[str] = ()
+        match op:
+            case Observe() | Hypothesize() | Question():
+                new, cited = c[op.id], op.depends_on
+            case Support() | Undermine():
+                target, evidence = c[op.target], c[op.evidence]
+                registers, cited = op.evidence_claim is not None, op.evidence_depends_on
+            case Revise():
+                target, attackers = c[op.target], op.attackers
+            case Resolve():
+                target, subsumes, premises = c[op.target], op.subsumes, op.premises
+        eq = lambda a, b: z3.ForAll([_x], a[_x] == b[_x])  # noqa: E731
+        return [
+            p.new == new,
+            p.target == target,
+            p.evidence == evidence,
+            p.registers_evidence == registers,
+            eq(p.cited, self.members(cited)),
+            eq(p.attackers, self.members(attackers)),
+            eq(p.subsumes, self.members(subsumes)),
+            eq(p.premises, self.members(premises)),
+        ]
+
+
+@dataclasses.dataclass(frozen=True)
+class Refusal:
+    """A refused turn: the error code and field, and the refused operation's position in
+    the application order."""
+
+    code: str
+    field: str | None
+    position: int = 0
+
+    @property
+    def modelled(self) -> bool:
+        """Whether the encoding models the clause that refused (not agents or awareness)."""
+        return self.code not in ("unknown-agent", "already-aware") and self.field != "dissenters"
+
+
+def check(
+    before: Concrete,
+    ops: Sequence[Operation],
+    after: Concrete | Refusal,
+    rules: Rules = RULES,
+) -> bool:
+    """``ops`` in application order from ``before`` reached ``after`` (the next map, or the
+    refusal); assert the encoding agrees.  False when the refusal is not modelled."""
+    if isinstance(after, Refusal) and not after.modelled:
+        return False
+    names = set(before.standing).union(*(named(op) for op in ops))
+    u = Universe(names)
+    s = State.fresh("s")
+    context = [*u.axioms(), *u.state(s, before)]
+    applied = ops if isinstance(after, Concrete) else ops[: after.position + 1]
+    preconditions = []
+    for position, op in enumerate(applied):
+        p = Params.fresh(f"p{position}")
+        t = transition(op.operation, s, p, rules)
+        context += u.params(p, op)
+        preconditions.append(t.precondition)
+        s = t.after
+    if isinstance(after, Refusal):
+        *allowed, refused = preconditions
+        held = prove(context, z3.And(allowed), timeout_ms=20_000).outcome
+        assert held is Outcome.PROVED, f"{ops}: the encoding refuses before {after.code}"
+        outcome = prove(context, z3.Not(refused), timeout_ms=20_000).outcome
+        assert outcome is Outcome.PROVED, f"{ops} is refused ({after.code}); the encoding allows it"
+        return True
+    outcome = prove(context, z3.And(preconditions), timeout_ms=20_000).outcome
+    assert outcome is Outcome.PROVED, (
+        f"{ops} is accepted; the encoding's precondition does not hold"
+    )
+    same = z3.And(u.state(s, after))
+    assert prove(context, same, timeout_ms=20_000).outcome is Outcome.PROVED, (
+        f"after {ops} the encoded state differs from the system's"
+    )
+    return True
+
+
+def _grounded(e: z3.ExprRef, consts: Sequence[z3.ExprRef]) -> z3.ExprRef:
+    """``e`` with each quantifier over records replaced by its instances at ``consts``: on
+    a universe that is exactly those records the two are equivalent, and the solver decides
+    the quantifier-free form (with quantifiers it answered unknown)."""
+    if z3.is_quantifier(e) and not e.is_lambda():
+        body = _grounded(e.body(), consts)
+        instances = [
+            z3.substitute_vars(body, *reversed(chosen))
+            for chosen in product(consts, repeat=e.num_vars())
+        ]
+        return z3.And(instances) if e.is_forall() else z3.Or(instances)
+    if z3.is_app(e) and e.num_args() > 0:
+        return e.decl()(*(_grounded(child, consts) for child in e.children()))
+    return e
+
+
+class _Choices:
+    """Parameters over a finite universe as plain constants: an element as a choice among
+    the universe's constants, a set as one Boolean per record (which keeps the solver's
+    enumeration decidable, where sets as arrays left it unknown)."""
+
+    def __init__(self, u: Universe, p: Params) -> None:
+        self.u = u
+        self.constraints = [
+            z3.Or([const == c for c in u.const.values()]) for const in (p.new, p.target, p.evidence)
+        ]
+        self.flags: dict[str, dict[str, z3.BoolRef]] = {}
+        for name in ("cited", "attackers", "subsumes", "premises"):
+            array = getattr(p, name)
+            flags = {n: z3.Bool(f"{name}.{n}") for n in u.names}
+            self.flags[name] = flags
+            chosen = z3.Or([z3.And(_x == u.const[n], flags[n]) for n in u.names])
+            self.constraints.append(z3.ForAll([_x], array[_x] == chosen))
+
+    def element(self, model: z3.ModelRef, const: z3.ExprRef) -> str:
+        """The record ``const`` is in ``model``."""
+        return next(n for n in self.u.names if z3.is_true(model.eval(const == self.u.const[n])))
+
+    def members(self, model: z3.ModelRef, name: str) -> tuple[str, ...]:
+        """The records of the set parameter ``name`` in ``model``."""
+        flags = self.flags[name]
+        return tuple(n for n in self.u.names if z3.is_true(model.eval(flags[n])))
+
+    def other(self, model: z3.ModelRef, const: z3.ExprRef) -> z3.BoolRef:
+        """``const`` is another record than in ``model``."""
+        return const != self.u.const[self.element(model, const)]
+
+    def other_set(self, model: z3.ModelRef, name: str) -> z3.BoolRef:
+        """The set parameter ``name`` differs from ``model``'s."""
+        chosen = set(self.members(model, name))
+        return z3.Or([flag != (n in chosen) for n, flag in self.flags[name].items()])
+
+
+def _decoded(
+    kind: OperationKind, c: _Choices, p: Params, m: z3.ModelRef
+) -> tuple[Operation, z3.BoolRef]:
+    """The operation a model of the parameters names, and the clause excluding it."""
+    match kind:
+        case OperationKind.OBSERVE:
+            op: Operation = Observe(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
+        case OperationKind.HYPOTHESIZE:
+            op = Hypothesize(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
+        case OperationKind.QUESTION:
+            op = Question(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
+        case OperationKind.REVISE:
+            return Revise(c.element(m, p.target), c.members(m, "attackers")), z3.Or(
+                c.other(m, p.target), c.other_set(m, "attackers")
+            )
+        case OperationKind.RESOLVE:
+            # Premises belong to a decision (clause T3.resolve.decision-fields).
+            premises = c.members(m, "premises")
+            op = Resolve(c.element(m, p.target), c.members(m, "subsumes"), bool(premises), premises)
+            excluded = [c.other(m, p.target), c.other_set(m, "subsumes")]
+            return op, z3.Or(*excluded, c.other_set(m, "premises"))
+        case OperationKind.SUPPORT | OperationKind.UNDERMINE:
+            registers = z3.is_true(m.eval(p.registers_evidence))
+            shape = Support if kind is OperationKind.SUPPORT else Undermine
+            op = shape(
+                c.element(m, p.target),
+                c.element(m, p.evidence),
+                "e" if registers else None,
+                c.members(m, "cited") if registers else (),
+            )
+            fresh = [p.registers_evidence != registers, c.other(m, p.target)]
+            fresh.append(c.other(m, p.evidence))
+            return op, z3.Or(*fresh, z3.And(p.registers_evidence, c.other_set(m, "cited")))
+        case _:
+            raise AssertionError(f"{kind.value} has no parameters in the encoding")
+    return op, z3.Or(c.other(m, p.new), c.other_set(m, "cited"))
+
+
+def allowed(
+    before: Concrete, kind: OperationKind, names: Sequence[str], rules: Rules = RULES
+) -> Iterator[Operation]:
+    """Every operation of ``kind`` over the records ``names`` whose encoded precondition holds
+    in ``before``: the solver's models, each excluded in turn until none is left."""
+    u = Universe(set(names))
+    s, p = State.fresh("s"), Params.fresh("p")
+    choices = _Choices(u, p)
+    solver = z3.Solver()
+    solver.set(timeout=20_000, random_seed=0)
+    consts = list(u.const.values())
+    solver.add(u.axioms()[0], *u.state(s, before))
+    for constraint in (*choices.constraints, transition(kind, s, p, rules).precondition):
+        solver.add(_grounded(constraint, consts))
+    while (answer := solver.check()) == z3.sat:
+        op, excluded = _decoded(kind, choices, p, solver.model())
+        yield op
+        solver.add(excluded)
+    assert answer == z3.unsat, f"the enumeration of {kind.value} is {answer}"
