@@ -10,6 +10,7 @@ Att_t (key ``"attack"``, from the attacker to its target).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +22,7 @@ from reference.depmap import DependencyMap
 from reference.errors import GcvError, MalformedTrace
 from reference.history import prefix
 from reference.replay import Replay, replay
-from reference.trace import Trace
+from reference.trace import Trace, load_trace
 
 __all__ = [
     "ATTACK",
@@ -125,8 +126,13 @@ def map_at(trace: Trace, at: int | None) -> Replay:
 
 
 def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``TRACE [--at N]`` arguments shared by the commands that show a map."""
-    parser.add_argument("trace", metavar="TRACE", help="a trace file or built-in scenario name")
+    """The ``TRACE | --db FILE`` and ``--at N`` arguments shared by the commands that show a
+    map."""
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "trace", metavar="TRACE", nargs="?", help="a trace file or built-in scenario name"
+    )
+    source.add_argument("--db", metavar="FILE", help="a session store (gcv session) instead")
     parser.add_argument(
         "--at",
         type=int,
@@ -144,10 +150,18 @@ def run_on_map(args: argparse.Namespace, body: Callable[[Replay], int]) -> int:
     from reference.cli import EXIT_BAD_INPUT, _read_trace  # the composition root
 
     try:
-        return body(map_at(_read_trace(args.trace), args.at))
+        return body(map_at(_stored_trace(args.db) if args.db else _read_trace(args.trace), args.at))
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def _stored_trace(db: str) -> Trace:
+    """The conversation of the store ``db`` as a trace (its log, rejected turns marked)."""
+    from reference.store import open_session
+
+    with open_session(db) as session:
+        return load_trace(json.dumps(session.export()))
 
 
 def write_output(content: str | bytes, output: str | None) -> None:

@@ -122,3 +122,18 @@ def test_export_bad_input_is_exit_2(
 def test_export_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["export", "phase3-deliberation", "--format", "iccma-tgf"]) == EXIT_OK
     assert "#" in capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("command", ["export", "draw"])
+def test_a_session_store_shows_the_same_map_as_its_trace(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "phase2.gcv"
+    assert main(["session", "import", "phase2-debugging", "--db", str(store)]) == EXIT_OK
+    capsys.readouterr()
+    fmt = "json" if command == "export" else "dot"
+    for at in (["--at", "7"], []):
+        assert main([command, "phase2-debugging", *at, "--format", fmt]) == EXIT_OK
+        from_trace = capsys.readouterr().out
+        assert main([command, "--db", str(store), *at, "--format", fmt]) == EXIT_OK
+        assert capsys.readouterr().out == from_trace
