@@ -100,4 +100,4 @@ def test_phase1_shows_the_model_size_turn_by_turn(browser: WebDriver, tmp_path: 
 
 def test_explore_unknown_turn_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explore", "phase2-debugging", "--at", "14"]) == EXIT_BAD_INPUT
-    assert "no turn T14" in capsys.readouterr().err
+    assert "turn 14 is not in the trace" in capsys.readouterr().err
