@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from reference.errors import GcvError
+from reference.errors import GcvError, MalformedTrace, UnreadableFile
+from reference.jsoninput import read_file
 from reference.render import render_grounding, render_turn
 from reference.replay import Check, Replay, replay
-from reference.trace import EPISTEMIC_QUERIES, Trace, load_trace
+from reference.trace import EPISTEMIC_QUERIES, MAX_TRACE_BYTES, Trace, load_trace
 
 __all__ = ["main"]
 
@@ -63,11 +64,10 @@ def _read_trace(name_or_path: str) -> Trace:
     if name_or_path in builtin_scenarios():
         source = resources.files("spec").joinpath("scenarios", f"{name_or_path}.json")
         return load_trace(source.read_bytes())
-    path = Path(name_or_path)
-    if not path.is_file():
+    if not Path(name_or_path).exists():
         known = ", ".join(builtin_scenarios())
-        raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario ({known})")
-    return load_trace(path.read_bytes())
+        raise UnreadableFile(f"{name_or_path}: no such file or built-in scenario ({known})")
+    return load_trace(read_file(name_or_path, MAX_TRACE_BYTES, MalformedTrace, "a trace"))
 
 
 def _plain(value: object) -> object:
@@ -240,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _build_parser().parse_args(words)
     try:
         code: int = args.run(args)
-    except (GcvError, FileNotFoundError) as error:
+    except GcvError as error:
         print(f"gcv: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return code

@@ -51,10 +51,12 @@ from reference.conformance.statements import (
     UPDATES,
 )
 from reference.errors import MalformedVectors
+from reference.jsoninput import parse_json, read_bounded
 
 __all__ = [
     "FIRST_SUITE_VERSION",
     "FORMAT",
+    "MAX_VECTOR_BYTES",
     "STATEMENTS",
     "SUITE_VERSION",
     "Case",
@@ -67,6 +69,8 @@ __all__ = [
 ]
 
 FORMAT = "gcv-vectors/1"
+MAX_VECTOR_BYTES = 64 * 1024 * 1024
+"""The largest vector file read (as a trace: spec/normative.md, "Input bounds")."""
 SUITE_VERSION = "1.1.0"
 """The suite version: the major number follows the protocol, the minor grows with new cases."""
 
@@ -231,17 +235,16 @@ def load_vector_file(text: str | bytes, name: str = "vectors") -> tuple[Case, ..
     MalformedVectors
         Naming the file and the place that is wrong.
     """
-    data = text.encode() if isinstance(text, str) else text
+    # surrogatepass: a lone surrogate in the text is refused by parse_json, not by encode.
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     digest = hashlib.sha256(data).hexdigest()
     if digest in _VALIDATED:  # schema validation is the slow part of loading a suite
         return _VALIDATED[digest]
-    try:
-        document = json.loads(data)
-    except (ValueError, RecursionError) as error:
-        raise MalformedVectors(f"{name}: not valid JSON: {error}") from None
+    document = parse_json(data, MAX_VECTOR_BYTES, MalformedVectors, name)
     found = schema_problem("urn:gcv:vectors:1", "", document)
     if found is not None:
         raise MalformedVectors(f"{name}: {found}", field=found.split(":", 1)[0])
+    assert isinstance(document, dict), "the schema requires an object"
     cases = tuple(Case.from_json(c) for c in document["cases"])
     _VALIDATED[digest] = cases
     return cases
@@ -275,7 +278,9 @@ def load_suite(directory: Traversable | Path | None = None) -> tuple[Case, ...]:
     cases: list[Case] = []
     seen: set[str] = set()
     for name, file in _vector_files(root):
-        for case in load_vector_file(file.read_bytes(), name):
+        with file.open("rb") as stream:
+            data = read_bounded(stream, MAX_VECTOR_BYTES, MalformedVectors, name)
+        for case in load_vector_file(data, name):
             if case.id in seen:
                 raise MalformedVectors(f"{name}: case id {case.id!r} is used twice")
             seen.add(case.id)

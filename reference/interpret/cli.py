@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
-from reference.errors import GcvError, MalformedInput
+from reference.errors import GcvError, MalformedInput, MalformedTrace, UnreadableFile
 from reference.interpret.client import ChatClient, ResponseFormat, config_from
 from reference.interpret.evaluate import ROWS, Evaluation, StateSource, evaluate
 from reference.interpret.llm import LLMInterpreter
@@ -32,12 +32,14 @@ from reference.interpret.metrics import Scores
 from reference.interpret.native import NativeInterpreter
 from reference.interpret.prompts import PROMPT_VERSION, load_prompts
 from reference.interpret.protocol import Condition, Interpreter
-from reference.trace import Trace, load_trace
+from reference.jsoninput import read_file
+from reference.trace import MAX_TRACE_BYTES, Trace, load_trace
 
 __all__ = ["format_table", "main"]
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 DEFAULT_TRACE = "phase2-debugging"
+MAX_CONFIG_BYTES = 1 << 20
 
 # Options that become client settings: option dest -> setting name.
 _CLIENT_OPTIONS = (
@@ -117,17 +119,21 @@ def _read_trace(name_or_path: str) -> Trace:
     builtin = folder.joinpath(f"{name_or_path}.json")
     if "/" not in name_or_path and builtin.is_file():
         return load_trace(builtin.read_bytes())
-    path = Path(name_or_path)
-    if not path.is_file():
-        raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario")
-    return load_trace(path.read_bytes())
+    if not Path(name_or_path).exists():
+        raise UnreadableFile(f"{name_or_path}: no such file or built-in scenario")
+    return load_trace(read_file(name_or_path, MAX_TRACE_BYTES, MalformedTrace, "a trace"))
 
 
 def _file_settings(path: Path | None) -> dict[str, object]:
     if path is None:
         return {}
+    data = read_file(str(path), MAX_CONFIG_BYTES, MalformedInput, "a config")
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        document = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise MalformedInput(f"{path}: not UTF-8: byte {error.start}", field="config") from None
+    except RecursionError:
+        raise MalformedInput(f"{path}: nested too deeply", field="config") from None
     except tomllib.TOMLDecodeError as error:
         raise MalformedInput(f"{path}: not valid TOML: {error}", field="config") from None
     table = document.get("interpreter", document)
@@ -220,7 +226,7 @@ def main(argv: list[str]) -> int:
             checkpoint_every=args.checkpoint_every,
             keep_going=args.keep_going,
         )
-    except (GcvError, FileNotFoundError) as error:
+    except GcvError as error:
         print(f"gcv interpret-eval: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
