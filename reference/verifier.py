@@ -27,11 +27,25 @@ from reference.closure import (
 )
 from reference.depmap import Change, DependencyMap
 from reference.epistemic.abduction import Problem, open_problems
-from reference.epistemic.formula import Believes, CondBelieves, Formula, Knows, Not, parse
+from reference.epistemic.formula import (
+    MAX_DEPTH,
+    Believes,
+    CondBelieves,
+    Formula,
+    Knows,
+    Not,
+    parse,
+)
 from reference.epistemic.model import PlausibilityModel
 from reference.epistemic.semantics import check_formula, everything, is_ordered, truth_set
 from reference.epistemic.table import DEL_RULES
-from reference.errors import GcvError, MalformedInput, UnknownAgent, UnknownRecord
+from reference.errors import (
+    GcvError,
+    MalformedFormula,
+    MalformedInput,
+    UnknownAgent,
+    UnknownRecord,
+)
 from reference.operations import Observe, Operation, in_application_order
 from reference.predicates import (
     is_conflict_free,
@@ -301,6 +315,10 @@ class Verifier:
 
     def _formula(self, formula: Formula | str, field: str = "formula") -> Formula:
         parsed = parse(formula) if isinstance(formula, str) else formula
+        if not isinstance(parsed, Formula) or type(parsed) is Formula:
+            raise MalformedFormula(f"expected a formula, got {type(parsed).__name__}", field=field)
+        if parsed.depth > MAX_DEPTH:
+            raise MalformedFormula(f"a formula may be nested at most {MAX_DEPTH} deep", field=field)
         problem = check_formula(self.state.model, parsed, field)
         if problem is not None:
             raise problem
