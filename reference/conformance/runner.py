@@ -42,6 +42,8 @@ from reference.conformance.protocol import CASE_FEATURES, feature_of
 from reference.conformance.report import CaseResult, RunReport
 from reference.conformance.vectors import SUITE_VERSION, Case, load_suite
 from reference.errors import GcvError, Unsupported
+from reference.jsoninput import read_file
+from reference.options import OptionParser, at_least, seconds, writable_path
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -55,6 +57,7 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2, 3
+MAX_KNOWN_FAILURES_BYTES = 1 << 20
 
 RESTART_ATTEMPTS = 3
 """Consecutive failed restarts after which the remaining cases are not attempted."""
@@ -289,7 +292,7 @@ def run_cases(
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OptionParser(
         prog="gcv conform",
         usage="gcv conform [OPTIONS] -- COMMAND [ARGUMENTS ...]",
         description="Run the conformance vectors (or differential fuzzing) against an "
@@ -313,17 +316,17 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="run only cases with this feature or tag (repeatable)",
     )
-    parser.add_argument("--max-fail", type=int, metavar="N", help="stop after N failures")
+    parser.add_argument("--max-fail", type=at_least(1), metavar="N", help="stop after N failures")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=10.0,
         metavar="SECONDS",
         help="per-request timeout (default 10)",
     )
     parser.add_argument(
         "--start-timeout",
-        type=float,
+        type=seconds,
         default=30.0,
         metavar="SECONDS",
         help="time allowed to start and answer the handshake (default 30)",
@@ -332,26 +335,33 @@ def _parser() -> argparse.ArgumentParser:
         "--known-failures", metavar="FILE", help="case ids or globs expected to fail, one a line"
     )
     parser.add_argument("--strict", action="store_true", help="fail when a known failure passes")
-    parser.add_argument("--json", metavar="FILE", help="write the JSON report ('-': stdout)")
-    parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
+    parser.add_argument(
+        "--json", type=writable_path, metavar="FILE", help="write the JSON report ('-': stdout)"
+    )
+    parser.add_argument(
+        "--junit", type=writable_path, metavar="FILE", help="write a JUnit XML report"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every case")
     fuzz = parser.add_argument_group("differential fuzzing (instead of the vectors)")
     fuzz.add_argument(
         "--fuzz",
-        type=int,
+        type=at_least(1),
         metavar="N",
         help="N Hypothesis-generated conversations, in lockstep with the reference",
     )
     fuzz.add_argument("--seed", type=int, help="the fuzzing seed (default: random, printed)")
     fuzz.add_argument(
         "--fuzz-turns",
-        type=int,
+        type=at_least(1, 1000),
         default=8,
         metavar="T",
         help="at most T turns per conversation (default 8)",
     )
     fuzz.add_argument(
-        "--save-vector", metavar="FILE", help="append the shrunk mismatch to this vector file"
+        "--save-vector",
+        type=writable_path,
+        metavar="FILE",
+        help="append the shrunk mismatch to this vector file",
     )
     return parser
 
@@ -378,7 +388,11 @@ def _cases(args: argparse.Namespace) -> tuple[list[Case], KnownFailures]:
     cases = select(load_suite(directory), args.id, args.feature)
     known = KnownFailures()
     if args.known_failures:
-        known = KnownFailures.parse(Path(args.known_failures).read_text(encoding="utf-8"))
+        data = read_file(args.known_failures, MAX_KNOWN_FAILURES_BYTES, GcvError, "a list")
+        try:
+            known = KnownFailures.parse(data.decode("utf-8"))
+        except UnicodeDecodeError as error:
+            raise GcvError(f"{args.known_failures}: not UTF-8 text (byte {error.start})") from None
     return cases, known
 
 

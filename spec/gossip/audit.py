@@ -249,6 +249,17 @@ def _check_ranking(runs: int, seed: int) -> bool:
     return ok
 
 
+def _count(low: int) -> Callable[[str], int]:
+    """The option type of an integer of at least ``low`` (the parser refuses any other)."""
+
+    def parse(text: str) -> int:
+        if not text.lstrip("-").isdigit() or int(text) < low:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer >= {low}")
+        return int(text)
+
+    return parse
+
+
 def main(argv: list[str]) -> int:
     """Run the gossip audits; return 0 iff every check agrees with the paper."""
     parser = argparse.ArgumentParser(prog="gcv audit gossip", description=__doc__)
@@ -262,9 +273,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--full", action="store_true", help=f"larger sizes: {' '.join(FULL_CONFIGS)}"
     )
-    parser.add_argument("--formulas", type=int, default=20, help="random factual theta per config")
-    parser.add_argument("--models", type=int, default=30, help="random models for Lemmas 5.2/6.2")
-    parser.add_argument("--runs", type=int, default=2000, help="runs per ranking estimate")
+    parser.add_argument(
+        "--formulas", type=_count(0), default=20, help="random factual theta per config"
+    )
+    parser.add_argument(
+        "--models", type=_count(0), default=30, help="random models for Lemmas 5.2/6.2"
+    )
+    # A standard error needs two runs at least.
+    parser.add_argument("--runs", type=_count(2), default=2000, help="runs per ranking estimate")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
     configs = args.config or (FULL_CONFIGS if args.full else DEFAULT_CONFIGS)
