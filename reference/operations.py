@@ -96,7 +96,7 @@ def _check_claim(kind: OperationKind, field: str, value: object) -> None:
 
 
 def _check_kind(kind: OperationKind, value: object, allowed: frozenset[Kind]) -> None:
-    if value not in allowed:
+    if not isinstance(value, Kind) or value not in allowed:
         names = sorted(k.value for k in allowed)
         raise _fail(kind, "kind", f"record kind {value!r} is not one of {names}")
 

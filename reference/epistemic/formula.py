@@ -106,7 +106,8 @@ class Formula:
 
     def _set_depth(self, *children: Formula) -> None:
         for child in children:
-            if not isinstance(child, Formula):
+            # The bare base class is no formula of the language: it has no depth.
+            if not isinstance(child, Formula) or type(child) is Formula:
                 raise MalformedFormula(
                     f"{type(self).__name__} needs formulas, got {child!r}", field="formula"
                 )
