@@ -144,8 +144,10 @@ def json_depth_problem(document: object) -> str | None:
             return f"{where.lstrip('.') or '(top level)'}: nested more than {MAX_JSON_DEPTH} deep"
         if isinstance(value, dict):
             for key, item in value.items():
-                pending.append((key, depth, f"{where}.{key[:40]}"))
-                pending.append((item, depth + 1, f"{where}.{key[:40]}"))
+                # The path quotes the key, which must not carry the surrogate it reports.
+                step = f"{where}.{_LONE_SURROGATE.sub(chr(0xFFFD), key[:40])}"
+                pending.append((key, depth, step))
+                pending.append((item, depth + 1, step))
         else:
             pending.extend((item, depth + 1, f"{where}[{k}]") for k, item in enumerate(value))
     return None

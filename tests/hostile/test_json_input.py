@@ -71,14 +71,16 @@ def test_deep_nesting_in_a_reply_or_a_vector_file_is_refused() -> None:
         _trace(description="x\udfffy"),
         _trace(agents={"a": "\ud800"}),
         _trace(turns=[{"turn": 1, "speaker": "a", "text": "\ud83d", "operations": []}]),
+        _trace(**{"\ud800": "x"}),  # found by the fuzz harness: the message quoted the key
     ],
 )
 def test_a_lone_surrogate_is_refused_before_it_is_printed(
     document: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     text = json.dumps(document)  # ensure_ascii: the surrogate travels as an escape
-    with pytest.raises(MalformedTrace, match="lone surrogate"):
+    with pytest.raises(MalformedTrace, match="lone surrogate") as caught:
         load_trace(text)
+    str(caught.value).encode("utf-8")  # the message itself can be printed
     path = tmp_path / "t.json"
     path.write_text(text, encoding="ascii")
     assert main(["replay", str(path)]) == 2
