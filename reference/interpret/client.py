@@ -279,7 +279,7 @@ def _excerpt(data: bytes) -> str:
         error = document.get("error") if isinstance(document, dict) else None
         message = error.get("message") if isinstance(error, dict) else error
         text = message if isinstance(message, str) else data.decode("utf-8", "replace")
-    except ValueError:
+    except (ValueError, RecursionError):
         text = data.decode("utf-8", "replace")
     text = "".join(c if c.isprintable() else " " for c in text).strip()
     return text if len(text) <= 300 else text[:297] + "..."
@@ -414,7 +414,8 @@ class ChatClient:
             choice = document["choices"][0]
             message = choice["message"]
             content = message.get("content")
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        except (ValueError, RecursionError, KeyError, IndexError, TypeError, AttributeError):
+            # The content itself goes to read_reply, which bounds it (reference.jsoninput).
             raise EndpointError(
                 f"{self.config.url}: the answer is not a chat completion: {_excerpt(data)}"
             ) from None

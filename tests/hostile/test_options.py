@@ -150,3 +150,14 @@ def test_output_escapes_what_the_terminal_cannot_encode(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "caf\\xe9" in result.stdout, result.stdout
+
+
+def test_a_deeply_nested_answer_is_an_endpoint_error() -> None:
+    from reference.errors import EndpointError
+    from tests.interpret.loopback import ScriptedEndpoint, Step
+
+    # json.loads raised RecursionError, which the client did not catch.
+    with ScriptedEndpoint([Step(body=b"[" * 100_000 + b"]" * 100_000)]) as endpoint:
+        client = ChatClient(ClientConfig(endpoint.url, "m", timeout=5.0, retries=0))
+        with pytest.raises(EndpointError, match="not a chat completion"):
+            client.complete([{"role": "user", "content": "hi"}], {"type": "object"})
