@@ -359,7 +359,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument(
         "--save-vector",
-        type=writable_path,
         metavar="FILE",
         help="append the shrunk mismatch to this vector file",
     )
