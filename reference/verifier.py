@@ -354,7 +354,10 @@ class Verifier:
 
     def is_aware(self, agent: AgentId, atom: str) -> bool:
         """Whether ``atom`` is in the awareness set A_agent."""
-        return atom in self.state.awareness(self._agent(agent))
+        awareness = self.state.awareness(self._agent(agent))
+        if not isinstance(atom, str):
+            raise MalformedInput(f"an atom is a string, not {_type(atom)}", field="atom")
+        return atom in awareness
 
     # -- epistemic queries (M_t) ----------------------------------------------------
 
@@ -377,6 +380,8 @@ class Verifier:
     def _holds(self, formula: Formula, at: Collection[str] | None) -> bool:
         if at is not None:
             _check_collection("at", at)
+            if not all(isinstance(atom, str) for atom in at):
+                raise MalformedInput("a world is named by its true atoms, strings", field="at")
         model = self.state.model
         inside = truth_set(model, formula)
         if at is None:

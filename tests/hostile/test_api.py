@@ -40,6 +40,9 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
     "holds(5)": (lambda: _one_record().holds(5), "formula"),  # type: ignore[arg-type]
     "holds(at=5)": (lambda: _one_record().holds("p", at=5), "at"),  # type: ignore[arg-type]
     "holds(at='p')": (lambda: _one_record().holds("p", at="p"), "at"),
+    # Found by the fuzz harness's deep run: sorting the world's atoms raised TypeError.
+    "is_aware('a', [])": (lambda: _one_record().is_aware("a", []), "atom"),  # type: ignore[arg-type]
+    "holds(at=[None, False])": (lambda: _one_record().holds("p", at=[None, False]), "at"),  # type: ignore[list-item]
     "is_ordered(layers=5)": (lambda: _one_record().is_ordered("a", 5), "layers"),  # type: ignore[arg-type]
     "apply_turn(5)": (lambda: _one_record().apply_turn(5), "turn"),  # type: ignore[arg-type]
     "load_trace(1)": (lambda: load_trace(1), "text"),  # type: ignore[arg-type]
