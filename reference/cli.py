@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import sys
 from collections.abc import Sequence
@@ -259,12 +260,16 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gcv`` with ``argv`` (default: ``sys.argv[1:]``) and return its exit code."""
     words = sys.argv[1:] if argv is None else list(argv)
+    for stream in (sys.stdout, sys.stderr):
+        # What the terminal cannot encode is printed escaped (\xe9), not raised mid-report.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         if words and words[0] in _DELEGATED:  # the module parses its own options
             return _delegate(_DELEGATED[words[0]][0], words[1:])
         args = _build_parser().parse_args(words)
         code: int = args.run(args)
-    except (GcvError, FileNotFoundError) as error:
+    except GcvError as error:
         print(f"gcv: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return code

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+MAX_DETAIL_CHARS = 1000
+"""The longest message detail kept: an error quotes at most this much of its input."""
+
 __all__ = [
     "AlreadyAware",
     "AttackedTarget",
@@ -45,6 +48,7 @@ __all__ = [
     "UnknownOperation",
     "UnknownRecord",
     "UnknownWorld",
+    "UnreadableFile",
     "Unsupported",
     "WrongStanding",
 ]
@@ -62,6 +66,9 @@ class GcvError(Exception):
         field: str | None = None,
         record: str | None = None,
     ) -> None:
+        if len(detail) > MAX_DETAIL_CHARS:
+            omitted = len(detail) - MAX_DETAIL_CHARS
+            detail = f"{detail[:MAX_DETAIL_CHARS]}... ({omitted} more characters)"
         super().__init__(detail)
         self.detail = detail
         self.field = field
@@ -113,6 +120,12 @@ class MalformedOperation(MalformedInput):
     """An operation is not well formed: a missing, mistyped or contradictory field."""
 
     code = "malformed-operation"
+
+
+class UnreadableFile(MalformedInput):
+    """A file named as input is missing, a directory, or cannot be read."""
+
+    code = "unreadable-file"
 
 
 class MalformedTrace(MalformedInput):

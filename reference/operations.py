@@ -25,7 +25,7 @@ from typing import ClassVar
 
 import icontract
 
-from reference.epistemic.formula import Formula, is_atom_name
+from reference.epistemic.formula import MAX_DEPTH, Formula, is_atom_name
 from reference.errors import MalformedOperation
 from reference.records import MAX_CLAIM_LENGTH, AgentId, Kind, RecordId, is_identifier
 
@@ -96,7 +96,7 @@ def _check_claim(kind: OperationKind, field: str, value: object) -> None:
 
 
 def _check_kind(kind: OperationKind, value: object, allowed: frozenset[Kind]) -> None:
-    if value not in allowed:
+    if not isinstance(value, Kind) or value not in allowed:
         names = sorted(k.value for k in allowed)
         raise _fail(kind, "kind", f"record kind {value!r} is not one of {names}")
 
@@ -111,6 +111,8 @@ def _check_formula(kind: OperationKind, value: object) -> None:
     # ``Formula()`` passed this check and then broke the JSON encoding).
     if value is not None and (not isinstance(value, Formula) or type(value) is Formula):
         raise _fail(kind, "formula", f"expected a formula, got {type(value).__name__}")
+    if value is not None and value.depth > MAX_DEPTH:
+        raise _fail(kind, "formula", f"a formula may be nested at most {MAX_DEPTH} deep")
 
 
 def _check_atoms(kind: OperationKind, field: str, values: object) -> None:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import icontract
 
-from reference.errors import MalformedInput
-from reference.trace import Trace, load_trace
+from reference.errors import MalformedInput, MalformedTrace, UnreadableFile
+from reference.jsoninput import read_file
+from reference.trace import MAX_TRACE_BYTES, Trace, load_trace
 
 __all__ = ["builtin_scenarios", "load_scenario", "scenario_text", "trace_text"]
 
@@ -55,16 +56,15 @@ def trace_text(name_or_path: str) -> bytes:
 
     Raises
     ------
-    FileNotFoundError
-        Neither a built-in scenario nor a file (the message lists the scenarios), or a
-        directory.
+    UnreadableFile
+        Neither a built-in scenario nor a file (the message lists the scenarios), a
+        directory, or a file that cannot be read.
+    MalformedTrace
+        The file is larger than a trace may be.
     """
     if name_or_path in builtin_scenarios():
         return scenario_text(name_or_path)
-    path = Path(name_or_path)
-    if path.is_dir():
-        raise FileNotFoundError(f"{name_or_path} is a directory, not a trace file")
-    if not path.is_file():
+    if not Path(name_or_path).exists():
         known = ", ".join(builtin_scenarios())
-        raise FileNotFoundError(f"{name_or_path}: no such file or built-in scenario ({known})")
-    return path.read_bytes()
+        raise UnreadableFile(f"{name_or_path}: no such file or built-in scenario ({known})")
+    return read_file(name_or_path, MAX_TRACE_BYTES, MalformedTrace, "a trace")

@@ -24,6 +24,7 @@ import jsonschema
 from reference.epistemic.formula import Formula, parse, show
 from reference.epistemic.model import PlausibilityModel, build_model
 from reference.errors import GcvError, MalformedFormula, MalformedOperation, MalformedTrace
+from reference.jsoninput import SchemaValidator, parse_json
 from reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -157,19 +158,8 @@ def _location(path: Sequence[object]) -> str:
     return where.lstrip(".") or "(top level)"
 
 
-def _parse_json(text: str | bytes) -> object:
-    if len(text) > MAX_TRACE_BYTES:
-        raise MalformedTrace(f"a trace is at most {MAX_TRACE_BYTES} bytes; this one is {len(text)}")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise MalformedTrace("the JSON is nested too deeply") from None
-    except (ValueError, UnicodeDecodeError) as error:
-        raise MalformedTrace(f"not valid JSON: {error}") from None
-
-
 def _validate(document: object) -> None:
-    validator = jsonschema.Draft202012Validator(trace_schema())
+    validator = SchemaValidator(trace_schema())
     error = jsonschema.exceptions.best_match(validator.iter_errors(document))
     if error is not None:
         where = _location(error.absolute_path)
@@ -321,7 +311,9 @@ def load_trace(text: str | bytes) -> Trace:
     ...     print(error.code, error.field)
     malformed-trace agents
     """
-    document = _parse_json(text)
+    if not isinstance(text, str | bytes):
+        raise MalformedTrace(f"a trace is text or bytes, not {type(text).__name__}", field="text")
+    document = parse_json(text, MAX_TRACE_BYTES, MalformedTrace, "a trace")
     _validate(document)
     assert isinstance(document, dict), "the schema requires an object"
     turns = []

@@ -13,6 +13,7 @@ the turn has produced so far, and commits all of them or none.  The queries
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import icontract
@@ -27,11 +28,25 @@ from reference.closure import (
 )
 from reference.depmap import Change, DependencyMap
 from reference.epistemic.abduction import Problem, open_problems
-from reference.epistemic.formula import Believes, CondBelieves, Formula, Knows, Not, parse
+from reference.epistemic.formula import (
+    MAX_DEPTH,
+    Believes,
+    CondBelieves,
+    Formula,
+    Knows,
+    Not,
+    parse,
+)
 from reference.epistemic.model import PlausibilityModel
 from reference.epistemic.semantics import check_formula, everything, is_ordered, truth_set
 from reference.epistemic.table import DEL_RULES
-from reference.errors import GcvError, MalformedInput, UnknownAgent, UnknownRecord
+from reference.errors import (
+    GcvError,
+    MalformedFormula,
+    MalformedInput,
+    UnknownAgent,
+    UnknownRecord,
+)
 from reference.operations import Observe, Operation, in_application_order
 from reference.predicates import (
     is_conflict_free,
@@ -49,11 +64,37 @@ __all__ = ["Turn", "TurnReport", "Verifier"]
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One utterance: its speaker, its text, and the operations it was interpreted as."""
+    """One utterance: its speaker, its text, and the operations it was interpreted as.
+
+    Raises
+    ------
+    MalformedInput
+        A field of the wrong type, naming it (the speaker is checked against Ags
+        when the turn is applied).
+    """
 
     speaker: AgentId
     operations: tuple[Operation, ...]
     text: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.speaker, str):
+            raise MalformedInput(
+                f"a speaker is an agent id, not {_type(self.speaker)}", field="speaker"
+            )
+        if not isinstance(self.operations, tuple):
+            raise MalformedInput(
+                f"operations are a tuple of operations, not {_type(self.operations)}",
+                field="operations",
+            )
+        for index, op in enumerate(self.operations):
+            if not isinstance(op, Operation):
+                raise MalformedInput(
+                    f"operations[{index}] is not an operation: {_type(op)}",
+                    field=f"operations[{index}]",
+                )
+        if not isinstance(self.text, str):
+            raise MalformedInput(f"a turn's text is a string, not {_type(self.text)}", field="text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +111,28 @@ class TurnReport:
     changes: tuple[Change, ...]
 
 
+def _type(value: object) -> str:
+    return type(value).__name__
+
+
+def _check_collection(field: str, names: object) -> None:
+    # A string is a sequence too, of one-letter names: "o1" is not the agents o and 1.
+    if isinstance(names, str | bytes) or not isinstance(names, Sequence | AbstractSet):
+        raise MalformedInput(f"{field} is a sequence of names, not {_type(names)}", field=field)
+
+
 def _check_names(field: str, names: Sequence[str]) -> None:
+    _check_collection(field, names)
     for name in names:
         if not is_identifier(name):
             raise MalformedInput(f"{name!r} is not a well-formed identifier", field=field)
     if len(set(names)) != len(names):
         raise MalformedInput(f"{field} repeats a name: {list(names)!r}", field=field)
+
+
+def _check_record_id(value: object, field: str) -> None:
+    if not isinstance(value, str):
+        raise MalformedInput(f"a record id is a string, not {_type(value)}", field=field)
 
 
 def _is_partition_of_w(
@@ -146,10 +203,12 @@ class Verifier:
         atoms: Sequence[str] = (),
         model: PlausibilityModel | None = None,
     ) -> None:
+        _check_names("agents", agents)
         if not agents:
             raise MalformedInput("a conversation needs at least one agent", field="agents")
-        _check_names("agents", agents)
         _check_names("atoms", atoms)
+        if model is not None and not isinstance(model, PlausibilityModel):
+            raise MalformedInput(f"M_0 is a PlausibilityModel, not {_type(model)}", field="model")
         if model is not None:
             if set(model.agents) != set(agents):
                 raise MalformedInput("M_0's agents are not Ags", field="model")
@@ -181,6 +240,8 @@ class Verifier:
             located by turn, operation index (as written) and field.  The state is
             then exactly as before the call.
         """
+        if not isinstance(turn, Turn):
+            raise MalformedInput(f"apply_turn takes a Turn, not {_type(turn)}", field="turn")
         number = self.state.turn + 1
         ordered = in_application_order(turn.operations)
         with self.state.transaction() as journal:
@@ -219,6 +280,7 @@ class Verifier:
     # -- queries -----------------------------------------------------------------
 
     def _known(self, record: RecordId) -> RecordId:
+        _check_record_id(record, "record")
         if record not in self.state.records:
             raise UnknownRecord(f"record {record!r} is not registered", record=record)
         return record
@@ -244,6 +306,8 @@ class Verifier:
         Grounded iff Dep*(alpha_c) is inside S_t; a candidate with no associated
         record (``None`` or an identifier not in Args_t) is ungrounded.
         """
+        if candidate is not None:
+            _check_record_id(candidate, "candidate")
         if candidate is None or candidate not in self.state.records:
             return Grounding(candidate, False)
         n = self.state.numbering
@@ -290,7 +354,10 @@ class Verifier:
 
     def is_aware(self, agent: AgentId, atom: str) -> bool:
         """Whether ``atom`` is in the awareness set A_agent."""
-        return atom in self.state.awareness(self._agent(agent))
+        awareness = self.state.awareness(self._agent(agent))
+        if not isinstance(atom, str):
+            raise MalformedInput(f"an atom is a string, not {_type(atom)}", field="atom")
+        return atom in awareness
 
     # -- epistemic queries (M_t) ----------------------------------------------------
 
@@ -301,12 +368,20 @@ class Verifier:
 
     def _formula(self, formula: Formula | str, field: str = "formula") -> Formula:
         parsed = parse(formula) if isinstance(formula, str) else formula
+        if not isinstance(parsed, Formula) or type(parsed) is Formula:
+            raise MalformedFormula(f"expected a formula, got {type(parsed).__name__}", field=field)
+        if parsed.depth > MAX_DEPTH:
+            raise MalformedFormula(f"a formula may be nested at most {MAX_DEPTH} deep", field=field)
         problem = check_formula(self.state.model, parsed, field)
         if problem is not None:
             raise problem
         return parsed
 
     def _holds(self, formula: Formula, at: Collection[str] | None) -> bool:
+        if at is not None:
+            _check_collection("at", at)
+            if not all(isinstance(atom, str) for atom in at):
+                raise MalformedInput("a world is named by its true atoms, strings", field="at")
         model = self.state.model
         inside = truth_set(model, formula)
         if at is None:
@@ -414,6 +489,10 @@ class Verifier:
         Each layer must hold somewhere; see :func:`reference.epistemic.semantics.is_ordered`.
         """
         agent = self._agent(agent)
+        if isinstance(layers, str) or not isinstance(layers, Sequence):
+            raise MalformedInput(
+                f"layers are a sequence of formulas, not {_type(layers)}", field="layers"
+            )
         parsed = [self._formula(layer, "layers") for layer in layers]
         if len(parsed) < 2:
             raise MalformedInput("an ordering compares at least two layers", field="layers")

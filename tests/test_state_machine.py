@@ -1038,7 +1038,13 @@ class EpistemicMachine(RuleBasedStateMachine):
         assert deepest.depth == MAX_DEPTH, deepest.depth
         text = prefix * (MAX_DEPTH - 1 + extra) + atom
         self._refused("malformed-formula", "formula", lambda: parse(text))
-        self._refused("malformed-formula", "formula", lambda: rf.Not(deepest))
+        # A built value one past the bound is refused where it is given (the engine itself
+        # may wrap a formula at the bound: ~gamma, B_a ~gamma).
+        too_deep = rf.Not(deepest)
+        self._refused("malformed-formula", "formula", lambda: self._verifier().holds(too_deep))
+        self._refused(
+            "malformed-operation", "formula", lambda: Observe("o1", "x", formula=too_deep)
+        )
         encoded = {"op": "hypothesize", "id": "h1", "claim": "x", "formula": text}
         self._refused("malformed-operation", "formula", lambda: operation_from_json(encoded))
 

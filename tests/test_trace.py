@@ -39,9 +39,9 @@ def _turn(op: dict[str, Any]) -> dict[str, Any]:
     ("text", "message"),
     [
         ("{not json", "not valid JSON"),
-        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-        ('{"a": ' * 100_000 + "1" + "}" * 100_000, "nested too deeply"),
-        (b"\xff\xfe\x00", "not valid JSON"),
+        ("[" * 100_000 + "]" * 100_000, "nested more than 32 deep"),
+        ('{"a": ' * 100_000 + "1" + "}" * 100_000, "nested more than 32 deep"),
+        (b"\xff\xfe\x00", "not UTF-8"),
         ("[]", "is not of type 'object'"),
     ],
 )

@@ -25,6 +25,8 @@ from typing import IO, Any
 
 from reference.conformance.protocol import PROTOCOL, response_problem
 from reference.conformance.vectors import SUITE_VERSION
+from reference.errors import GcvError
+from reference.jsoninput import parse_json
 
 __all__ = [
     "IDLE_SECONDS",
@@ -378,10 +380,10 @@ class Implementation:
             self.kill()
             raise Garbage(f"a response line longer than {MAX_LINE_BYTES} bytes: {shown}...")
         try:
-            response = json.loads(line)
-        except (ValueError, RecursionError):
+            response = parse_json(line, MAX_LINE_BYTES, GcvError, "the response")
+        except GcvError as error:  # not JSON, or too deep for the schema check, or a surrogate
             self.kill()
-            raise Garbage(f"not JSON: {shown!r}") from None
+            raise Garbage(f"not JSON within the bounds ({error.detail[:120]}): {shown!r}") from None
         found = response_problem(request, response)
         if found is not None:
             self.kill()

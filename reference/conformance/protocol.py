@@ -19,6 +19,8 @@ import icontract
 import jsonschema
 from referencing import Registry, Resource
 
+from reference.jsoninput import SchemaValidator
+
 __all__ = [
     "CASE_FEATURES",
     "EPISTEMIC_QUERIES",
@@ -116,7 +118,7 @@ def _registry() -> Registry[Any]:
 @cache
 def _validator(uri: str, pointer: str) -> Any:
     target = schema(uri) if not pointer else {"$ref": f"{uri}#{pointer}"}
-    return jsonschema.Draft202012Validator(target, registry=_registry())
+    return SchemaValidator(target, registry=_registry())
 
 
 def _resolve(uri: str, pointer: str) -> Any:
@@ -143,7 +145,7 @@ def _inline(node: Any, base: str) -> Any:
 @cache
 def _fast_validator(uri: str, pointer: str) -> Any:
     # The same schema with references inlined: no registry look-ups, several times faster.
-    return jsonschema.Draft202012Validator(_inline(_resolve(uri, pointer), uri))
+    return SchemaValidator(_inline(_resolve(uri, pointer), uri))
 
 
 _REQUEST = "urn:gcv:conform:1:request"
@@ -171,7 +173,10 @@ def _is_request_by_dispatch(request: object) -> bool:
 
     ``True`` only when the request schema accepts; ``False`` means "ask the schema".
     """
-    if not isinstance(request, dict) or request.get("cmd") not in _COMMANDS:
+    # The shape first: a list or an object as cmd must not reach a set look-up.
+    if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
+        return False
+    if request["cmd"] not in _COMMANDS:
         return False
     request_id = request.get("id")
     if not isinstance(request_id, int) or isinstance(request_id, bool) or request_id < 0:

@@ -60,6 +60,8 @@ from reference.conformance.report import NOT_REACHED, CaseResult, RunReport
 from reference.conformance.vectors import SUITE_VERSION, Case, Step, Suite, open_suite
 from reference.errors import GcvError, Unsupported
 from reference.hints import install_hint
+from reference.jsoninput import read_file
+from reference.options import OptionParser, at_least, seconds, writable_path
 from reference.progress import add_quiet_argument, progress
 
 __all__ = [
@@ -77,6 +79,7 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
+MAX_KNOWN_FAILURES_BYTES = 1 << 20
 
 RESTART_ATTEMPTS = 3
 """Consecutive failed restarts after which the remaining cases are not attempted."""
@@ -417,7 +420,7 @@ def _close_report(report: RunReport, cases: Sequence[Case], features: frozenset[
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OptionParser(
         prog="gcv conform",
         usage="gcv conform [OPTIONS] -- COMMAND [ARGUMENTS ...]",
         description="Run the conformance vectors (or differential fuzzing) against an "
@@ -442,30 +445,30 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="run only cases with this feature or tag (repeatable)",
     )
-    parser.add_argument("--max-fail", type=int, metavar="N", help="stop after N failures")
+    parser.add_argument("--max-fail", type=at_least(1), metavar="N", help="stop after N failures")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=10.0,
         metavar="SECONDS",
         help="per-request timeout (default 10)",
     )
     parser.add_argument(
         "--start-timeout",
-        type=float,
+        type=seconds,
         default=30.0,
         metavar="SECONDS",
         help="time allowed to start and answer the handshake (default 30)",
     )
     parser.add_argument(
         "--deadline",
-        type=float,
+        type=seconds,
         metavar="SECONDS",
         help="stop the whole run after SECONDS; the cases left are reported as not run",
     )
     parser.add_argument(
         "--max-timeouts",
-        type=int,
+        type=at_least(1),
         default=MAX_TIMEOUTS,
         metavar="N",
         help=f"stop after N cases in a row time out (default {MAX_TIMEOUTS})",
@@ -481,27 +484,33 @@ def _parser() -> argparse.ArgumentParser:
         help="which steps decide the exit code: those the papers alone decide (default), "
         "or every step (the reference's full behaviour)",
     )
-    parser.add_argument("--json", metavar="FILE", help="write the JSON report ('-': stdout)")
-    parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
+    parser.add_argument(
+        "--json", type=writable_path, metavar="FILE", help="write the JSON report ('-': stdout)"
+    )
+    parser.add_argument(
+        "--junit", type=writable_path, metavar="FILE", help="write a JUnit XML report"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every case")
     add_quiet_argument(parser)
     fuzz = parser.add_argument_group("differential fuzzing (instead of the vectors)")
     fuzz.add_argument(
         "--fuzz",
-        type=int,
+        type=at_least(1),
         metavar="N",
         help="N Hypothesis-generated conversations, in lockstep with the reference",
     )
     fuzz.add_argument("--seed", type=int, help="the fuzzing seed (default: random, printed)")
     fuzz.add_argument(
         "--fuzz-turns",
-        type=int,
+        type=at_least(1, 1000),
         default=8,
         metavar="T",
         help="at most T turns per conversation (default 8)",
     )
     fuzz.add_argument(
-        "--save-vector", metavar="FILE", help="append the shrunk mismatch to this vector file"
+        "--save-vector",
+        metavar="FILE",
+        help="append the shrunk mismatch to this vector file",
     )
     return parser
 
@@ -597,7 +606,11 @@ def _cases(args: argparse.Namespace) -> tuple[Suite, list[Case], KnownFailures]:
     cases = select(suite.cases, args.id, args.feature)
     known = KnownFailures()
     if args.known_failures:
-        known = KnownFailures.parse(Path(args.known_failures).read_text(encoding="utf-8"))
+        data = read_file(args.known_failures, MAX_KNOWN_FAILURES_BYTES, GcvError, "a list")
+        try:
+            known = KnownFailures.parse(data.decode("utf-8"))
+        except UnicodeDecodeError as error:
+            raise GcvError(f"{args.known_failures}: not UTF-8 text (byte {error.start})") from None
     return suite, cases, known
 
 
@@ -677,10 +690,6 @@ def main(argv: list[str]) -> int:
         return EXIT_OK if stop.code == 0 else EXIT_BAD_INPUT
     if not command:
         return _fail_early("give the implementation's command after --", EXIT_BAD_INPUT)
-    for name in ("deadline", "max_timeouts", "max_fail", "timeout", "start_timeout"):
-        value = getattr(args, name)
-        if value is not None and value <= 0:
-            return _fail_early(f"--{name.replace('_', '-')} must be positive", EXIT_BAD_INPUT)
     suite: Suite | None = None
     cases: list[Case] = []
     known = KnownFailures()

@@ -19,25 +19,29 @@ from reference.conformance.protocol import PROTOCOL
 from reference.conformance.session import Session, error_response
 from reference.conformance.stored import StoredProtocolSession
 from reference.errors import MalformedRequest
+from reference.jsoninput import parse_json, read_lines
 
-__all__ = ["main", "serve"]
+__all__ = ["MAX_LINE_BYTES", "main", "serve"]
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
+"""The longest request line read (protocol.md); a longer one is skipped unread and refused."""
 
 
-def _parse(line: bytes) -> tuple[Any, MalformedRequest | None]:
-    if len(line) > MAX_LINE_BYTES:
-        return None, MalformedRequest(f"a request line is at most {MAX_LINE_BYTES} bytes")
+def _answer(line: bytes | None, session: Session) -> dict[str, Any]:
+    if line is None:
+        refused = MalformedRequest(f"a request line is at most {MAX_LINE_BYTES} bytes")
+        return error_response(None, refused)
     try:
-        return json.loads(line), None
-    except RecursionError:
-        return None, MalformedRequest("the JSON is nested too deeply")
-    except (ValueError, UnicodeDecodeError) as error:
-        return None, MalformedRequest(f"not valid JSON: {error}")
+        request = parse_json(line, MAX_LINE_BYTES, MalformedRequest, "a request line")
+    except MalformedRequest as error:
+        return error_response(None, error)
+    return session.handle(request)
 
 
-def serve(lines: Iterable[bytes], out: IO[str], session: Session | None = None) -> int:
+def serve(lines: Iterable[bytes | None], out: IO[str], session: Session | None = None) -> int:
     """Answer each request line on ``out`` until ``shutdown`` or the end of ``lines``; return 0.
+
+    A line given as ``None`` is one :func:`~reference.jsoninput.read_lines` found too long.
 
     >>> import io
     >>> out = io.StringIO()
@@ -48,10 +52,9 @@ def serve(lines: Iterable[bytes], out: IO[str], session: Session | None = None) 
     """
     session = session if session is not None else Session()
     for line in lines:
-        if not line.strip():
+        if line is not None and not line.strip():
             continue
-        request, error = _parse(line)
-        response = session.handle(request) if error is None else error_response(None, error)
+        response = _answer(line, session)
         out.write(json.dumps(response, separators=(",", ":")) + "\n")
         out.flush()
         if session.closed:
@@ -70,7 +73,7 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     # Binary input, so that bad bytes become a malformed-request answer, not a crash.
-    lines = iter(sys.stdin.buffer.readline, b"")
+    lines = read_lines(sys.stdin.buffer, MAX_LINE_BYTES)
     if args.db is None:
         return serve(lines, sys.stdout)
     stored = StoredProtocolSession(args.db)

@@ -55,7 +55,7 @@ def _version() -> str:
     lambda error, result: result["ok"] is False and result["error"]["code"] == error.code,
     "the response carries the error's code",
 )
-def error_response(request_id: object, error: GcvError) -> dict[str, Any]:
+def error_response(request_id: int | None, error: GcvError) -> dict[str, Any]:
     """The ``ok: false`` response carrying ``error`` (its code is normative, its text is not).
 
     >>> error_response(3, MalformedRequest("not JSON"))["error"]["code"]
@@ -63,10 +63,24 @@ def error_response(request_id: object, error: GcvError) -> dict[str, Any]:
     """
     details = {k: v for k, v in error.as_dict().items() if v is not None}
     return {
-        "id": request_id if isinstance(request_id, int) else None,
+        "id": request_id,
         "ok": False,
         "error": details,
     }
+
+
+def _echoed_id(request: object) -> int | None:
+    """The id a response carries: the request's, when it is a request-id, else null.
+
+    A request-id is a JSON integer >= 0 (request.schema.json), so ``2.0`` is the
+    id 2 and ``true`` is no id (spec/normative.md, "Conformance").
+    """
+    value = request.get("id") if isinstance(request, Mapping) else None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
 
 
 def _is_protocol_response(request: object, response: Mapping[str, Any]) -> bool:
@@ -112,7 +126,7 @@ class Session:
         a rejected turn or a query about an unknown record gets the verifier's
         error, and the conversation is left exactly as it was.
         """
-        request_id = request.get("id") if isinstance(request, Mapping) else None
+        request_id = _echoed_id(request)
         found = request_problem(request)
         if found is not None:
             return error_response(request_id, MalformedRequest(found))

@@ -51,12 +51,14 @@ from reference.conformance.statements import (
     UPDATES,
 )
 from reference.errors import MalformedVectors, ManifestMismatch
+from reference.jsoninput import parse_json, read_bounded
 
 __all__ = [
     "EPISTEMIC_SUITE_VERSION",
     "FIRST_SUITE_VERSION",
     "FORMAT",
     "MANIFEST",
+    "MAX_VECTOR_BYTES",
     "STATEMENTS",
     "SUITE_VERSION",
     "Case",
@@ -73,6 +75,8 @@ __all__ = [
 FORMAT = "gcv-vectors/1"
 MANIFEST = "manifest.json"
 """The file, at the top of a vectors directory, that lists every vector file with its SHA-256."""
+MAX_VECTOR_BYTES = 64 * 1024 * 1024
+"""The largest vector file read (as a trace: spec/normative.md, "Input bounds")."""
 SUITE_VERSION = "1.2.0"
 """The suite version: the major number follows the protocol, the minor grows with new cases."""
 
@@ -256,17 +260,16 @@ def load_vector_file(text: str | bytes, name: str = "vectors") -> tuple[Case, ..
     MalformedVectors
         Naming the file and the place that is wrong.
     """
-    data = text.encode() if isinstance(text, str) else text
+    # surrogatepass: a lone surrogate in the text is refused by parse_json, not by encode.
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     digest = hashlib.sha256(data).hexdigest()
     if digest in _VALIDATED:  # schema validation is the slow part of loading a suite
         return _VALIDATED[digest]
-    try:
-        document = json.loads(data)
-    except (ValueError, RecursionError) as error:
-        raise MalformedVectors(f"{name}: not valid JSON: {error}") from None
+    document = parse_json(data, MAX_VECTOR_BYTES, MalformedVectors, name)
     found = schema_problem("urn:gcv:vectors:1", "", document)
     if found is not None:
         raise MalformedVectors(f"{name}: {found}", field=found.split(":", 1)[0])
+    assert isinstance(document, dict), "the schema requires an object"
     cases = tuple(Case.from_json(c) for c in document["cases"])
     _VALIDATED[digest] = cases
     return cases
@@ -345,7 +348,8 @@ def open_suite(directory: Traversable | Path | None = None) -> Suite:
         if missing:
             raise ManifestMismatch(f"{MANIFEST} lists {missing}, which are not there")
     for name, file in files.items():
-        data = file.read_bytes()  # hashed and parsed from the same bytes
+        with file.open("rb") as stream:  # hashed and parsed from the same bytes
+            data = read_bounded(stream, MAX_VECTOR_BYTES, MalformedVectors, name)
         if listed is not None and hashlib.sha256(data).hexdigest() != listed.get(name):
             why = "is not listed in" if name not in listed else "has another SHA-256 than"
             raise ManifestMismatch(

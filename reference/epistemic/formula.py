@@ -12,7 +12,7 @@ Formulas are immutable values.  Their text form is ASCII::
     A[a] phi    X[a] phi                awareness A_a, explicit knowledge X_a
 
 Prefix operators bind tightest, then ``&``, ``|``, ``->``, ``<->``.  An atom is
-written ``[A-Za-z0-9_][A-Za-z0-9_.:']*`` (``true`` and ``false`` are reserved);
+written ``[A-Za-z0-9][A-Za-z0-9_.:']*`` (``true`` and ``false`` are reserved);
 an agent inside brackets is any identifier of Ags.
 
 :func:`parse` and :func:`show` round-trip: ``parse(show(f)) == f`` for every
@@ -66,10 +66,15 @@ __all__ = [
 MAX_DEPTH = 128
 """The deepest formula accepted: operators and parentheses nested at most this deep."""
 
+# The engine wraps an input formula in at most two operators (B_a ~gamma, Definition A.2),
+# so the values themselves may nest a little deeper than any input; the ceiling still
+# keeps every recursion here shallow.
+_CEILING = MAX_DEPTH + 4
+
 MAX_LENGTH = 100_000
 """The longest formula text accepted, in characters."""
 
-_ATOM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:']*")
+_ATOM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:']*")
 _RESERVED = frozenset({"true", "false"})
 
 
@@ -101,12 +106,13 @@ class Formula:
 
     def _set_depth(self, *children: Formula) -> None:
         for child in children:
-            if not isinstance(child, Formula):
+            # The bare base class is no formula of the language: it has no depth.
+            if not isinstance(child, Formula) or type(child) is Formula:
                 raise MalformedFormula(
                     f"{type(self).__name__} needs formulas, got {child!r}", field="formula"
                 )
         depth = 1 + max((c.depth for c in children), default=0)
-        if depth > MAX_DEPTH:
+        if depth > _CEILING:
             raise MalformedFormula(
                 f"a formula may be nested at most {MAX_DEPTH} deep", field="formula"
             )
@@ -573,8 +579,27 @@ _RIGHT = frozenset({"<->", "->"})
 
 @dataclass(slots=True)
 class _Operand:
-    formula: Formula
+    """A parsed operand; an ungrouped ``&`` or ``|`` chain stays a list until it is used.
+
+    Appending to the list, rather than rebuilding the n-ary node for each
+    operator, keeps a flat chain of n parts O(n) instead of O(n^2).
+    """
+
+    formula: Formula | None  # None while a chain is open
     grouped: bool  # written in parentheses: never flattened into an outer & or |
+    chain: list[Formula] = field(default_factory=list)
+    symbol: str = ""  # the open chain's connective
+    at: int = 0  # where the chain's first operator is, for errors
+
+    def value(self, text: str) -> Formula:
+        if self.formula is None:
+            connective = And if self.symbol == "&" else Or
+            try:
+                self.formula = connective(tuple(self.chain))
+            except MalformedFormula as error:
+                raise _fail(text, self.at, error.detail) from None
+            self.chain = []
+        return self.formula
 
 
 def _prefix_node(token: _Token, condition: Formula | None, body: Formula) -> Formula:
@@ -588,17 +613,19 @@ def _prefix_node(token: _Token, condition: Formula | None, body: Formula) -> For
     return _AGENT_HEADS[token.text](token.agents[0], body)
 
 
-def _combine(symbol: str, left: _Operand, right: _Operand) -> Formula:
-    match symbol:
-        case "&":
-            head = left.formula.parts if isinstance(left.formula, And) and not left.grouped else ()
-            return And((*(head or (left.formula,)), right.formula))
-        case "|":
-            head = left.formula.parts if isinstance(left.formula, Or) and not left.grouped else ()
-            return Or((*(head or (left.formula,)), right.formula))
-        case "->":
-            return Implies(left.formula, right.formula)
-    return Iff(left.formula, right.formula)
+def _combine(token: _Token, left: _Operand, right: _Operand, text: str) -> _Operand:
+    symbol = token.text
+    if symbol in ("&", "|"):
+        if left.formula is None and left.symbol == symbol and not left.grouped:
+            left.chain.append(right.value(text))
+            return left
+        parts = [left.value(text), right.value(text)]
+        return _Operand(None, False, parts, symbol, token.at)
+    connective = Implies if symbol == "->" else Iff
+    try:
+        return _Operand(connective(left.value(text), right.value(text)), False)
+    except MalformedFormula as error:
+        raise _fail(text, token.at, error.detail) from None
 
 
 # An entry of the operator stack: a binary operator, a prefix operator (with the
@@ -609,18 +636,16 @@ _Pending = tuple[_Token, Formula | None]
 def _reduce_binary(stack: list[_Pending], operands: list[_Operand], text: str) -> None:
     token, _ = stack.pop()
     right, left = operands.pop(), operands.pop()
-    try:
-        operands.append(_Operand(_combine(token.text, left, right), False))
-    except MalformedFormula as error:
-        raise _fail(text, token.at, error.detail) from None
+    operands.append(_combine(token, left, right, text))
 
 
 def _reduce_prefixes(stack: list[_Pending], operands: list[_Operand], text: str) -> None:
     """Apply the prefix operators waiting on top of the stack to the last operand."""
     while stack and (stack[-1][0].kind == "prefix" or stack[-1][1] is not None):
         token, condition = stack.pop()
+        body = operands[-1].value(text)
         try:
-            operands[-1] = _Operand(_prefix_node(token, condition, operands[-1].formula), False)
+            operands[-1] = _Operand(_prefix_node(token, condition, body), False)
         except MalformedFormula as error:
             raise _fail(text, token.at, error.detail) from None
 
@@ -706,7 +731,7 @@ body=Not(body=Atom(name='m_a'))))))
                 # The condition of "B[a given psi]" is read; the operator now waits
                 # for its body like any prefix operator.
                 opening, _ = stack.pop()
-                stack.append((opening, operands.pop().formula))
+                stack.append((opening, operands.pop().value(text)))
                 expect_operand = True
         elif token.kind == "end":
             _reduce_prefixes(stack, operands, text)
@@ -716,7 +741,10 @@ body=Not(body=Atom(name='m_a'))))))
             if stack:
                 raise _fail(text, stack[-1][0].at, f"unclosed {stack[-1][0].text!r}")
             assert len(operands) == 1, "one formula is left"
-            return operands[0].formula
+            result = operands[0].value(text)
+            if result.depth > MAX_DEPTH:
+                raise _fail(text, 0, f"nested more than {MAX_DEPTH} deep")
+            return result
         else:
             raise _fail(text, token.at, f"expected an operator, got {token.text!r}")
     raise _fail(text, len(text), "unexpected end")

@@ -37,12 +37,14 @@ from reference.interpret.native import NativeInterpreter
 from reference.interpret.prompts import PROMPT_VERSION, load_prompts
 from reference.interpret.protocol import Condition, Interpreter
 from reference.interpret.runs import PAPER_RUNS, Repeated, Spread, repeat
+from reference.jsoninput import read_file
 from reference.trace import Trace
 
 __all__ = ["format_spread_table", "format_table", "main"]
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 DEFAULT_TRACE = "phase2-debugging"
+MAX_CONFIG_BYTES = 1 << 20
 
 # Options that become client settings: option dest -> setting name.
 _CLIENT_OPTIONS = (
@@ -129,8 +131,13 @@ def _parser() -> argparse.ArgumentParser:
 def _file_settings(path: Path | None) -> dict[str, object]:
     if path is None:
         return {}
+    data = read_file(str(path), MAX_CONFIG_BYTES, MalformedInput, "a config")
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        document = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise MalformedInput(f"{path}: not UTF-8: byte {error.start}", field="config") from None
+    except RecursionError:
+        raise MalformedInput(f"{path}: nested too deeply", field="config") from None
     except tomllib.TOMLDecodeError as error:
         raise MalformedInput(f"{path}: not valid TOML: {error}", field="config") from None
     table = document.get("interpreter", document)
@@ -282,7 +289,7 @@ def main(argv: list[str]) -> int:
             keep_going=args.keep_going,
             quiet=args.quiet,
         )
-    except (GcvError, FileNotFoundError) as error:
+    except GcvError as error:
         print(f"gcv interpret-eval: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.runs > 1:

@@ -17,11 +17,14 @@ only the standard library (``http.client``), so it adds no dependency.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import http.client
 import json
 import math
+import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -90,7 +93,10 @@ def _check_integer(name: str, value: object, low: int, high: int) -> None:
 def _check_endpoint(endpoint: object) -> None:
     if not isinstance(endpoint, str) or not endpoint:
         raise _fail("endpoint", "must be a URL such as http://127.0.0.1:8080/v1")
-    parts = urlsplit(endpoint)
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError as error:  # e.g. "http://[::1": an unclosed IPv6 bracket
+        raise _fail("endpoint", f"is not a URL ({error}): {endpoint[:100]!r}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise _fail("endpoint", f"must be an http:// or https:// URL, not {endpoint!r}")
     if parts.username is not None or parts.password is not None:
@@ -273,10 +279,17 @@ def _excerpt(data: bytes) -> str:
         error = document.get("error") if isinstance(document, dict) else None
         message = error.get("message") if isinstance(error, dict) else error
         text = message if isinstance(message, str) else data.decode("utf-8", "replace")
-    except ValueError:
+    except (ValueError, RecursionError):
         text = data.decode("utf-8", "replace")
     text = "".join(c if c.isprintable() else " " for c in text).strip()
     return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _cut(connection: http.client.HTTPConnection) -> None:
+    """End ``connection`` from the watchdog's thread: a blocked read returns at once."""
+    if connection.sock is not None:
+        with contextlib.suppress(OSError):
+            connection.sock.shutdown(socket.SHUT_RDWR)
 
 
 def _int_or_none(value: object) -> int | None:
@@ -362,28 +375,37 @@ class ChatClient:
             if size > limit:
                 raise EndpointError(f"{self.config.url}: the answer exceeds {limit} bytes")
             if time.monotonic() > deadline:
-                raise _Transient(
-                    f"no complete answer within {self.config.timeout} s", timed_out=True
-                )
+                raise self._timed_out()
             chunks.append(chunk)
+        if time.monotonic() > deadline:  # the watchdog cut the answer short
+            raise self._timed_out()
         return b"".join(chunks)
+
+    def _timed_out(self) -> _Transient:
+        return _Transient(f"no complete answer within {self.config.timeout} s", timed_out=True)
 
     def _post(self, body: bytes) -> tuple[int, bytes]:
         parts = urlsplit(self.config.url)
         deadline = time.monotonic() + self.config.timeout
         connection = self._connection()
         self.requests += 1
+        # The socket's timeout bounds each read only: a server that sends its headers a
+        # byte at a time would never time out. The watchdog cuts the connection at the
+        # deadline, so the timeout is total.
+        watchdog = threading.Timer(self.config.timeout, _cut, (connection,))
+        watchdog.start()
         try:
             connection.request("POST", parts.path or "/", body, self._headers())
             response = connection.getresponse()
             return response.status, self._read(response, deadline)
-        except TimeoutError:
-            raise _Transient(f"no answer within {self.config.timeout} s", timed_out=True) from None
-        except ssl.SSLError as error:
-            raise EndpointError(f"{self.config.url}: TLS failed: {error}") from None
         except (OSError, http.client.HTTPException) as error:
+            if isinstance(error, TimeoutError) or time.monotonic() >= deadline:
+                raise self._timed_out() from None
+            if isinstance(error, ssl.SSLError):
+                raise EndpointError(f"{self.config.url}: TLS failed: {error}") from None
             raise _Transient(f"{type(error).__name__}: {error}") from None
         finally:
+            watchdog.cancel()
             connection.close()
 
     def _completion(self, data: bytes, attempts: int) -> Completion:
@@ -392,7 +414,8 @@ class ChatClient:
             choice = document["choices"][0]
             message = choice["message"]
             content = message.get("content")
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        except (ValueError, RecursionError, KeyError, IndexError, TypeError, AttributeError):
+            # The content itself goes to read_reply, which bounds it (reference.jsoninput).
             raise EndpointError(
                 f"{self.config.url}: the answer is not a chat completion: {_excerpt(data)}"
             ) from None

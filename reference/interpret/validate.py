@@ -20,7 +20,6 @@ Every defect becomes a :class:`~reference.errors.GcvError` with its stable code:
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -30,6 +29,7 @@ import icontract
 import jsonschema
 
 from reference.errors import GcvError, MalformedOperation, MalformedReply, UnknownOperation
+from reference.jsoninput import SchemaValidator, parse_json
 from reference.operations import Operation, OperationKind
 from reference.records import AgentId
 from reference.trace import operation_from_json, trace_schema
@@ -185,9 +185,9 @@ def response_schema() -> dict[str, Any]:
 
 
 @cache
-def _operation_validator() -> jsonschema.Draft202012Validator:
+def _operation_validator() -> Any:
     schema = {"$defs": trace_schema()["$defs"], "$ref": "#/$defs/operation"}
-    return jsonschema.Draft202012Validator(schema)
+    return SchemaValidator(schema)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,12 +248,9 @@ def _parse(text: str) -> object | GcvError:
     if not body:
         return MalformedReply("the reply is empty")
     try:
-        document: object = json.loads(body)
-    except RecursionError:
-        return MalformedReply("the reply's JSON is nested too deeply")
-    except ValueError as error:
-        return MalformedReply(f"the reply is not valid JSON: {error}")
-    return document
+        return parse_json(body, MAX_REPLY_CHARS, MalformedReply, "the reply")
+    except MalformedReply as error:
+        return error
 
 
 def _is_well_read(result: ReadReply) -> bool:

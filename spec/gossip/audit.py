@@ -264,6 +264,17 @@ def _captured(check: Callable[[], bool]) -> dict[str, object]:
     return {"title": lines[0].removeprefix("== "), "ok": ok, "lines": lines[1:]}
 
 
+def _count(low: int) -> Callable[[str], int]:
+    """The option type of an integer of at least ``low`` (the parser refuses any other)."""
+
+    def parse(text: str) -> int:
+        if not text.lstrip("-").isdigit() or int(text) < low:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer >= {low}")
+        return int(text)
+
+    return parse
+
+
 def main(argv: list[str]) -> int:
     """Run the gossip audits; return 0 iff every check agrees with the paper."""
     parser = argparse.ArgumentParser(prog="gcv audit gossip", description=__doc__)
@@ -277,18 +288,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--full", action="store_true", help=f"larger sizes: {' '.join(FULL_CONFIGS)}"
     )
-    parser.add_argument("--formulas", type=int, default=20, help="random factual theta per config")
-    parser.add_argument("--models", type=int, default=30, help="random models for Lemmas 5.2/6.2")
-    parser.add_argument("--runs", type=int, default=2000, help="runs per ranking estimate")
+    parser.add_argument(
+        "--formulas", type=_count(0), default=20, help="random factual theta per config"
+    )
+    parser.add_argument(
+        "--models", type=_count(0), default=30, help="random models for Lemmas 5.2/6.2"
+    )
+    # A standard error needs two runs at least.
+    parser.add_argument("--runs", type=_count(2), default=2000, help="runs per ranking estimate")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print each section's verdict as JSON")
     parser.add_argument(
         "--quiet", action="store_true", help="no progress on stderr with --json (terminal only)"
     )
     args = parser.parse_args(argv)
-    if args.runs < 2:
-        # Theorem 7.1's estimate reports a standard error, which needs two runs.
-        parser.error(f"--runs wants at least 2 runs, got {args.runs}")
     configs = args.config or (FULL_CONFIGS if args.full else DEFAULT_CONFIGS)
     for config in configs:
         parts = config.split(":")

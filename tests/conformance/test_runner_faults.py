@@ -123,7 +123,12 @@ def test_a_chatty_implementation_does_not_block_and_passes(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(
-    ("mode", "message"), [("dies", "exited with status 5"), ("refuses", "refused")]
+    ("mode", "message"),
+    [
+        ("dies", "exited with status 5"),
+        ("refuses", "refused"),
+        ("deep-handshake", "nested more than 32 deep"),
+    ],
 )
 def test_an_implementation_that_cannot_start_is_exit_3(
     tmp_path: Path, mode: str, message: str, capsys: pytest.CaptureFixture[str]

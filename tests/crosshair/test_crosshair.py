@@ -1,9 +1,10 @@
 """CrossHair finds planted bugs, stays silent on the engine's code, and what it found stays fixed.
 
 ``bugs_detected/`` holds copies of the closure queries with one planted bug each and,
-beside each, the golden output: the ``file:line`` of every contract CrossHair must
-report broken.  As in CrossHair's own example suite, only the line numbers are
-compared (the counterexample it prints may differ between runs).  On the engine's own
+beside each, the golden output: the ``file:line`` of every contract the planted bug
+breaks.  CrossHair must report at least one of them and no other line, whatever its
+budget buys on a busy machine; only the line numbers are compared (the
+counterexample it prints may differ between runs).  On the engine's own
 closure queries, which the planted bugs were copied from, CrossHair must print nothing
 (``python -m tests.crosshair.run`` searches all of reference/ with a larger budget).
 The last tests are regression tests for the counterexamples CrossHair found in
@@ -81,10 +82,28 @@ def _line_numbers(output: str) -> list[int]:
 def test_crosshair_finds_the_planted_bug(
     path: Path, runs: dict[Path, tuple[int, str, str]]
 ) -> None:
+    # A budget is CPU time, and a loaded machine confirms fewer of the contracts one
+    # counterexample breaks (reverse_closure_without_beta: line 39 only, not 32 and 39).
+    # Every budget finds one of them and nothing else: that is what is asserted.
     returncode, stdout, stderr = runs[path]
     golden = path.with_suffix(".out").read_text(encoding="utf-8")
     assert returncode == 1, (returncode, stdout, stderr)
-    assert _line_numbers(stdout) == _line_numbers(golden), (stdout, golden)
+    assert _reports_the_planted_bug(stdout, golden), (stdout, golden)
+
+
+def _reports_the_planted_bug(stdout: str, golden: str) -> bool:
+    found = _line_numbers(stdout)
+    return bool(found) and set(found) <= set(_line_numbers(golden))
+
+
+def test_a_smaller_budget_that_confirms_one_broken_contract_still_passes() -> None:
+    """The output of an unmodified checkout on a loaded 2-core machine, which failed."""
+    path = HERE / "bugs_detected" / "reverse_closure_without_beta.out"
+    golden = path.read_text(encoding="utf-8")
+    loaded = golden.splitlines()[-1] + "\n"  # line 39 only
+    assert _reports_the_planted_bug(loaded, golden)
+    assert not _reports_the_planted_bug("", golden)
+    assert not _reports_the_planted_bug(loaded.replace(":39:", ":40:"), golden)
 
 
 @pytest.mark.parametrize("path", CORRECT, ids=[p.stem for p in CORRECT])

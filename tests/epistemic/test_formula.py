@@ -115,9 +115,13 @@ def test_the_deepest_accepted_formula_round_trips() -> None:
     f = parse(text)
     assert f.depth == MAX_DEPTH and show(f) == text
     with pytest.raises(MalformedFormula):
-        Not(f)
-    with pytest.raises(MalformedFormula):
         parse("~" + text)
+    # The engine may wrap a given formula (~gamma, B_a ~gamma): values nest a few levels
+    # deeper than any input, up to a ceiling of their own.
+    deeper = Not(f)
+    with pytest.raises(MalformedFormula):
+        for _ in range(MAX_DEPTH):
+            deeper = Not(deeper)
 
 
 def test_constructors_check_their_parts() -> None:

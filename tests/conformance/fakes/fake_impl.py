@@ -95,6 +95,11 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         os._exit(4)
     if mode == "garbage" and _is_query(request, "standing"):
         return "this is not json"
+    if mode == "deep-handshake" and cmd == "handshake":
+        deep: list[Any] = []
+        for _ in range(400):  # two equal lists in a uniqueItems array: the schema recursed
+            deep = [deep]
+        return json.dumps({"id": request["id"], "ok": True, "result": {"features": [deep, deep]}})
     if mode == "refuses" and cmd == "handshake":
         return json.dumps(
             {"id": request["id"], "ok": False, "error": {"code": "unsupported", "message": "no"}}

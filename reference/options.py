@@ -1,0 +1,94 @@
+"""Command-line option types: a bad value is refused by the parser, before any work.
+
+Each function here is an ``argparse`` ``type=``: it returns the parsed value or
+raises :class:`argparse.ArgumentTypeError`, which the parser turns into exit 2
+and one line on standard error (:class:`OptionParser`).  A report path is
+checked for writability when the options are parsed, so a run is never lost to
+a folder that does not exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+import icontract
+
+__all__ = ["OptionParser", "at_least", "seconds", "writable_path"]
+
+
+class OptionParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are one line: ``PROG: error: MESSAGE``, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` on one line and exit 2 (argparse also prints the usage)."""
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+@icontract.require(lambda low, high: low <= high)
+def at_least(low: int, high: int = 10**9) -> Callable[[str], int]:
+    """The option type of an integer in ``[low, high]``.
+
+    >>> at_least(1)("3")
+    3
+    >>> at_least(1)("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 0 is not an integer in [1, 1000000000]
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text[:40]} is not an integer in [{low}, {high}]")
+        return value
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    """The option type of a duration: a finite number of seconds, more than 0, at most a day.
+
+    >>> seconds("2.5")
+    2.5
+    >>> seconds("nan")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: nan is not a duration in seconds (0 < s <= 86400)
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= 86_400):
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]} is not a duration in seconds (0 < s <= 86400)"
+        )
+    return value
+
+
+def writable_path(text: str) -> str:
+    """The option type of a report file: ``-`` (standard output) or a writable file path.
+
+    The folder must exist and be writable, and the path must not be a folder.
+
+    >>> writable_path("/no/such/report.xml")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: /no/such/report.xml: the folder /no/such does not exist
+    """
+    if text == "-":
+        return text
+    path = Path(text)
+    folder = path.parent
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: is a folder, not a file")
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: the folder {folder} does not exist")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{text}: cannot be written")
+    return text
