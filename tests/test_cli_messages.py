@@ -38,7 +38,7 @@ def test_a_directory_given_as_a_trace_says_so(
         ["interpret-eval", "--native", str(tmp_path)],
     ):
         assert main(words) == EXIT_BAD_INPUT
-        assert f"{tmp_path} is a directory, not a trace file" in capsys.readouterr().err
+        assert f"{tmp_path}: is a directory, not a file" in capsys.readouterr().err
 
 
 def test_usage_errors_name_the_arguments_as_the_usage_does(
@@ -50,8 +50,8 @@ def test_usage_errors_name_the_arguments_as_the_usage_does(
     err = capsys.readouterr().err
     assert "required: MODULE" in err and "module" not in err.replace("MODULE", "")
     with pytest.raises(SystemExit):
-        main(["export"])
-    assert "required: TRACE, --format" in capsys.readouterr().err
+        main(["export", "--format", "json"])
+    assert "one of the arguments TRACE --db is required" in capsys.readouterr().err
 
 
 def test_the_install_hint_fits_the_installation(tmp_path: Path) -> None:
