@@ -23,7 +23,7 @@ from pathlib import Path
 import icontract
 import pytest
 
-from reference.closure import dependency_walk
+from reference.closure import dependency_walk, reverse_closure
 from reference.depmap import StateView
 from reference.epistemic.formula import Formula
 from reference.errors import MalformedOperation
@@ -151,3 +151,12 @@ def test_an_operation_refuses_the_bare_formula_base_class() -> None:
     with pytest.raises(MalformedOperation) as caught:
         Observe("a", "\x01", formula=Formula())
     assert caught.value.field == "formula"
+
+
+def test_the_recursion_crosshair_reported_on_reverse_closure_is_its_own() -> None:
+    """CrossHair once reported a RecursionError in reverse_closure's postcondition on this
+    input (a record resting on itself); concretely the walk and the naive check agree, and
+    tests/crosshair/run.py gives the CrossHair processes a deeper stack."""
+    links = ((0,), (4,), (4,), (), ())
+    assert reverse_closure(links, 0) == (0,)
+    assert is_least_closed_from(links, 0, (0,))
