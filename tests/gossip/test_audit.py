@@ -82,4 +82,4 @@ def test_audit_refuses_fewer_than_two_runs(runs, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["--runs", runs])
     assert stopped.value.code == 2
-    assert f"--runs wants at least 2 runs, got {runs}" in capsys.readouterr().err
+    assert f"argument --runs: '{runs}' is not an integer >= 2" in capsys.readouterr().err
