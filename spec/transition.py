@@ -564,12 +564,23 @@ def _cited(
 
 
 def _register(
-    state: State, op: Operation, kind: str, speaker: str, depends_on: Sequence[str]
+    state: State,
+    record: str,
+    claim: str,
+    kind: str,
+    speaker: str,
+    depends_on: Sequence[str],
+    formula: se.Formula | None = None,
 ) -> None:
-    state.records[op["id"]] = Record(
-        op["claim"], speaker, state.turn, kind, core.ACTIVE, op.get("formula")
-    )
-    state.dep |= {(op["id"], d) for d in depends_on}
+    """A new active record of this turn, resting on ``depends_on``."""
+    state.records[record] = Record(claim, speaker, state.turn, kind, core.ACTIVE, formula)
+    state.dep |= {(record, d) for d in depends_on}
+
+
+def _register_own(state: State, op: Operation, kind: str, speaker: str) -> None:
+    """The record an Observe, Hypothesize or Question registers."""
+    own = (op["id"], op["claim"], kind, speaker, op.get("depends_on", ()), op.get("formula"))
+    _register(state, *own)
 
 
 # Expand-Awareness ------------------------------------------------------------------------------
@@ -663,7 +674,7 @@ def process_observe(state: State, op: Operation, speaker: str) -> None:
     _note(OBSERVE_COMMITS)
     if op.get("kind", "observation") != "observation":
         _note(OBSERVE_KIND)
-    _register(state, op, op.get("kind", "observation"), speaker, op.get("depends_on", ()))
+    _register_own(state, op, op.get("kind", "observation"), speaker)
     state.commitments[speaker].add(op["id"])
     _check_formula(state, op)
 
@@ -758,7 +769,7 @@ def process_hypothesize(state: State, op: Operation, speaker: str) -> None:
     _note(HYPOTHESIZE_NO_COMMITMENT)
     if op.get("kind", "hypothesis") != "hypothesis":
         _note(HYPOTHESIZE_KIND)
-    _register(state, op, op.get("kind", "hypothesis"), speaker, op.get("depends_on", ()))
+    _register_own(state, op, op.get("kind", "hypothesis"), speaker)
     introduces = tuple(op.get("introduces", ()))
     for atom in introduces:
         _require(atom not in state.atoms, INTRODUCES_NEW, "duplicate-atom", field="introduces")
@@ -1104,7 +1115,7 @@ def process_question(state: State, op: Operation, speaker: str) -> None:
     """Question(chi): a new active question record; chi queued as an open abductive problem."""
     _new_record(state, op)
     _note(QUESTION_RECORD)
-    _register(state, op, "question", speaker, op.get("depends_on", ()))
+    _register_own(state, op, "question", speaker)
     _check_formula(state, op)
     chi = op.get("formula")
     if chi is None:
@@ -1416,10 +1427,7 @@ def _evidence(state: State, op: Operation, speaker: str) -> None:
         _cited(state, "evidence_depends_on", depends_on, own=evidence, allowed=None)
         _note(EVIDENCE_NEW_WITH_CLAIM, EVIDENCE_COMMITS, NEW_ACTIVE)
         _note_withdrawn(state, depends_on, DEPENDS_ANY_STANDING)
-        state.records[evidence] = Record(
-            op["evidence_claim"], speaker, state.turn, "evidence", core.ACTIVE
-        )
-        state.dep |= {(evidence, d) for d in depends_on}
+        _register(state, evidence, op["evidence_claim"], "evidence", speaker, depends_on)
     state.commitments[speaker].add(evidence)
 
 

@@ -22,15 +22,15 @@ Disagreement stops the generation.
 The spec is brute force: a modality costs it O(|W|^2) per world, a conservative
 upgrade O(|W|^2) per pair of worlds.  A computation on a model beyond
 :data:`BOUND` (64 worlds for a modal formula or Definition A.2's check, 16 for a
-conservative upgrade) is not made: the answer, or the turn's epistemic part, is then taken from
-the reference (the turn's argumentation is still the spec's), and after such a
-turn the spec's model is the reference's, translated, so the steps after it are
-checked from there.  Propositional
-formulas, announcements, lexicographic upgrades, expansions and the ``worlds``,
-``ordered`` and ``unexplained`` answers cost at most O(|W|^2) and are always
-computed.  :data:`TALLY` counts what was recomputed and what was not (``gcv
-vectors`` prints it); :func:`bound` raises the bound for a deeper run, which
-changes no vector, only the time and the count.
+conservative upgrade) is not made: the answer, or the turn's epistemic part, is
+then taken from the reference (the turn's argumentation is still the spec's), and
+after such a turn the spec's model is the reference's, translated, so the steps
+after it are checked from there.  Propositional formulas, announcements,
+lexicographic upgrades, expansions and the ``worlds``, ``ordered`` and
+``unexplained`` answers cost at most O(|W|^2) and are always computed.
+:data:`TALLY` counts what was recomputed and what was not (``gcv vectors`` prints
+it); :func:`bound` raises the bound for a deeper run, which changes no vector,
+only the time and the count.
 """
 
 from __future__ import annotations
@@ -110,9 +110,6 @@ def bound(worlds: int, conservative: int | None = None) -> Iterator[None]:
 
 EPISTEMIC_FIELDS = frozenset({"formula", "introduces", "specific", "downgrade", "announce"})
 """Operation fields that belong to the epistemic layer (feature ``epistemic``)."""
-
-# The codes a turn can be refused with for an epistemic reason the spec can judge.
-_EPISTEMIC_CODES = frozenset({"no-surviving-world", "unknown-atom", "duplicate-atom"})
 
 
 @icontract.ensure(
