@@ -1,8 +1,9 @@
 """Phase 1 (B.1): the muddy children, the shipped trace and the general puzzle.
 
 The general statement (n children, k of them muddy: the muddy ones first know that they
-are muddy in round k) is checked for every n up to 8 and every k, on the reference's
-model, through the Verifier's turns, and for small n on the spec's brute-force model.
+are muddy in round k, the clean ones that they are clean in round k + 1) is checked for
+every n up to 8 and every k, on the reference's model; the muddy half through the
+Verifier's turns and, for small n, on the spec's brute-force model.
 """
 
 from __future__ import annotations
@@ -69,21 +70,29 @@ def _holds_at(m: PlausibilityModel, f: Formula, world: frozenset[str]) -> bool:
     return members(truth_set(m, f), m.size)[m.index_of(world)] == "1"
 
 
+def _answers(m: PlausibilityModel, children: str, actual: frozenset[str]) -> Formula:
+    """A round's simultaneous truthful answers to "do you know whether you are muddy?"."""
+    said = [
+        _knows_own(c) if _holds_at(m, _knows_own(c), actual) else Not(_knows_own(c))
+        for c in children
+    ]
+    return said[0] if len(said) == 1 else And(tuple(said))
+
+
 @pytest.mark.parametrize("n", range(1, 9))
-def test_the_muddy_ones_first_know_in_round_k(n: int) -> None:
+def test_the_muddy_know_in_round_k_and_the_clean_in_round_k_plus_1(n: int) -> None:
     children = CHILDREN[:n]
     for k in range(1, n + 1):
         muddy, clean = children[:k], children[k:]
         actual = frozenset(f"m_{c}" for c in muddy)
         m = _puzzle(n)
-        for round_ in range(1, k + 1):
-            knowing = [c for c in muddy if _holds_at(m, Knows(c, Atom(f"m_{c}")), actual)]
-            if round_ < k:
-                assert knowing == [], (n, k, round_, knowing)
-                m = announce(m, _nobody_knows(children))  # the simultaneous "I don't know"s
-            else:
-                assert knowing == list(muddy), (n, k, round_, knowing)
-                assert not any(_holds_at(m, _knows_own(c), actual) for c in clean), (n, k)
+        for round_ in range(1, k + 2):
+            knowing = [c for c in children if _holds_at(m, _knows_own(c), actual)]
+            expected = [c for c in muddy if round_ >= k] + [c for c in clean if round_ > k]
+            assert knowing == expected, (n, k, round_, knowing)
+            if clean and round_ == k + 1:
+                assert all(_holds_at(m, Knows(c, Not(Atom(f"m_{c}"))), actual) for c in clean)
+            m = announce(m, _answers(m, children, actual))
 
 
 @pytest.mark.parametrize("n", [3, 5])
@@ -126,13 +135,21 @@ def _after_round_one() -> PlausibilityModel:
 
 def test_answers_that_state_knowledge_let_carol_deduce_she_is_clean() -> None:
     # B.1: Carol "doesn't know yet, but can deduce from Alice's and Bob's round-2 answers".
-    # Read as "I know I'm muddy", the answers tell her; the trace's factual answers do not.
+    # Read as "I know I'm muddy", the answers tell her; read as the bare facts they do not.
     mmc = frozenset({"m_a", "m_b"})
     m = _after_round_one()
     assert not _holds_at(m, Knows("c", Not(Atom("m_c"))), mmc)
-    m = announce(announce(m, Knows("a", Atom("m_a"))), Knows("b", Atom("m_b")))
-    assert [sorted(w) for w in m.valuations()] == [["m_a", "m_b"]]
-    assert _holds_at(m, Knows("c", Not(Atom("m_c"))), mmc)
+    told = announce(announce(m, Knows("a", Atom("m_a"))), Knows("b", Atom("m_b")))
+    assert [sorted(w) for w in told.valuations()] == [["m_a", "m_b"]]
+    assert _holds_at(told, Knows("c", Not(Atom("m_c"))), mmc)
+    facts = announce(announce(m, Atom("m_a")), Atom("m_b"))
+    assert not _holds_at(facts, Knows("c", Not(Atom("m_c"))), mmc), "W = {MMM, MMC}"
+
+
+def test_the_trace_announces_round_two_answers_as_knowledge() -> None:
+    trace = load_trace(_trace_text())
+    said = [op.formula for turn in trace.turns[2:] for op in turn.turn.operations]
+    assert said == [parse("K[a] m_a"), parse("K[b] m_b"), parse("K[c] ~m_c")]
 
 
 def test_announced_one_at_a_time_bobs_i_dont_know_would_be_false() -> None:

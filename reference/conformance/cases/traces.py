@@ -216,7 +216,8 @@ _SCENARIOS = (
         "phase1-muddy-children",
         "Phase 1, the muddy children (B.1) on a declared M_0 (each child sees the others): "
         "the father's announcement, the simultaneous 'I don't know' answers as epistemic "
-        "formulas, the three answers; W_t goes 8 -> 7 -> 4 -> 3 -> 2 -> 1 worlds, with B.1's "
+        "formulas, the three answers as knowledge (K_a m_a, K_b m_b, K_c ~m_c); W_t goes "
+        "8 -> 7 -> 4 -> 2 -> 1 -> 1 worlds, with B.1's "
         "knowledge facts at each step",
         (PHASE1, A1, UPDATES, OBSERVE),
         (PHASE1, A1, DEF21),
