@@ -152,13 +152,21 @@ def render_grounding(grounding: Grounding, dmap: DependencyMap) -> str:
     --------
     >>> from reference.operations import Observe, Hypothesize, Revise
     >>> from reference.verifier import Turn, Verifier
+    >>> from reference.records import Kind
     >>> v = Verifier(["a"])
-    >>> ops = (Observe("a1", "short docs"), Observe("a3", "no long docs"),
-    ...        Hypothesize("d", "adopt Yjs", depends_on=("a1", "a3")))
+    >>> ops = (Observe("a1", "short docs", kind=Kind.PREMISE), Observe("e", "bounded metadata"),
+    ...        Observe("a3", "no long docs", kind=Kind.PREMISE),
+    ...        Hypothesize("d", "adopt Yjs", depends_on=("a1", "e", "a3")))
     >>> _ = v.apply_turn(Turn("a", ops))
     >>> _ = v.apply_turn(Turn("a", (Revise("a3"),)))
     >>> render_grounding(v.verify("d"), v.state)
     'hypothesis d no longer grounded; affected by retraction of a3; depends on a1'
+
+    Notes
+    -----
+    The flag names, as Section 3 does, the retracted premise and then the premises the
+    record still rests on: its own recorded dependencies of kind premise in good standing
+    (the assumptions a_i a decision lists), not its evidence.
     """
     record = grounding.candidate
     if record is None or record not in dmap.records:
@@ -172,7 +180,11 @@ def render_grounding(grounding: Grounding, dmap: DependencyMap) -> str:
     assert witness is not None, "a rejected walk has a witness"
     if witness == record:
         return f"{noun} {record} is {dmap.standing[record].value}"
-    standing = [d for d in dmap.dep.get(record, ()) if dmap.standing[d] in GOOD_STANDING]
+    standing = [
+        d
+        for d in dmap.dep.get(record, ())
+        if dmap.records[d].kind is Kind.PREMISE and dmap.standing[d] in GOOD_STANDING
+    ]
     via = f" (via {' -> '.join(grounding.path[1:-1])})" if len(grounding.path) > 2 else ""
     tail = f"; depends on {', '.join(standing)}" if standing else ""
     loss = _LOSS[dmap.standing[witness]]

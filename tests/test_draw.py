@@ -51,11 +51,11 @@ def test_phase2_t13_affected_o5_marks_the_retraction_path(tmp_path: Path) -> Non
     assert "Affected*(o5) = {h1, h3, h4}" in ET.tostring(root, encoding="unicode")
 
 
-def test_phase3_verify_plan_draws_the_witness_path(tmp_path: Path) -> None:
-    # B.3: a3 is retracted, so the plan's walk fails at a3, through P3.
-    root = _svg(tmp_path, "phase3-deliberation", "--highlight", "verify:plan")
-    assert _titled(root, "edge", "path") == {"plan->P3", "P3->a3"}
-    assert _titled(root, "node", "marked") == {"plan", "P3", "a3"}
+def test_phase3_verify_decision_draws_the_witness_path(tmp_path: Path) -> None:
+    # B.3: a3 is retracted, so the decision's walk fails at a3.
+    root = _svg(tmp_path, "phase3-deliberation", "--highlight", "verify:P3")
+    assert _titled(root, "edge", "path") == {"P3->a3"}
+    assert _titled(root, "node", "marked") == {"P3", "a3"}
     text = ET.tostring(root, encoding="unicode")
     assert "no longer grounded; affected by retraction of a3" in text
     assert "dissent: b" in text, "P3 shows Bob's dissent"

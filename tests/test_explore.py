@@ -76,14 +76,14 @@ def test_phase2_t13_clicking_o5_highlights_h3_h4_h1(browser: WebDriver, tmp_path
     assert _console_errors(browser) == []
 
 
-def test_phase3_verify_plan_shows_the_witness_path(browser: WebDriver, tmp_path: Path) -> None:
+def test_phase3_verify_decision_shows_the_witness_path(browser: WebDriver, tmp_path: Path) -> None:
     _open(browser, tmp_path, "phase3-deliberation")
     browser.find_element(By.ID, "turn").send_keys("\ue010")  # End: the last turn
     assert _text(browser, "turn-label") == "T19 (19 of 19)"
     browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=verify]").click()
-    browser.find_element(By.ID, "node-plan").click()
-    # B.3: the plan rests on P3, which rests on the retracted a3.
-    assert _ids(browser, "#map g.node.onpath") == {"plan", "P3", "a3"}
+    browser.find_element(By.ID, "node-P3").click()
+    # B.3: the decision rests on the retracted a3.
+    assert _ids(browser, "#map g.node.onpath") == {"P3", "a3"}
     assert "no longer grounded; affected by retraction of a3" in _text(browser, "answer")
     assert _console_errors(browser) == []
 
