@@ -4,7 +4,8 @@ references, and written as ``docs/paper-map.md``.
 A reference dangles when a named Python object does not import, a named test function
 is not in its file, a proof obligation is not in the suite, a vector pattern matches no
 vector, or a benchmark script is missing.  Exit codes: 0 clean; 1 a dangling reference,
-a statement with no check, or (with ``--check``) a stale ``docs/paper-map.md``.
+a statement with no check, a claim without a status, a numbered item of a paper that no
+claim registers, or (with ``--check``) a stale ``docs/paper-map.md``.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from spec.claims import CLAIMS, PAPERS, Claim, Status
+from spec.claims import CLAIMS, NEEDS_REASON, NUMBERED, PAPERS, Claim, Status, is_registered
 
-__all__ = ["ROOT", "find_problems", "main", "render_markdown"]
+__all__ = ["ROOT", "find_problems", "find_unregistered", "main", "render_markdown"]
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "docs" / "paper-map.md"
@@ -86,6 +87,9 @@ def _checks(claim: Claim) -> Iterable[str]:
 
 
 def _problems(c: Claim) -> Iterable[str]:
+    if not isinstance(c.status, Status):
+        yield f"{c.id}: no status"
+        return
     if c.status is not Status.NOT_APPLICABLE and not any(_checks(c)):
         yield f"{c.id}: no test, obligation, vector or benchmark checks it"
     if c.status in (Status.PROVED_UNBOUNDED, Status.PROVED_BOUNDED) and not c.obligations:
@@ -117,6 +121,24 @@ def find_problems(claims: Iterable[Claim] = CLAIMS) -> list[str]:
     for c in claims:
         problems += _problems(c)
     return problems
+
+
+def find_unregistered(
+    claims: Iterable[Claim] = CLAIMS, numbered: dict[str, tuple[str, ...]] = NUMBERED
+) -> list[str]:
+    """Every numbered item of a paper that no claim of that paper names in its label."""
+    labels = [(c.paper, c.label) for c in claims]
+    return [
+        f"{paper}: {item} has no claim"
+        for paper, items in numbered.items()
+        for item in items
+        if not any(is_registered(item, label) for p, label in labels if p == paper)
+    ]
+
+
+def _status(c: Claim) -> str:
+    # A claim built without a status is reported by find_problems, and printed as such.
+    return c.status.value if isinstance(c.status, Status) else "no status"
 
 
 def _checked_by(c: Claim) -> str:
@@ -154,24 +176,24 @@ def render_markdown(claims: Iterable[Claim] = CLAIMS) -> str:
             "|---|---|---|---|---|",
         ]
         for c in mine:
-            status = c.status.value + (f": {c.reason}" if c.reason else "")
+            status = _status(c) + (f": {c.reason}" if c.reason else "")
             code = "<br>".join(f"`{name}`" for name in c.implemented_in) or "-"
             cells = (f"`{c.id}`", f"**{c.label}**: {c.statement}", status, code, _checked_by(c))
             lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
-    open_items = [c for c in claims if c.status in (Status.PARTIAL, Status.NOT_APPLICABLE)]
+    open_items = [c for c in claims if c.status in NEEDS_REASON]
     if open_items:
         lines += ["", "## Not fully checked", ""]
-        lines += [f"- `{c.id}` ({c.status.value}): {c.reason}" for c in open_items]
+        lines += [f"- `{c.id}` ({_status(c)}): {c.reason}" for c in open_items]
     return "\n".join(lines) + "\n"
 
 
 def _claim_data(c: Claim) -> dict[str, object]:
-    return {**dataclasses.asdict(c), "status": c.status.value}
+    return {**dataclasses.asdict(c), "status": _status(c)}
 
 
 def _print_table(claims: Iterable[Claim]) -> None:
     for c in claims:
-        print(f"{c.id:<28} {c.status.value:<22} {c.label}")
+        print(f"{c.id:<28} {_status(c):<22} {c.label}")
 
 
 def main(argv: list[str]) -> int:
@@ -183,8 +205,8 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the claims and problems as JSON")
     args = parser.parse_args(argv)
-    problems = find_problems()
-    text = render_markdown()
+    problems = find_problems(CLAIMS) + find_unregistered(CLAIMS)
+    text = render_markdown(CLAIMS)
     stale = args.check and (not MAP.is_file() or MAP.read_text(encoding="utf-8") != text)
     if args.markdown:
         MAP.write_text(text, encoding="utf-8")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from reference.paper import MAP, find_problems, main, render_markdown
-from spec.claims import CLAIMS, Claim, Status
+import dataclasses
+
+import pytest
+
+from reference.paper import MAP, find_problems, find_unregistered, main, render_markdown
+from spec.claims import CLAIMS, Claim, Status, is_registered
 
 
 def test_no_statement_is_unchecked_and_no_reference_dangles() -> None:
@@ -55,3 +59,22 @@ def test_every_claim_id_names_its_paper() -> None:
 
 def test_gcv_paper_exits_clean() -> None:
     assert main(["--check"]) == 0
+
+
+def test_gcv_paper_check_fails_on_a_claim_without_a_status(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import reference.paper as paper
+
+    statusless = dataclasses.replace(CLAIMS[0], id="core.statusless", status=None)
+    monkeypatch.setattr(paper, "CLAIMS", (*CLAIMS, statusless))
+    assert paper.main(["--check"]) == 1
+    assert "dangling: core.statusless: no status" in capsys.readouterr().out
+
+
+def test_a_numbered_item_without_a_claim_is_reported() -> None:
+    assert find_unregistered() == []
+    numbered = {"core": ("Lemma 2.1", "Lemma 2.9", "(A2)"), "lineage": ("Table 2",)}
+    assert find_unregistered(numbered=numbered) == ["core: Lemma 2.9 has no claim"]
+    assert not is_registered("Table 2", "Section 7.2"), "a section number is not a table"
+    assert is_registered("Definition 3.3", "Definitions 3.3 and 3.5")
