@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import combinations
 
 __all__ = [
     "DEL_REALISATIONS",
@@ -53,6 +54,7 @@ __all__ = [
     "compute_atoms",
     "compute_muddy_children_model",
     "compute_nobody_knows",
+    "compute_problem_model",
     "compute_truth_set",
     "get_cell",
     "get_indistinguishable",
@@ -481,6 +483,34 @@ def is_abductive_problem(model: EpistemicModel, agent: str, chi: Formula) -> boo
     return not is_valid(model, Believes(agent, chi))
 
 
+def compute_problem_model(
+    current: EpistemicModel, posed: EpistemicModel, chi: Formula
+) -> EpistemicModel:
+    """Definition A.2's M for (B_i, chi) at turn t (spec/normative.md, ``del.hypothesize.solves``).
+
+    ``posed`` is the model in which the problem arose, brought to Prop_t (Definition A.3's
+    expansion: each copy of a world as plausible as it was), with every world eliminated that
+    disagrees with ``current`` outside chi's atoms: what has been learned since about
+    everything but chi (B.2 T6: "h2 answers the abductive problem posed by o1" because Redis
+    is known to be failing by then).
+    """
+    free = compute_atoms(chi)
+    known = {w - free for w in current.worlds}
+    choices = [frozenset(c) for n in range(len(free) + 1) for c in combinations(sorted(free), n)]
+    worlds = frozenset(
+        k | c for k in known for c in choices if (k | c) & posed.atoms in posed.worlds
+    )
+    # Verify that M_t descends from the model the problem arose in
+    assert worlds, "outside the definition: M_t does not descend from the problem's model"
+    leq = {
+        i: frozenset(
+            (w, v) for w in worlds for v in worlds if (w & posed.atoms, v & posed.atoms) in rel
+        )
+        for i, rel in posed.leq.items()
+    }
+    return EpistemicModel(posed.agents, current.atoms, worlds, leq, posed.awareness)
+
+
 def is_abductive_solution(
     current: EpistemicModel,
     posed: EpistemicModel,
@@ -489,15 +519,14 @@ def is_abductive_solution(
     gamma: Formula,
 ) -> bool:
     """Definition A.2. Check that gamma solves (B_i, chi): consistency and non-triviality in
-    the current model, explanatory in ``posed``, the model in which the problem arose
-    (brought to gamma's vocabulary by Definition A.3's expansion)."""
-    for atom in sorted(compute_atoms(gamma) - posed.atoms):
-        posed = process_awareness_expansion(posed, atom, group=())
+    the current model, explanatory in :func:`compute_problem_model` (the model the problem
+    arose in, with what M_t knows about every atom but chi's)."""
     # 1. Consistency: M |/= B_i ~gamma
     consistent = not is_valid(current, Believes(agent, Not(gamma)))
     # 2. Explanatory: M[up-up gamma] |= B_i chi
+    problem = compute_problem_model(current, posed, chi)
     explanatory = is_valid(
-        process_lexicographic_upgrade(posed, gamma, {agent}), Believes(agent, chi)
+        process_lexicographic_upgrade(problem, gamma, {agent}), Believes(agent, chi)
     )
     # 3. Non-triviality: gamma != chi, M |/= B_i gamma, gamma != true
     non_trivial = gamma != chi and gamma != Top() and not is_valid(current, Believes(agent, gamma))

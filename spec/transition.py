@@ -747,11 +747,15 @@ ABDUCTION = clause(
     "del.hypothesize.solves",
     CHOSEN,
     "Definition A.2 checks consistency in M and the explanation in M[up-up gamma]; in M_t chi "
-    "is announced, so the explanatory check must read the model the problem arose in",
-    "gamma solves an open (B_i, chi) when M_t does not satisfy B_i ~gamma, M_chi[up-up gamma] "
+    "is announced, so the explanatory check reads the model the problem arose in, keeping what "
+    "was learned since about every other atom, as B.2's steps do (T6: h2 := (p_redis -> "
+    "p_auth) answers o1, posed at T1, with Redis known from T3)",
+    "gamma solves an open (B_i, chi) when M_t does not satisfy B_i ~gamma, M_chi^t[up-up gamma] "
     "satisfies B_i chi, and gamma is neither chi nor true nor believed in M_t (M_t: after "
-    "gamma's atoms are introduced, before its upgrade)",
-    "check all three conditions in M_t",
+    "gamma's atoms are introduced, before its upgrade; M_chi^t: the model the problem arose "
+    "in, brought to Prop_t and restricted to the worlds agreeing with M_t outside chi's atoms)",
+    "check all three conditions in M_t (every candidate then explains chi); or read the model "
+    "the problem arose in as it was (then no faithful h2 answers o1)",
     affects="problems",
 )
 HYPOTHESIZE_DEL = clause(
@@ -1580,7 +1584,7 @@ def _believes(model: se.EpistemicModel, agent: str, f: se.Formula) -> bool:
 
 
 def _solves(model: se.EpistemicModel, problem: Problem, gamma: se.Formula) -> bool:
-    grown = len(problem.posed.worlds) << len(se.compute_atoms(gamma) - problem.posed.atoms)
+    grown = len(model.worlds) << len(se.compute_atoms(problem.chi))
     limit = _BUDGET.get().worlds
     if limit is not None and max(grown, len(model.worlds)) > limit:
         raise TooCostly(f"Definition A.2's check on {max(grown, len(model.worlds))} worlds")

@@ -7,18 +7,21 @@ would be without that announcement (the turn's other announcements made);
 for a question, the model when it is asked.  A hypothesis gamma solves it when
 
 1. consistency: M_t does not satisfy B_i ~gamma;
-2. explanatory: M_chi[up-up gamma] satisfies B_i chi;
+2. explanatory: M_chi^t[up-up gamma] satisfies B_i chi;
 3. non-triviality: gamma != chi, M_t does not satisfy B_i gamma, gamma != true,
 
 where M_t is the current model just before gamma's upgrade and "M satisfies
-phi" means phi holds at every world of M.  M_chi is brought to the current
-vocabulary first: an atom gamma mentions that M_chi lacks splits its worlds
-(Definition A.3), as it did in M_t.
+phi" means phi holds at every world of M.  M_chi^t is M_chi brought to the
+current vocabulary (an atom it lacks splits its worlds, Definition A.3) and
+restricted to the worlds that agree with M_t on every atom outside chi's:
+what has been learned since, about everything but chi.
 
-The explanatory check reads M_chi and not M_t because in M_t chi has been
-announced: every agent knows it, and every candidate would explain it.  B.2's
-own checks do the same: at T5, h1 explains o7 because "Redis being down plus
-h1 entails Stripe 429s", with Redis known and the 429s not yet.
+The explanatory check does not read M_t because in M_t chi has been
+announced: every agent knows it, and every candidate would explain it.  Nor
+does it read M_chi as it was, since B.2's checks use what was learned after the
+problem arose: at T6, h2 := (p_redis -> p_auth) "answers the abductive problem
+posed by o1" (T1) because Redis is known to be failing from T3; at T5, h1
+explains o7 because "Redis being down plus h1 entails Stripe 429s".
 
 Mirrors ``spec.epistemic.is_abductive_problem`` and ``is_abductive_solution``.
 
@@ -32,8 +35,9 @@ Logic* 11 (4): 505-22. https://doi.org/10.1016/j.jal.2013.07.002.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import combinations
 
 import icontract
 
@@ -41,7 +45,7 @@ from reference.epistemic.formula import TOP, Believes, Formula, Not, atoms_of, s
 from reference.epistemic.model import PlausibilityModel
 from reference.epistemic.predicates import keeps_the_queue
 from reference.epistemic.semantics import holds_everywhere
-from reference.epistemic.updates import expand, lexicographic_upgrade
+from reference.epistemic.updates import lexicographic_upgrade
 from reference.records import GOOD_STANDING, AgentId, RecordId, Standing
 
 __all__ = [
@@ -104,11 +108,31 @@ def is_surprising(model: PlausibilityModel, agent: AgentId, chi: Formula) -> boo
     return not holds_everywhere(model, Believes(agent, chi))
 
 
-def _in_vocabulary(model: PlausibilityModel, atoms: Collection[str]) -> PlausibilityModel:
-    """M_chi with the atoms it lacks added (worlds split, awareness unchanged)."""
-    for atom in sorted(set(atoms) - set(model.atoms)):
-        model = expand(model, atom, agents=())
-    return model
+def _problem_model(current: PlausibilityModel, problem: Problem) -> PlausibilityModel:
+    """M_chi^t: M_chi over M_t's atoms, on the worlds agreeing with M_t outside chi's atoms.
+
+    Each world keeps the cell and rank of the M_chi world it extends (Definition A.3's
+    copies); one pass over W_t for each valuation of chi's atoms.
+    """
+    current, posed = current.explicit(), problem.model.explicit()
+    free = sorted(set(atoms_of(problem.formula)))
+    shared = frozenset(posed.atoms)
+    index = {posed.valuation(w): i for i, w in enumerate(posed.worlds)}
+    kept: dict[int, int] = {}  # world bits over M_t's atoms -> its M_chi world
+    for known in {v - set(free) for v in current.valuations()}:
+        for n in range(len(free) + 1):
+            for chosen in combinations(free, n):
+                world = known | set(chosen)
+                source = index.get(world & shared)
+                if source is not None:
+                    kept.setdefault(current.bits_of(world), source)
+    assert kept, "M_t descends from the model its problems arose in"
+    return current.with_parts(
+        awareness=posed.awareness,
+        worlds=tuple(kept),
+        cells={a: tuple(posed.cells(a)[i] for i in kept.values()) for a in posed.agents},
+        ranks={a: tuple(posed.ranks(a)[i] for i in kept.values()) for a in posed.agents},
+    )
 
 
 @icontract.ensure(
@@ -135,8 +159,7 @@ def check_solution(current: PlausibilityModel, problem: Problem, gamma: Formula)
     """
     agent, chi = problem.agent, problem.formula
     consistent = not holds_everywhere(current, Believes(agent, Not(gamma)))
-    posed = _in_vocabulary(problem.model, atoms_of(gamma))
-    upgraded = lexicographic_upgrade(posed, gamma, [agent])
+    upgraded = lexicographic_upgrade(_problem_model(current, problem), gamma, [agent])
     explanatory = holds_everywhere(upgraded, Believes(agent, chi))
     non_trivial = (
         gamma != chi and gamma != TOP and not holds_everywhere(current, Believes(agent, gamma))

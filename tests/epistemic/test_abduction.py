@@ -50,6 +50,19 @@ def test_b2_t5_h1_solves_o7_but_not_o8() -> None:
     assert {p.source for p in v.unexplained("b")} == {"o8"}, "h1 explains o7 only"
 
 
+def test_b2_t6_h2_answers_o1_with_what_was_learned_since_but_not_o8() -> None:
+    # B.2 T6: "h2 := (p_redis -> p_auth) answers the abductive problem posed by o1": posed
+    # at T1, before Redis was known to fail (T3); h4, not h2, answers o8's (T12).
+    v = Verifier(["a", "b", "c"], ["p_auth", "p_redis"])
+    v.apply_turn(Turn("c", (Observe("o1", "auth failures", formula=parse("p_auth")),)))
+    v.apply_turn(Turn("b", (Observe("o8", "Redis timeouts", formula=parse("p_redis")),)))
+    h2 = Hypothesize(
+        "h2", "Redis -> Auth", formula=parse("h2 & (p_redis -> p_auth)"), introduces=("h2",)
+    )
+    v.apply_turn(Turn("c", (h2,)))
+    assert {(p.agent, p.source) for p in v.unexplained()} == {(a, "o8") for a in "abc"}
+
+
 def test_a_question_about_an_open_problem_adds_nothing_and_a_believed_chi_poses_none() -> None:
     v = Verifier(["a", "b"], ["p", "q"])
     v.apply_turn(Turn("a", (Observe("o1", "p", formula=parse("p")),)))
