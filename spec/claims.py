@@ -529,7 +529,7 @@ CLAIMS: tuple[Claim, ...] = (
         Status.TESTED,
         implemented_in=("reference.verifier.Verifier.worlds",),
         tests=(
-            _t("test_restrictions.py", "test_the_scenarios_satisfy_a1_a2_and_a3"),
+            _t("test_scenarios.py", "test_the_scenarios_satisfy_a1_a2_and_a3"),
             _t("test_restrictions.py", "test_an_acyclic_check_that_can_fail"),
         ),
     ),
@@ -611,18 +611,25 @@ CLAIMS: tuple[Claim, ...] = (
         "core.phase-2.abduction",
         "core",
         "Appendix B.2 (Phase 2, the abductive steps)",
-        "h1 solves the problem posed by o7 (T5), h3 the one posed by o6 (T11), h4 the one "
-        "posed by o8 (T12); o6 stays open from T2 to T11; h1, h3 and h4 together explain every "
-        "observation",
+        "h1 solves Bob's problem posed by o7 at T3 (T5), h2 := (p_redis -> p_auth) the one "
+        "posed by o1 (T6), h3 the one posed by o6 (T11), h4 the one posed by o8 (T12); o6 stays "
+        "open from T2 to T11; after T9 o1, o5 and o6 are unexplained; h1, h3 and h4 together "
+        "explain every observation",
         Status.PARTIAL,
         implemented_in=("reference.epistemic.abduction.close_problems",),
         tests=(
             _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
             _t("epistemic/test_abduction.py", "test_b2_t5_h1_solves_o7_but_not_o8"),
+            _t(
+                "epistemic/test_abduction.py",
+                "test_b2_t6_h2_answers_o1_with_what_was_learned_since_but_not_o8",
+            ),
         ),
-        reason="Definition A.2's check reproduces the T5, T11 and T12 steps and o6's problem; "
-        "o2, o3 and o5 stay open, since no hypothesis's formula entails p_pay, p_db or p_tok "
-        "in the model where they were posed (B.2 counts the causal chain as explaining them)",
+        reason="every abductive step B.2 names is computed (T5, T6, T11, T12, o6 open from T2 "
+        "to T11), under spec/normative.md's reading of Definition A.2; B.2's lists of explained "
+        "observations are causal: after T9 o2, o3 and o8 are open besides o1, o5 and o6 (o8 "
+        "until h4 at T12, by B.2's own T12), and o2, o3, o5 stay open to the end, since no "
+        "hypothesis's formula entails p_pay, p_db or p_tok",
         vectors=("scenarios/phase2-epistemic/replay",),
     ),
     Claim(

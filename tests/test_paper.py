@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from reference.paper import MAP, find_problems, find_unregistered, main, render_markdown
-from spec.claims import CLAIMS, Claim, Status, is_registered
+from reference.paper import MAP, ROOT, find_problems, find_unregistered, main, render_markdown
+from spec.claims import CLAIMS, NUMBERED, PAPERS, Claim, Status, is_registered
 
 
 def test_no_statement_is_unchecked_and_no_reference_dangles() -> None:
@@ -78,3 +78,13 @@ def test_a_numbered_item_without_a_claim_is_reported() -> None:
     assert find_unregistered(numbered=numbered) == ["core: Lemma 2.9 has no claim"]
     assert not is_registered("Table 2", "Section 7.2"), "a section number is not a table"
     assert is_registered("Definition 3.3", "Definitions 3.3 and 3.5")
+
+
+def test_the_core_paper_page_names_every_numbered_item_and_cites_by_title() -> None:
+    page = (ROOT / "docs" / "core-paper.md").read_text(encoding="utf-8")
+    missing = [item for item in NUMBERED["core"] if not is_registered(item, page)]
+    assert not missing, missing
+    assert PAPERS["core"] in page and "Hoang-Loc Cao" in page and "Arvenaghi" in page
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "spec").glob("*.md")]
+    cited = [p.name for p in pages if "seeds/" in p.read_text(encoding="utf-8")]
+    assert not cited, f"pages citing a source file outside the repository: {cited}"

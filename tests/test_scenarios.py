@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphlib import TopologicalSorter
 from importlib import resources
 
 import pytest
@@ -58,6 +59,18 @@ def test_reference_agrees_with_spec_after_every_turn(name: str) -> None:
                 removed = retraction.compute_one_step_removal(d, record)
                 assert retraction.is_survivor_set_admissible(d, removed), (t.number, record)
                 assert retraction.is_closure_retraction_sound(d, record), (t.number, record)
+
+
+@pytest.mark.parametrize("name", builtin_scenarios())
+def test_the_scenarios_satisfy_a1_a2_and_a3(name: str) -> None:
+    # Section 2: (A1) at most 12 agents, (A2) an acyclic attack graph, (A3) an explicit
+    # finite world set, "satisfied by our scenarios".
+    trace = _scenario(name)
+    v = _after(trace, len(trace.turns))
+    assert len(trace.agents) <= 12, "(A1)"
+    # (A2): graphlib raises CycleError, naming the cycle, on a cyclic attack graph.
+    TopologicalSorter({t: set(a) for t, a in v.state.ratt.items()}).prepare()
+    assert 0 < len(v.worlds()) <= 2 ** len(v.state.atoms), "(A3)"
 
 
 def test_phase2_h2_lifecycle() -> None:
