@@ -2,8 +2,9 @@
 
 Executable reading of Cao, Nguyen, Nguyen, Nguyen, Ho, Nguyen, Pham,
 Tran-Thanh and Cao, "Replication or Corroboration? An Axiomatic Framework for
-Evidential Dependence in Multi-Agent Debate" (arXiv:2610.36151v1), from the
-source-linked summary in ``shared/seeds/004``.  Modules, in paper order:
+Evidential Dependence in Multi-Agent Debate" (arXiv:2610.36151v1), from its
+source-linked summary, which gives the results but not every definition.  Modules,
+in paper order:
 
 * :mod:`~spec.lineage.errors`: the typed errors (base ``LineageError``);
 * :mod:`~spec.lineage.dfquad`: QBAFs, DF-QuAD (Rago et al. 2016) and Max-QuAD;
