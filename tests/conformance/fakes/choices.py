@@ -27,11 +27,10 @@ import reference.operations
 import reference.preconditions
 import reference.verifier
 from reference.depmap import DependencyMap
-from reference.epistemic.abduction import Problem, is_surprising
+from reference.epistemic.abduction import Problem
 from reference.epistemic.effects import EpistemicState
 from reference.epistemic.formula import Not, parse
-from reference.epistemic.semantics import everything, truth_set
-from reference.epistemic.updates import lexicographic_upgrade, restrict
+from reference.epistemic.updates import lexicographic_upgrade
 from reference.errors import (
     GcvError,
     MalformedFormula,
@@ -334,10 +333,10 @@ def _observations_one_after_another() -> AbstractContextManager[None]:
         )
         return MappingProxyType(rows)
 
-    stack = ExitStack()
-    stack.enter_context(_wrapped(reference.verifier, "DEL_RULES", wrap))
-    stack.enter_context(_wrapped(reference.apply, "DEL_RULES", wrap))
-    return stack
+    return _all(
+        lambda: _wrapped(reference.verifier, "DEL_RULES", wrap),
+        lambda: _wrapped(reference.apply, "DEL_RULES", wrap),
+    )()
 
 
 # -- preconditions ------------------------------------------------------------------------------
@@ -539,28 +538,24 @@ def _expansion_prefers_the_atom_false() -> AbstractContextManager[None]:
 def _surprise_read_before_the_turn() -> AbstractContextManager[None]:
     """Each observation's surprise is checked in M_t before the turn's observations (its
     problem's M_chi is the reference's: M_t announced with the others)."""
+    before: list[Any] = []
 
-    def wrap(original: Any) -> Any:
+    def announcing(original: Any) -> Any:
         def announce(state: EpistemicState, observations: Any) -> EpistemicState:
-            before = state.model.explicit()
-            sets = [truth_set(before, formula) for _, formula in observations]
-            posed = []
-            for position, (record, formula) in enumerate(observations):
-                others = everything(before)
-                for inside in sets[:position] + sets[position + 1 :]:
-                    others &= inside
-                announced = restrict(before, others)
-                posed += [
-                    Problem(agent, formula, record, announced)
-                    for agent in before.agents
-                    if is_surprising(before, agent, formula)
-                ]
-            model = original(EpistemicState(state.model, ()), observations).model
-            return EpistemicState(model, state.problems + tuple(posed))
+            before[:] = [state.model.explicit()]
+            return original(state, observations)
 
         return announce
 
-    return _wrapped(reference.apply, "announce_simultaneously", wrap)
+    def surprising(original: Any) -> Any:
+        return lambda posed, agent, formula: original(before[0], agent, formula)
+
+    # The turn's announcement (reference.apply), or one Observe's (apply_effect).
+    return _all(
+        lambda: _wrapped(reference.apply, "announce_simultaneously", announcing),
+        lambda: _wrapped(reference.epistemic.effects, "announce_simultaneously", announcing),
+        lambda: _wrapped(reference.epistemic.effects, "is_surprising", surprising),
+    )()
 
 
 def _solution_read_in_the_current_model() -> AbstractContextManager[None]:
@@ -585,10 +580,10 @@ def _empty_announcement_ignored() -> AbstractContextManager[None]:
 
         return apply
 
-    stack = ExitStack()
-    stack.enter_context(_wrapped(reference.verifier, "apply_operation", ignoring))
-    stack.enter_context(_wrapped(reference.verifier, "apply_announcements", ignoring))
-    return stack
+    return _all(
+        lambda: _wrapped(reference.verifier, "apply_operation", ignoring),
+        lambda: _wrapped(reference.verifier, "apply_announcements", ignoring),
+    )()
 
 
 def _unknown_agent_malformed() -> AbstractContextManager[None]:
@@ -658,10 +653,6 @@ ALTERNATIVES: dict[str, Alternative] = {
 """Chosen clause id -> a context in which the reference makes its alternative instead."""
 
 
-@contextmanager
-def all_alternatives() -> Iterator[None]:
+def all_alternatives() -> AbstractContextManager[None]:
     """The reference making every alternative of :data:`ALTERNATIVES` at once."""
-    with ExitStack() as stack:
-        for alternative in ALTERNATIVES.values():
-            stack.enter_context(alternative())
-        yield
+    return _all(*ALTERNATIVES.values())()
