@@ -51,8 +51,6 @@ import sys
 import time
 from typing import Any
 
-import choices  # the sibling module, on sys.path as this script's folder
-
 from reference.conformance.session import Session
 
 
@@ -189,6 +187,9 @@ def main(mode: str) -> int:
             file.write(f"{os.getpid()}\n{child.pid}\n")
     if mode == "support-revives-weakened":
         _revive_supported()
+    # The sibling module, on sys.path as this script's folder (not when pytest collects it).
+    import choices
+
     alternatives = contextlib.ExitStack()
     if mode == "hypothesis-commits":
         alternatives.enter_context(choices.ALTERNATIVES["T3.hypothesize.no-commitment"]())
