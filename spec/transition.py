@@ -65,6 +65,7 @@ __all__ = [
     "afford",
     "agents_of",
     "budget",
+    "form_violation",
     "formula_of",
     "model_of",
     "process_announcements",
@@ -344,6 +345,7 @@ WELL_FORMED_FIRST = clause(
     "an operation that is not well formed is refused where it is read, before any is applied",
     "a turn with a malformed operation is refused with malformed-operation at the first "
     "malformed operation as written, before the speaker and any precondition",
+    "check the speaker before the operations' form; only the error code of such a turn differs",
     affects="error",
 )
 ATOMIC = clause(
@@ -391,6 +393,8 @@ ORDER_WRITTEN = clause(
     CHOSEN,
     "the Interpreter's order is the utterance's, and nothing reorders operations of one kind",
     "operations of one kind apply in the order the turn lists them",
+    "operations of one kind in the reverse of the written order; turns whose operations "
+    "of one kind interact then differ",
 )
 FIRST_FAILING = clause(
     "order.first-failing-operation",
@@ -398,6 +402,7 @@ FIRST_FAILING = clause(
     "a rejected turn needs one error; the one met first while applying is the natural one",
     "a rejected turn reports the first failing operation in application order, located by its "
     "position as written",
+    "report, of the operations that fail, the first as written",
     affects="error",
 )
 SIMULTANEOUS = clause(
@@ -417,6 +422,7 @@ FIELD_ORDER = clause(
     "an operation's fields are checked in the order of its signature (target, then the "
     "records it cites, then agents), each cited record through all its checks before the "
     "next, in the order written",
+    "check an operation's fields from the last of its signature to the first",
     affects="error",
 )
 CITED_CHECKS = clause(
@@ -425,6 +431,7 @@ CITED_CHECKS = clause(
     "citing one's own record is the more specific error",
     "a cited record is checked for self-reference, then registration, then standing "
     "(wrong-standing before attacked-target)",
+    "check that a cited record is registered before self-reference",
     affects="error",
 )
 EPISTEMIC_LAST = clause(
@@ -433,6 +440,7 @@ EPISTEMIC_LAST = clause(
     "the argumentation row is the operation's subject; its formula is an input of its effect",
     "an operation's epistemic preconditions (duplicate-atom, then the formula's agents and "
     "atoms) are checked after all of its Table 3 preconditions",
+    "check the epistemic preconditions before those of Table 3",
     affects="error",
 )
 
@@ -484,6 +492,8 @@ EVIDENCE_NOT_TARGET = clause(
     CHOSEN,
     "evidence for or against a record is another record",
     "Support's and Undermine's evidence is not their target (self-reference)",
+    "accept the target as its own existing evidence (a Dep self-loop for Support, a self-"
+    "attack for Undermine)",
 )
 EVIDENCE_NEW_WITH_CLAIM = clause(
     "T3.evidence.registered-with-claim",
@@ -617,6 +627,8 @@ SPLIT_KEEPS_ORDER = clause(
     CHOSEN,
     "becoming aware of p is not learning whether p",
     "each copy keeps its world's cell and rank for every agent",
+    "the copies where p is false are the more plausible (an atom one was unaware of is "
+    "presumed false)",
     affects="model",
 )
 
@@ -651,6 +663,7 @@ OBSERVE_KIND = clause(
     CHOSEN,
     "B.3's decisions rest on assumptions a_i, which the map must be able to name as premises",
     "an Observe registers an observation or a premise (default observation)",
+    "one kind: a premise registers as an observation",
     affects="record-fields",
 )
 OBSERVE_COMMITS = clause(
@@ -720,6 +733,7 @@ HYPOTHESIZE_KIND = clause(
     CHOSEN,
     "B.3's IBIS positions P_n are proposals the group deliberates on, like hypotheses",
     "a Hypothesize registers a hypothesis or a position (default hypothesis)",
+    "one kind: a position registers as a hypothesis",
     affects="record-fields",
 )
 HYPOTHESIZE_NO_COMMITMENT = clause(
@@ -736,6 +750,7 @@ INTRODUCES_NEW = clause(
     CHOSEN,
     "an atom that is already in Prop_t is not introduced by gamma",
     "the atoms a Hypothesize introduces are not in Prop_t (duplicate-atom, field introduces)",
+    "accept an atom already in Prop_t, which is then not introduced again",
 )
 INTRODUCES_EFFECT = clause(
     "del.hypothesize.introduces",
@@ -877,6 +892,7 @@ UNDERMINE_CONSERVATIVE = clause(
     CHOSEN,
     "the other member of the family that A.1's updates give",
     "with downgrade conservative, [up ~gamma]",
+    "ignore downgrade: always [up-up ~gamma] (B.2 T7's reading)",
     affects="model",
 )
 
@@ -937,6 +953,7 @@ REVISE_ANNOUNCE = clause(
     CHOSEN,
     "the table gives both readings; the trace may say which one an utterance is",
     "announce true or false overrides the reading the attackers select",
+    "ignore announce: the attackers alone select the reading",
 )
 
 
@@ -1019,6 +1036,7 @@ DISSENTER_NOT_SPEAKER = clause(
     CHOSEN,
     "the agent who takes a decision does not dissent from it",
     "no dissenter is the speaker (self-reference)",
+    "accept the speaker among the dissenters",
 )
 RESOLVE_EFFECT = clause(
     "T3.resolve.resolved",
@@ -1041,6 +1059,7 @@ RESOLVE_FORM = clause(
     "premises and dissent belong to a decision, an announcement to a consensus",
     "premises and dissenters only on an authoritative Resolve, a formula only on a consensual "
     "one (malformed-operation)",
+    "accept premises and dissenters on a consensual Resolve, and a formula on a decision",
 )
 RESOLVE_DEL = clause(
     "del.resolve",
@@ -1276,7 +1295,11 @@ def refusal_clauses(turn: Turn, broken: str) -> frozenset[str]:
     clauses = {broken, NUMBERED, SPEAKER_FIRST, FIELD_ORDER, CITED_CHECKS}
     if len(turn.operations) > 1:
         clauses.add(FIRST_FAILING)
-    if broken.startswith("del."):
+    # The epistemic checks come after Table 3's, so a turn with epistemic inputs that
+    # breaks a Table 3 row would report another code if they came first.
+    if broken.startswith("del.") or any(
+        op.get("formula") is not None or op.get("introduces") for op in turn.operations
+    ):
         clauses.add(EPISTEMIC_LAST)
     return frozenset(clauses)
 
@@ -1296,7 +1319,7 @@ def _each(state: State, turn: Turn, kind: str) -> list[tuple[int, Operation]]:
 def _well_formed(operations: Sequence[Operation]) -> None:
     """The form rules the schema cannot state, each operation in the order written."""
     for index, op in enumerate(operations):
-        broken = _form_violation(op)
+        broken = form_violation(op)
         if broken is not None:
             clause_id, field_name = broken
             refused = Rejected("malformed-operation", clause_id, field_name)
@@ -1304,7 +1327,8 @@ def _well_formed(operations: Sequence[Operation]) -> None:
             raise refused
 
 
-def _form_violation(op: Operation) -> tuple[str, str] | None:
+def form_violation(op: Operation) -> tuple[str, str] | None:
+    """The form rule ``op`` breaks that the schema cannot state, and its field; or None."""
     for name in ("claim", "evidence_claim"):
         if name in op and not op[name].strip():
             return CLAIM_NOT_BLANK, name
@@ -1446,6 +1470,7 @@ FORMULA_AGENTS = clause(
     CHOSEN,
     "the modalities K_i, B_i, E_G, C_G, A_i, X_i are indexed by Ags (Definition A.1)",
     "an operation's own formula names only agents of Ags (unknown-agent, field formula)",
+    "refuse such a formula as outside the language (malformed-formula)",
 )
 FORMULA_ATOMS = clause(
     "del.formula.atoms-in-prop",
@@ -1460,6 +1485,7 @@ FORMULA_SOURCE = clause(
     "Section 2's table names the target's hypothesis gamma; the trace may state it explicitly",
     "Support, Undermine, Revise and Resolve act on their own formula if given, else the "
     "target record's; an operation with neither leaves M_t as it is",
+    "act on the operation's own formula only; without one, M_t is left as it is",
 )
 NO_EMPTY_W = clause(
     "del.announcement.some-world-survives",
@@ -1467,6 +1493,7 @@ NO_EMPTY_W = clause(
     "no truthful announcement of a formula true nowhere is possible, and W must stay non-empty",
     "a hard announcement ([!psi], [!~gamma], [!gamma]) that holds at no world is refused "
     "(no-surviving-world); for a turn's observations, at the first after which none is left",
+    "accept the turn and leave M_t as it was when the announcement holds at no world",
 )
 SURPRISE = clause(
     "del.observe.poses-problems",
@@ -1475,6 +1502,7 @@ SURPRISE = clause(
     '... Bob did not believe o7"',
     "an observation psi poses (B_i, psi) for every agent i who does not believe psi in the "
     "model announced with the turn's other observations but not psi; that model is M_chi",
+    "read the surprise check in M_t before the turn's observations (M_chi unchanged)",
     affects="problems",
 )
 

@@ -73,6 +73,8 @@ DESCRIPTIONS: Mapping[str, str] = {
     "core/interactions.json": "Operations of one turn that decide each other's outcome, "
     "records out of standing in queries, a rejected turn's reverse links, deep and shared "
     "maps.",
+    "core/choices.json": "Turns that tell a choice of the reference from its alternative where "
+    "no other case does.",
     "epistemic/operations.json": "Each operation's effect on M_t (Section 2's table, Table 3's "
     "DEL realisations, A.1's updates, Definitions A.2 and A.3).",
     "epistemic/preconditions.json": "Every epistemic rejection path: the error code, and an "

@@ -12,27 +12,31 @@ not stop the case):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+import dataclasses
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
-import reference.apply
-import reference.conformance.session
+import reference.preconditions
 import reference.verifier
 import spec.transition  # noqa: F401  (declares the clauses)
+from reference.closure import Grounding, dependency_walk
 from reference.conformance.compare import check
 from reference.conformance.runner import EXIT_FAILED, EXIT_OK
 from reference.conformance.session import Session
 from reference.conformance.vectors import Case, load_suite
-from reference.depmap import DependencyMap
-from reference.operations import Hypothesize, Operation, Resolve, Support, Undermine
-from reference.records import AgentId
+from reference.errors import GcvError
+from reference.operations import OperationKind
+from reference.records import RecordId, Standing
 from spec.clauses import CLAUSES
 from tests import broken_engines
-from tests.conformance.helpers import conform, fake
+from tests.conformance.fakes.choices import ALTERNATIVES, all_alternatives
+from tests.conformance.helpers import FAKE, conform, fake
 
 SUITE = load_suite()
 
@@ -47,78 +51,45 @@ def _mismatches(case: Case) -> Iterator[int]:
             yield k
 
 
-def _apply_then(extra: Callable[[DependencyMap, Operation, AgentId], None]) -> Any:
-    original = reference.apply.apply_operation
-
-    def patched(dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any) -> None:
-        original(dmap, op, speaker, **kw)
-        extra(dmap, op, speaker)
-
-    return patched
+CHOSEN = sorted(c for c, clause in CLAUSES.items() if clause.source == "chosen")
 
 
-@contextmanager
-def _patched(target: object, name: str, value: object) -> Iterator[None]:
-    saved = getattr(target, name)
-    setattr(target, name, value)
-    try:
-        yield
-    finally:
-        setattr(target, name, saved)
+def _naming(choice: str) -> list[Case]:
+    """The cases with a step that names ``choice``."""
+    return [case for case in SUITE if any(choice in step.choices for step in case.steps)]
 
 
-def _hypothesis_commits_speaker(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
-    if isinstance(op, Hypothesize):
-        dmap.commit(speaker, op.id)
+def test_every_chosen_clause_has_an_alternative_engine() -> None:
+    assert sorted(ALTERNATIVES) == CHOSEN
 
 
-def _existing_evidence_commits_nobody(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
-    if isinstance(op, Support | Undermine) and op.evidence_claim is None:
-        dmap.retract(speaker, op.evidence)
-
-
-def _consensus_commits_only_the_speaker(
-    dmap: DependencyMap, op: Operation, speaker: AgentId
-) -> None:
-    if isinstance(op, Resolve) and not op.authoritative:
-        for agent in dmap.agents:
-            if agent != speaker:
-                dmap.retract(agent, op.target)
-
-
-# Each alternative: the clause it departs from, and how the engine makes it.
-_ALTERNATIVES: dict[str, Callable[[], AbstractContextManager[None]]] = {
-    "T3.hypothesize.no-commitment": lambda: _patched(
-        reference.verifier, "apply_operation", _apply_then(_hypothesis_commits_speaker)
-    ),
-    "T3.evidence.existing-commits-speaker": lambda: _patched(
-        reference.verifier, "apply_operation", _apply_then(_existing_evidence_commits_nobody)
-    ),
-    "T3.resolve.commitments": lambda: _patched(
-        reference.verifier, "apply_operation", _apply_then(_consensus_commits_only_the_speaker)
-    ),
-    "T3.revise.retracts-commitment": lambda: _patched(
-        DependencyMap, "retract", lambda self, agent, record: None
-    ),
-    # Support of any standing (it changes no label, so Lemma 2.2 holds either way).
-    "T3.support.target-standing": lambda: _patched(
-        reference.conformance.session, "Verifier", broken_engines.SupportRevivesAbandoned
-    ),
-}
-
-
-@pytest.mark.parametrize("choice", sorted(_ALTERNATIVES))
+@pytest.mark.parametrize("choice", CHOSEN)
 def test_an_alternative_choice_shows_only_on_steps_that_name_it(choice: str) -> None:
-    assert CLAUSES[choice].source == "chosen"
+    """The alternative passes every step of the cases that name the choice except those
+    steps (paper-profile steps included), and differs on at least one of them."""
     shown, untagged = 0, []
-    with _ALTERNATIVES[choice]():
-        for case in SUITE:
+    with ALTERNATIVES[choice]():
+        for case in _naming(choice):
             for k in _mismatches(case):
                 shown += 1
                 if choice not in case.steps[k].choices:
                     untagged.append(f"{case.id} step {k + 1}")
     assert not untagged, f"steps that differ under the alternative but do not name {choice}"
     assert shown, f"no step tells the alternative to {choice} apart"
+
+
+def test_all_alternatives_at_once_pass_every_paper_profile_step() -> None:
+    """An engine making every alternative differs only on reference-profile steps, over the
+    whole suite, and each alternative shows on some step."""
+    on_paper, named = [], set()
+    with all_alternatives():
+        for case in SUITE:
+            for k in _mismatches(case):
+                named |= set(case.steps[k].choices)
+                if case.steps[k].profile == "paper":
+                    on_paper.append(f"{case.id} step {k + 1}")
+    assert not on_paper, "paper-profile steps that differ under the alternatives"
+    assert named == set(CHOSEN)
 
 
 class _OneStepAffectedStar(reference.verifier.Verifier):
@@ -128,11 +99,48 @@ class _OneStepAffectedStar(reference.verifier.Verifier):
         return self.affected(withdrawn)
 
 
+class _AbandonedInGoodStanding(reference.verifier.Verifier):
+    """The Verify walk counts abandoned records in S_t (only weakened ones stop it)."""
+
+    def verify(self, candidate: RecordId | None) -> Grounding:
+        if candidate is None or candidate not in self.state.records:
+            return Grounding(candidate, False)
+        n = self.state.numbering
+        good = [int(self.state.standing[name] is not Standing.WEAKENED) for name in n.name]
+        return dependency_walk(n.supports, good, n.number[candidate]).named(candidate, n.name)
+
+
+class _StaleReverseIndex(reference.verifier.Verifier):
+    """A rejected turn's Dep links stay in the reverse index that Affected and Affected* walk
+    (the index is updated as operations apply and not rolled back)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.stale: dict[RecordId, list[RecordId]] = {}
+
+    def apply_turn(self, turn: reference.verifier.Turn) -> reference.verifier.TurnReport:
+        try:
+            return super().apply_turn(turn)
+        except GcvError:
+            for op in turn.operations:
+                for support in getattr(op, "depends_on", ()):
+                    self.stale.setdefault(support, []).append(op.id)
+            raise
+
+    def affected(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
+        return (*super().affected(withdrawn), *self.stale.get(withdrawn, ()))
+
+    def affected_star(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
+        return (*super().affected_star(withdrawn), *self.stale.get(withdrawn, ()))
+
+
 _BUGS: dict[str, type[reference.verifier.Verifier]] = {
     "one-step Affected for Affected*": _OneStepAffectedStar,
     "a walk that ignores standing": broken_engines.WalkIgnoresStanding,
+    "abandoned records counted in S_t": _AbandonedInGoodStanding,
     "Affected*(b) leaving out b on a cycle": broken_engines.ReverseClosureMissesCycle,
     "a rejected turn keeping its valid operations": broken_engines.NonAtomicTurn,
+    "a stale reverse index after a rejected turn": _StaleReverseIndex,
 }
 
 
@@ -141,13 +149,64 @@ def test_a_classic_bug_fails_a_paper_profile_step(
     bug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("reference.conformance.session.Verifier", _BUGS[bug])
-    caught = [
-        f"{case.id} step {k + 1}"
-        for case in SUITE
-        for k in _mismatches(case)
-        if case.steps[k].profile == "paper"
-    ]
+    caught = next(
+        (
+            f"{case.id} step {k + 1}"
+            for case in SUITE
+            for k in _mismatches(case)
+            if case.steps[k].profile == "paper"
+        ),
+        None,
+    )
     assert caught, f"no paper-profile step catches {bug}"
+
+
+# Classic bugs run through the runner, as an implementation's process: name -> fake mode.
+_RUNNER_BUGS = {
+    "a walk without a visited set": "no-visited-set",
+    "Support reviving a weakened record": "support-revives-weakened",
+}
+
+
+def test_a_walk_without_a_visited_set_runs_out_of_step_time(tmp_path: Path) -> None:
+    """Through the runner, with a per-step timeout: the shared lattice's 2^40 paths."""
+    options = ["-k", "core/interactions/*", "--timeout", "2"]
+    mode = _RUNNER_BUGS["a walk without a visited set"]
+    code, report = conform(tmp_path, options, fake(mode))
+    assert code == EXIT_FAILED
+    timed_out = {r["id"] for r in report["results"] if r["status"] == "error"}
+    assert timed_out == {"core/interactions/shared-lattice"}, report["results"]
+
+
+def test_support_reviving_a_weakened_record_fails_a_paper_profile_step(tmp_path: Path) -> None:
+    """Run without contracts (``python -O``), which would stop the engine at Lemma 2.2."""
+    mode = _RUNNER_BUGS["Support reviving a weakened record"]
+    code, report = conform(tmp_path, ["-k", "core/*"], [sys.executable, "-O", str(FAKE), mode])
+    assert report["profiles"]["paper"]["differing"] > 0, report["profiles"]
+    assert code == EXIT_FAILED
+
+
+@contextmanager
+def _resolve_without_the_attack_check() -> Iterator[None]:
+    table = dict(reference.preconditions.RULES)
+    table[OperationKind.RESOLVE] = dataclasses.replace(
+        table[OperationKind.RESOLVE], target_unattacked=False
+    )
+    saved = reference.preconditions.RULES
+    reference.preconditions.RULES = MappingProxyType(table)
+    try:
+        yield
+    finally:
+        reference.preconditions.RULES = saved
+
+
+def test_resolve_without_the_no_incoming_attack_check_passes_both_profiles() -> None:
+    """Lemma 2.2: a record in S_t has no incoming attack, and Resolve checks its target's
+    standing first, so its "no incoming attack" check never decides a turn."""
+    assert reference.preconditions.RULES[OperationKind.RESOLVE].target_unattacked
+    with _resolve_without_the_attack_check():
+        differing = [f"{case.id} step {k + 1}" for case in SUITE for k in _mismatches(case)]
+    assert not differing
 
 
 def test_every_step_names_chosen_clauses_only() -> None:
@@ -155,6 +214,18 @@ def test_every_step_names_chosen_clauses_only() -> None:
     assert named <= {c for c, clause in CLAUSES.items() if clause.source == "chosen"}
     paper = sum(step.profile == "paper" for case in SUITE for step in case.steps)
     assert paper > 0, "the paper profile is not empty"
+
+
+def test_the_runner_passes_every_alternative_at_once_and_names_each(tmp_path: Path) -> None:
+    """An implementation making every paper-compatible alternative conforms in the paper
+    profile (exit 0), is told by clause id each choice it differs on, and fails the
+    reference profile."""
+    code, report = conform(tmp_path, [], fake("paper-alternatives"))
+    assert code == EXIT_OK, report["profiles"]
+    assert report["profiles"]["paper"]["differing"] == 0
+    assert sorted(report["profiles"]["differing_choices"]) == CHOSEN
+    strict, _ = conform(tmp_path, ["--profile", "reference"], fake("paper-alternatives"))
+    assert strict == EXIT_FAILED
 
 
 def test_the_runner_passes_a_paper_faithful_choice_and_names_it(tmp_path: Path) -> None:
@@ -173,3 +244,29 @@ def test_the_runner_fails_a_paper_bug_in_the_paper_profile(tmp_path: Path) -> No
     code, report = conform(tmp_path, ["-k", "core/*"], fake("one-step"))
     assert code == EXIT_FAILED
     assert report["profiles"]["paper"]["differing"] > 0
+
+
+_MATRIX_START = "<!-- self-test matrix: tests/conformance/test_profiles.py -->"
+
+
+def _matrix() -> str:
+    """The self-test matrix: what each engine above does in each profile."""
+    rows = [
+        "| engine | `paper` profile | `reference` profile |",
+        "|---|---|---|",
+        *(
+            f"| `{c}` read the other way: {CLAUSES[c].alternative} | passes "
+            "| fails, only on steps naming it |"
+            for c in CHOSEN
+        ),
+        *(f"| {bug} | fails | fails |" for bug in sorted([*_BUGS, *_RUNNER_BUGS])),
+        "| Resolve without its no-incoming-attack check | passes | passes |",
+    ]
+    return "\n".join(rows)
+
+
+def test_the_docs_show_the_self_test_matrix() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "conformance.md").read_text()
+    assert _MATRIX_START in docs
+    shown = docs.split(_MATRIX_START, 1)[1].strip().split("\n\n", 1)[0]
+    assert shown == _matrix(), f"docs/conformance.md should show:\n{_matrix()}"

@@ -1,7 +1,7 @@
 """The cases of the vector suite, written by running them against the reference.
 
 - :mod:`.operations`, :mod:`.preconditions`, :mod:`.turns`, :mod:`.queries`,
-  :mod:`.interactions`: hand-written cases, one decorated function each
+  :mod:`.interactions`, :mod:`.choices`: hand-written cases, one decorated function each
   (:mod:`.registry`);
 - :mod:`.epistemic_operations`, :mod:`.epistemic_preconditions`,
   :mod:`.epistemic_queries`: the same for the epistemic layer, M_t, whose answers
@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from reference.conformance.cases import (
+    choices,
     epistemic_operations,
     epistemic_preconditions,
     epistemic_queries,
@@ -51,6 +52,7 @@ _MODULES = (
     turns,
     queries,
     interactions,
+    choices,
     epistemic_operations,
     epistemic_preconditions,
     epistemic_queries,

@@ -32,7 +32,7 @@ from reference.conformance.cases.oracle import (
     declared_model,
     is_epistemic_operation,
 )
-from reference.conformance.cases.profile import ChoiceHistory
+from reference.conformance.cases.profile import ChoiceHistory, labelled_by
 from reference.conformance.compare import canonical_worlds
 from reference.conformance.protocol import EPISTEMIC_QUERIES, feature_of
 from reference.conformance.session import Session
@@ -203,7 +203,8 @@ class CaseBuilder:
         on_model = self._epistemic and (
             any(is_epistemic_operation(op) for op in encoded) or self._cites_a_formula(encoded)
         )
-        self._record(request, expect, note, self.choices.turn(clauses, on_model=on_model))
+        choices = self.choices.turn(clauses, on_model=on_model, labelled=labelled_by(encoded))
+        self._record(request, expect, note, choices)
 
     def _cites_a_formula(self, operations: list[dict[str, Any]]) -> bool:
         records = self.spec.state.records
@@ -292,7 +293,7 @@ class CaseBuilder:
                 TALLY["answers recomputed"] += 1
         if equals is not _UNSET:
             self._check_stated(query, equals, expect.get("result"))
-        self._record(request, expect, note, self.choices.query(query))
+        self._record(request, expect, note, self.choices.query(query, request.get("record")))
         return expect.get("result")
 
     def _check_stated(self, query: str, stated: Any, result: Any) -> None:

@@ -341,7 +341,7 @@ class SpecModel:
             turn = _spec_turn(speaker, operations)
         except transition.Rejected as unreadable:
             _same_refusal(unreadable, code, index)
-            return frozenset({unreadable.clause})
+            return unreadable.clauses
         exercised = self._exercised(turn, refused=True)
         try:
             with _budget():
@@ -494,8 +494,12 @@ def _spec_turn(speaker: str, operations: Sequence[Mapping[str, Any]]) -> transit
         try:
             read.append(spec_operation(operation_from_json(op)))
         except GcvError:
+            # The form rule the operation breaks, if the schema admits it, is a clause too.
+            broken = transition.form_violation(op)
             refused = transition.Rejected("malformed-operation", transition.WELL_FORMED_FIRST)
             refused.index, refused.operation = index, op.get("op")
+            form = () if broken is None else (broken[0],)
+            refused.clauses = frozenset({transition.WELL_FORMED_FIRST, *form})
             raise refused from None
     return transition.Turn(speaker, tuple(read))
 

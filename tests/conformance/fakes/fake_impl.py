@@ -28,7 +28,13 @@
 - ``repeats``: answers Affected*(beta) with its members, each repeated 50,000 times;
 - ``flood``: correct, but writes 32 MiB to stderr at the first turn, then ``fake: last words``;
 - ``hypothesis-commits``: makes the paper-compatible alternative of the choice
-  ``T3.hypothesize.no-commitment``: a Hypothesize commits its speaker.
+  ``T3.hypothesize.no-commitment``: a Hypothesize commits its speaker;
+- ``paper-alternatives``: makes the paper-compatible alternative of every chosen clause at
+  once (``choices.all_alternatives``);
+- ``support-revives-weakened``: a Support of a weakened record labels it active again (run
+  it under ``python -O``: the reference's contracts would stop it);
+- ``no-visited-set``: a Verify walk that pushes every support it meets, seen or not (correct
+  answers, but exponential time on a map with shared subgraphs).
 
 Any other mode is the reference's session unchanged.  With ``GCV_FAKE_PIDS`` set to a file,
 the fake starts a child (``sleep``) in its process group, and appends its own pid and the
@@ -37,6 +43,7 @@ child's to that file, one a line: the runner must end both.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -140,6 +147,12 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         assert session.verifier is not None
         at = request.get("at")
         response["result"] = session.verifier.believes(request["agent"], request["formula"], at=at)
+    elif mode == "no-visited-set" and _is_query(request, "verify") and result["grounded"]:
+        assert session.verifier is not None
+        dep = session.verifier.state.dep
+        frontier = [request["record"]]
+        while frontier:
+            frontier.extend(dep.get(frontier.pop(), ()))
     elif mode == "ignore-standing" and _is_query(request, "verify"):
         record = request["record"]
         known = session.verifier is not None and record in session.verifier.state.records
@@ -148,16 +161,17 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     return response
 
 
-def _commit_to_hypotheses() -> None:
+def _revive_supported() -> None:
     import reference.verifier
-    from reference.operations import Hypothesize
+    from reference.operations import Support
+    from reference.records import Standing
 
     original = reference.verifier.apply_operation
 
     def apply_operation(dmap: Any, op: Any, speaker: str, **options: Any) -> None:
         original(dmap, op, speaker, **options)
-        if isinstance(op, Hypothesize):
-            dmap.commit(speaker, op.id)
+        if isinstance(op, Support) and dmap.standing[op.target] is Standing.WEAKENED:
+            dmap.set_standing(op.target, Standing.ACTIVE)
 
     reference.verifier.apply_operation = apply_operation  # type: ignore[assignment]
 
@@ -171,8 +185,16 @@ def main(mode: str) -> int:
         child = subprocess.Popen(["sleep", "600"])
         with open(pids, "a", encoding="utf-8") as file:
             file.write(f"{os.getpid()}\n{child.pid}\n")
+    if mode == "support-revives-weakened":
+        _revive_supported()
+    # The sibling module, on sys.path as this script's folder (not when pytest collects it).
+    import choices
+
+    alternatives = contextlib.ExitStack()
     if mode == "hypothesis-commits":
-        _commit_to_hypotheses()
+        alternatives.enter_context(choices.ALTERNATIVES["T3.hypothesize.no-commitment"]())
+    if mode == "paper-alternatives":
+        alternatives.enter_context(choices.all_alternatives())
     session = Session()
     for line in sys.stdin:
         request = json.loads(line)

@@ -1,0 +1,658 @@
+"""Engines that make a chosen clause's paper-compatible alternative, one clause each.
+
+Each entry of :data:`ALTERNATIVES` patches the reference, for as long as its context
+lasts, so that it reads one chosen clause of ``spec/transition.py`` the other way the
+papers allow (the clause's ``alternative``; spec/normative.md).  The patches compose:
+each wraps whatever the patched name holds when it is entered, so :func:`all_alternatives`
+is an implementation making every alternative at once.
+
+This module imports only the reference, so ``fake_impl.py`` can load it as a sibling.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import itertools
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
+from types import MappingProxyType
+from typing import Any
+
+import reference.apply
+import reference.conformance.session
+import reference.epistemic.abduction
+import reference.epistemic.effects
+import reference.operations
+import reference.preconditions
+import reference.verifier
+from reference.depmap import DependencyMap
+from reference.epistemic.abduction import Problem
+from reference.epistemic.effects import EpistemicState
+from reference.epistemic.formula import Not, parse
+from reference.epistemic.updates import lexicographic_upgrade
+from reference.errors import (
+    GcvError,
+    MalformedFormula,
+    MalformedOperation,
+    NoSurvivingWorld,
+    UnknownAgent,
+    UnknownRecord,
+)
+from reference.operations import (
+    ExpandAwareness,
+    Hypothesize,
+    Operation,
+    OperationKind,
+    Question,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+)
+from reference.records import AgentId, Kind, Standing
+
+__all__ = ["ALTERNATIVES", "all_alternatives"]
+
+Alternative = Callable[[], AbstractContextManager[None]]
+
+
+@contextmanager
+def _wrapped(target: Any, name: str, wrap: Callable[[Any], Any]) -> Iterator[None]:
+    """Replace ``target.name`` by ``wrap(current value)`` while the context lasts."""
+    saved = getattr(target, name)
+    setattr(target, name, wrap(saved))
+    try:
+        yield
+    finally:
+        setattr(target, name, saved)
+
+
+def _after_apply(extra: Callable[[DependencyMap, Operation, AgentId], None]) -> Alternative:
+    """Run ``extra`` after each operation the reference applies."""
+
+    def wrap(original: Any) -> Any:
+        def apply_operation(
+            dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
+        ) -> None:
+            original(dmap, op, speaker, **kw)
+            extra(dmap, op, speaker)
+
+        return apply_operation
+
+    return lambda: _wrapped(reference.verifier, "apply_operation", wrap)
+
+
+def _before_apply(
+    rewrite: Callable[[DependencyMap, Operation, AgentId], Operation | None],
+) -> Alternative:
+    """Apply ``rewrite(op)`` in place of each operation (None: the operation does nothing)."""
+
+    def wrap(original: Any) -> Any:
+        def apply_operation(
+            dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
+        ) -> None:
+            rewritten = rewrite(dmap, op, speaker)
+            if rewritten is not None:
+                original(dmap, rewritten, speaker, **kw)
+
+        return apply_operation
+
+    return lambda: _wrapped(reference.verifier, "apply_operation", wrap)
+
+
+def _table_row(kind: OperationKind, **change: object) -> Alternative:
+    """Swap one row of the operation table as the preconditions read it."""
+
+    def wrap(table: Any) -> Any:
+        rows = dict(table)
+        rows[kind] = dataclasses.replace(rows[kind], **change)
+        return MappingProxyType(rows)
+
+    return lambda: _wrapped(reference.preconditions, "RULES", wrap)
+
+
+def _cited_field(field: str, **change: object) -> Alternative:
+    """Check the records an operation cites in ``field`` with other options."""
+
+    def wrap(original: Any) -> Any:
+        def cited(view: Any, name: str, records: Any, **options: Any) -> Any:
+            return original(view, name, records, **(options | change if name == field else options))
+
+        return cited
+
+    return lambda: _wrapped(reference.preconditions, "_cited", wrap)
+
+
+def _all(*alternatives: Alternative) -> Alternative:
+    """Several patches as one alternative."""
+
+    def entered() -> AbstractContextManager[None]:
+        stack = ExitStack()
+        for alternative in alternatives:
+            stack.enter_context(alternative())
+        return stack
+
+    return entered
+
+
+# -- commitments -------------------------------------------------------------------------------
+
+
+def _hypothesis_commits_speaker(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
+    if isinstance(op, Hypothesize):
+        dmap.commit(speaker, op.id)
+
+
+def _existing_evidence_commits_nobody(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
+    if isinstance(op, Support | Undermine) and op.evidence_claim is None:
+        dmap.retract(speaker, op.evidence)
+
+
+def _consensus_commits_only_the_speaker(
+    dmap: DependencyMap, op: Operation, speaker: AgentId
+) -> None:
+    if isinstance(op, Resolve) and not op.authoritative:
+        for agent in dmap.agents:
+            if agent != speaker:
+                dmap.retract(agent, op.target)
+
+
+def _revise_keeps_commitments() -> AbstractContextManager[None]:
+    return _wrapped(DependencyMap, "retract", lambda _: lambda self, agent, record: None)
+
+
+# -- which error a refused turn reports --------------------------------------------------------
+
+
+def _speaker_checked_last() -> AbstractContextManager[None]:
+    """An unknown speaker is reported only when every operation applies (as a known agent's)."""
+
+    def wrap(original: Any) -> Any:
+        def apply_turn(self: Any, turn: Any) -> Any:
+            if turn.speaker not in self.state.agents:
+                stand_in = reference.verifier.Turn(self.state.agents[0], turn.operations)
+                original(copy.deepcopy(self), stand_in)
+            return original(self, turn)
+
+        return apply_turn
+
+    return _wrapped(reference.verifier.Verifier, "apply_turn", wrap)
+
+
+def _speaker_before_form() -> AbstractContextManager[None]:
+    """An unknown speaker is reported before a malformed operation."""
+
+    def wrap(original: Any) -> Any:
+        def dispatch(self: Any, request: Any) -> Any:
+            verifier, speaker = self.verifier, request.get("speaker")
+            if request["cmd"] == "apply" and verifier and speaker not in verifier.state.agents:
+                raise UnknownAgent(f"speaker {speaker!r} is not in Ags", field="speaker")
+            return original(self, request)
+
+        return dispatch
+
+    return _wrapped(reference.conformance.session.Session, "_dispatch", wrap)
+
+
+def _first_failing_as_written() -> AbstractContextManager[None]:
+    """A refused turn reports, of the operations that fail, the first as written (each tried
+    on its own after the others, in application order)."""
+
+    def wrap(original: Any) -> Any:
+        def apply_turn(self: Any, turn: Any) -> Any:
+            try:
+                return original(self, turn)
+            except GcvError as refused:
+                if len(turn.operations) < 2 or refused.operation_index is None:
+                    raise
+                failures = []
+                scratch = copy.deepcopy(self)
+                for index, op in reference.verifier.in_application_order(turn.operations):
+                    try:
+                        original(scratch, reference.verifier.Turn(turn.speaker, (op,)))
+                    except GcvError as error:
+                        failures.append((index, error))
+                index, first = min(failures, key=lambda failure: failure[0])
+                raise first.locate(
+                    turn=refused.turn or 0, operation_index=index, operation=first.operation
+                ) from None
+
+        return apply_turn
+
+    return _wrapped(reference.verifier.Verifier, "apply_turn", wrap)
+
+
+def _fields_last_first() -> AbstractContextManager[None]:
+    """An operation's fields are checked from the last in its signature to the first."""
+    return _wrapped(
+        reference.preconditions, "_first", lambda original: lambda *checks: original(*checks[::-1])
+    )
+
+
+def _registration_before_self_reference() -> AbstractContextManager[None]:
+    """A cited record is checked for registration before self-reference."""
+
+    def wrap(original: Any) -> Any:
+        def cited(view: Any, name: str, records: Any, **options: Any) -> Any:
+            for record in records:
+                unknown = original(view, name, (record,), not_self=None, in_good_standing=False)
+                found = unknown or original(view, name, (record,), **options)
+                if found is not None:
+                    return found
+            return None
+
+        return cited
+
+    return _wrapped(reference.preconditions, "_cited", wrap)
+
+
+def _epistemic_before_table() -> AbstractContextManager[None]:
+    """An operation's epistemic preconditions are checked before its Table 3 ones."""
+
+    def wrap(original: Any) -> Any:
+        def apply_operation(
+            dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
+        ) -> None:
+            found = reference.apply.find_epistemic_violation(op, dmap.model)
+            if found is not None:
+                raise found
+            original(dmap, op, speaker, **kw)
+
+        return apply_operation
+
+    return _wrapped(reference.verifier, "apply_operation", wrap)
+
+
+# -- turns and order ----------------------------------------------------------------------------
+
+
+def _every_utterance_numbered() -> AbstractContextManager[None]:
+    def wrap(original: Any) -> Any:
+        def apply_turn(self: Any, turn: Any) -> Any:
+            try:
+                return original(self, turn)
+            except GcvError:
+                self.state.advance_turn()
+                raise
+
+        return apply_turn
+
+    return _wrapped(reference.verifier.Verifier, "apply_turn", wrap)
+
+
+# Resolve before Undermine and Revise: a fixed order of kinds that keeps the pairs the
+# paper's scenarios narrate (order.kinds.narrated: Observe before Undermine, Hypothesize
+# before Revise, Support before Resolve).
+_RESOLVE_EARLY = (
+    OperationKind.EXPAND_AWARENESS,
+    OperationKind.OBSERVE,
+    OperationKind.HYPOTHESIZE,
+    OperationKind.SUPPORT,
+    OperationKind.RESOLVE,
+    OperationKind.UNDERMINE,
+    OperationKind.REVISE,
+    OperationKind.QUESTION,
+)
+
+
+def _resolve_early() -> AbstractContextManager[None]:
+    def wrap(original: Any) -> Any:
+        def ordered(operations: Any) -> Any:
+            return sorted(
+                original(operations), key=lambda pair: _RESOLVE_EARLY.index(pair[1].operation)
+            )
+
+        return ordered
+
+    return _wrapped(reference.verifier, "in_application_order", wrap)
+
+
+def _reversed_within_kind() -> AbstractContextManager[None]:
+    """Operations of one kind apply last written first."""
+
+    def wrap(original: Any) -> Any:
+        def ordered(operations: Any) -> Any:
+            runs = [list(run) for _, run in itertools.groupby(original(operations), key=_kind)]
+            return [pair for run in runs for pair in reversed(run)]
+
+        return ordered
+
+    return _wrapped(reference.verifier, "in_application_order", wrap)
+
+
+def _kind(pair: tuple[int, Operation]) -> OperationKind:
+    return pair[1].operation
+
+
+def _observations_one_after_another() -> AbstractContextManager[None]:
+    def wrap(table: Any) -> Any:
+        rows = dict(table)
+        rows[OperationKind.OBSERVE] = dataclasses.replace(
+            rows[OperationKind.OBSERVE], simultaneous=False
+        )
+        return MappingProxyType(rows)
+
+    return _all(
+        lambda: _wrapped(reference.verifier, "DEL_RULES", wrap),
+        lambda: _wrapped(reference.apply, "DEL_RULES", wrap),
+    )()
+
+
+# -- preconditions ------------------------------------------------------------------------------
+
+
+def _self_citation_accepted() -> AbstractContextManager[None]:
+    def wrap(original: Any) -> Any:
+        def cited(view: Any, name: str, records: Any, **options: Any) -> Any:
+            return original(view, name, records, **(options | {"not_self": None}))
+
+        return cited
+
+    return _wrapped(reference.preconditions, "_cited", wrap)
+
+
+def _evidence_may_be_target() -> AbstractContextManager[None]:
+    def wrap(original: Any) -> Any:
+        def evidence(view: Any, op: Support | Undermine) -> Any:
+            found = original(view, op)
+            if found is not None and found.code == "self-reference" and found.field == "evidence":
+                return original(view, dataclasses.replace(op, target=""))
+            return found
+
+        return evidence
+
+    return _wrapped(reference.preconditions, "_evidence", wrap)
+
+
+def _evidence_always_new() -> AbstractContextManager[None]:
+    def wrap(original: Any) -> Any:
+        def evidence(view: Any, op: Support | Undermine) -> Any:
+            found = original(view, op)
+            if op.evidence_claim is None and (found is None or found.code != "self-reference"):
+                return UnknownRecord(
+                    "evidence is registered by the operation; it needs evidence_claim",
+                    field="evidence",
+                    record=op.evidence,
+                )
+            return found
+
+        return evidence
+
+    return _wrapped(reference.preconditions, "_evidence", wrap)
+
+
+def _expansion_of_nothing_accepted(
+    dmap: DependencyMap, op: Operation, speaker: AgentId
+) -> Operation | None:
+    if isinstance(op, ExpandAwareness):
+        named = op.agents or dmap.agents
+        if all(agent in dmap.agents and op.atom in dmap.awareness(agent) for agent in named):
+            return None
+    return op
+
+
+def _known_atoms_not_introduced(
+    dmap: DependencyMap, op: Operation, speaker: AgentId
+) -> Operation | None:
+    if isinstance(op, Hypothesize) and op.introduces:
+        known = dmap.model.atoms
+        return dataclasses.replace(op, introduces=tuple(a for a in op.introduces if a not in known))
+    return op
+
+
+def _kind_merged(kind: Kind, into: Kind) -> Alternative:
+    """Records of ``kind`` register as ``into`` (the kinds are one)."""
+    merged = {kind: into}
+
+    def wrap(original: Any) -> Any:
+        def register(dmap: Any, record: Any, claim: Any, kind: Kind, *rest: Any) -> None:
+            original(dmap, record, claim, merged.get(kind, kind), *rest)
+
+        return register
+
+    return lambda: _wrapped(reference.apply, "_register", wrap)
+
+
+def _question_without_record(
+    dmap: DependencyMap, op: Operation, speaker: AgentId
+) -> Operation | None:
+    """A Question queues its problem and registers no record (B.3's letter)."""
+    if not isinstance(op, Question):
+        return op
+    found = reference.preconditions.find_violation(op, dmap.view(), speaker)
+    if found is None and op.formula is not None:
+        found = reference.apply.find_epistemic_violation(op, dmap.model)
+    if found is not None:
+        raise found
+    if op.formula is not None:
+        dmap.replace_epistemic(
+            reference.epistemic.effects.apply_effect(
+                dmap.epistemic, op, target_formula=None, standing=dmap.standing
+            )
+        )
+    return None
+
+
+def _premises_outside_dep(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation:
+    """A decision lists its premises apart (checked as the reference checks them); they do
+    not join Dep(target)."""
+    if isinstance(op, Resolve) and op.premises:
+        found = reference.preconditions.find_violation(op, dmap.view(), speaker)
+        if found is not None:
+            raise found
+        return dataclasses.replace(op, premises=())
+    return op
+
+
+def _dissenting_speaker_accepted() -> AbstractContextManager[None]:
+    def wrap(original: Any) -> Any:
+        def agents(view: Any, name: str, names: Any, **options: Any) -> Any:
+            return original(view, name, names)
+
+        return agents
+
+    return _wrapped(reference.preconditions, "_agents", wrap)
+
+
+def _form_relaxed(check: str, accepts: Callable[..., bool]) -> Alternative:
+    """A form check of the operations that lets through what ``accepts`` allows."""
+
+    def wrap(original: Any) -> Any:
+        def relaxed(*args: Any) -> None:
+            if not accepts(*args):
+                original(*args)
+
+        return relaxed
+
+    return lambda: _wrapped(reference.operations, check, wrap)
+
+
+def _is_blank(kind: Any, field: str, value: object) -> bool:
+    return isinstance(value, str) and bool(value) and not value.strip()
+
+
+def _existing_evidence_with_dependencies(
+    kind: Any, evidence: object, claim: object, depends_on: object
+) -> bool:
+    if claim is None and depends_on != ():
+        reference.operations._check_evidence(kind, evidence, claim, ())
+        return True
+    return False
+
+
+def _decision_fields_anywhere() -> AbstractContextManager[None]:
+    def wrap(original: Any) -> Any:
+        def post_init(self: Resolve) -> None:
+            try:
+                original(self)
+            except MalformedOperation as error:
+                if error.field not in ("premises", "dissenters", "formula"):
+                    raise
+                original(dataclasses.replace(self, premises=(), dissenters=(), formula=None))
+
+        return post_init
+
+    return _wrapped(Resolve, "__post_init__", wrap)
+
+
+# -- the epistemic realisations -----------------------------------------------------------------
+
+
+def _own_formula_only() -> AbstractContextManager[None]:
+    return _wrapped(
+        reference.epistemic.effects,
+        "formula_of",
+        lambda _: lambda op, target_formula: getattr(op, "formula", None),
+    )
+
+
+def _switch_ignored(kind: type[Operation], **default: object) -> Alternative:
+    """The operation's realisation ignores the field that selects its alternative."""
+
+    def wrap(original: Any) -> Any:
+        def realisation(op: Operation) -> Any:
+            return original(dataclasses.replace(op, **default) if isinstance(op, kind) else op)
+
+        return realisation
+
+    return lambda: _wrapped(reference.epistemic.effects, "realisation", wrap)
+
+
+def _expansion_prefers_the_atom_false() -> AbstractContextManager[None]:
+    """Becoming aware of p makes the copies where p is false the more plausible."""
+
+    def wrap(original: Any) -> Any:
+        def apply_effect(state: EpistemicState, op: Operation, **kw: Any) -> EpistemicState:
+            after = original(state, op, **kw)
+            if not isinstance(op, ExpandAwareness):
+                return after
+            preferred = lexicographic_upgrade(after.model, Not(parse(op.atom)))
+            return EpistemicState(preferred, after.problems)
+
+        return apply_effect
+
+    return _wrapped(reference.apply, "apply_effect", wrap)
+
+
+def _surprise_read_before_the_turn() -> AbstractContextManager[None]:
+    """Each observation's surprise is checked in M_t before the turn's observations (its
+    problem's M_chi is the reference's: M_t announced with the others)."""
+    before: list[Any] = []
+
+    def announcing(original: Any) -> Any:
+        def announce(state: EpistemicState, observations: Any) -> EpistemicState:
+            before[:] = [state.model.explicit()]
+            return original(state, observations)
+
+        return announce
+
+    def surprising(original: Any) -> Any:
+        return lambda posed, agent, formula: original(before[0], agent, formula)
+
+    # The turn's announcement (reference.apply), or one Observe's (apply_effect).
+    return _all(
+        lambda: _wrapped(reference.apply, "announce_simultaneously", announcing),
+        lambda: _wrapped(reference.epistemic.effects, "announce_simultaneously", announcing),
+        lambda: _wrapped(reference.epistemic.effects, "is_surprising", surprising),
+    )()
+
+
+def _solution_read_in_the_current_model() -> AbstractContextManager[None]:
+    """Definition A.2's explanatory check reads M_t, not the model the problem arose in."""
+
+    def wrap(original: Any) -> Any:
+        def check(current: Any, problem: Problem, gamma: Any) -> Any:
+            return original(current, dataclasses.replace(problem, model=current), gamma)
+
+        return check
+
+    return _wrapped(reference.epistemic.abduction, "check_solution", wrap)
+
+
+def _empty_announcement_ignored() -> AbstractContextManager[None]:
+    """An announcement true at no world leaves M_t as it was; the turn is accepted."""
+
+    def ignoring(original: Any) -> Any:
+        def apply(*args: Any, **kw: Any) -> None:
+            with suppress(NoSurvivingWorld):
+                original(*args, **kw)
+
+        return apply
+
+    return _all(
+        lambda: _wrapped(reference.verifier, "apply_operation", ignoring),
+        lambda: _wrapped(reference.verifier, "apply_announcements", ignoring),
+    )()
+
+
+def _unknown_agent_malformed() -> AbstractContextManager[None]:
+    """A formula naming an agent outside Ags is not a formula of the language."""
+
+    def wrap(original: Any) -> Any:
+        def violation(op: Operation, model: Any) -> Any:
+            found = original(op, model)
+            if isinstance(found, UnknownAgent):
+                return MalformedFormula(str(found), field="formula")
+            return found
+
+        return violation
+
+    return _wrapped(reference.apply, "find_epistemic_violation", wrap)
+
+
+ALTERNATIVES: dict[str, Alternative] = {
+    "turn.speaker-checked-first": _speaker_checked_last,
+    "turn.well-formed-first": _speaker_before_form,
+    "turn.numbering": _every_utterance_numbered,
+    "order.kinds": _resolve_early,
+    "order.within-kind-as-written": _reversed_within_kind,
+    "order.first-failing-operation": _first_failing_as_written,
+    "order.simultaneous-observations": _observations_one_after_another,
+    "order.fields": _fields_last_first,
+    "order.cited-record-checks": _registration_before_self_reference,
+    "order.epistemic-after-table": _epistemic_before_table,
+    "T3.cite.not-self": _self_citation_accepted,
+    "T3.register.depends-on-any-standing": _all(
+        _cited_field("depends_on", in_good_standing=True),
+        _cited_field("evidence_depends_on", in_good_standing=True),
+    ),
+    "T3.evidence.not-target": _evidence_may_be_target,
+    "T3.evidence.existing-in-good-standing": _evidence_always_new,
+    "T3.evidence.existing-commits-speaker": _after_apply(_existing_evidence_commits_nobody),
+    "T3.expand-awareness.changes-something": _before_apply(_expansion_of_nothing_accepted),
+    "del.expand-awareness.copies-equally-plausible": _expansion_prefers_the_atom_false,
+    "T3.observe.kind": _kind_merged(Kind.PREMISE, Kind.OBSERVATION),
+    "T3.hypothesize.kind": _kind_merged(Kind.POSITION, Kind.HYPOTHESIS),
+    "T3.hypothesize.no-commitment": _after_apply(_hypothesis_commits_speaker),
+    "T3.hypothesize.introduces-new-atoms": _before_apply(_known_atoms_not_introduced),
+    "del.hypothesize.solves": _solution_read_in_the_current_model,
+    "T3.support.target-standing": _table_row(
+        OperationKind.SUPPORT, target_standing=frozenset(Standing)
+    ),
+    "del.undermine.conservative": _switch_ignored(Undermine, downgrade="lexicographic"),
+    "T3.revise.attackers-in-good-standing": _cited_field("attackers", in_good_standing=False),
+    "T3.revise.retracts-commitment": _revise_keeps_commitments,
+    "del.revise.announce": _switch_ignored(Revise, announce=None),
+    "T3.resolve.subsumes-any-standing": _cited_field("subsumes", in_good_standing=True),
+    "T3.resolve.premises-in-good-standing": _cited_field("premises", in_good_standing=False),
+    "T3.resolve.premises-join-dep": _before_apply(_premises_outside_dep),
+    "T3.resolve.dissenter-not-speaker": _dissenting_speaker_accepted,
+    "T3.resolve.commitments": _after_apply(_consensus_commits_only_the_speaker),
+    "T3.resolve.decision-fields": _decision_fields_anywhere,
+    "T3.question.registers-record": _before_apply(_question_without_record),
+    "form.claim-not-blank": _form_relaxed("_check_claim", _is_blank),
+    "form.evidence-depends-on-needs-claim": _form_relaxed(
+        "_check_evidence", _existing_evidence_with_dependencies
+    ),
+    "del.formula.agents-in-ags": _unknown_agent_malformed,
+    "del.formula.own-else-target": _own_formula_only,
+    "del.announcement.some-world-survives": _empty_announcement_ignored,
+    "del.observe.poses-problems": _surprise_read_before_the_turn,
+}
+"""Chosen clause id -> a context in which the reference makes its alternative instead."""
+
+
+def all_alternatives() -> AbstractContextManager[None]:
+    """The reference making every alternative of :data:`ALTERNATIVES` at once."""
+    return _all(*ALTERNATIVES.values())()
