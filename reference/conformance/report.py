@@ -9,7 +9,9 @@ Each case ends in one status:
 - ``skip``: the case needs a feature the implementation did not declare, or the
   implementation answered ``unsupported``;
 - ``xfail`` / ``xpass``: a case in the known-failures file that failed (does
-  not count) or passed (counts only under ``--strict``).
+  not count) or passed (counts only under ``--strict``); for a case whose steps are
+  listed (``CASE#N``), those steps do not count, the case is ``xfail`` when only they
+  differ and ``xpass`` when one of them agrees and no other step differs.
 
 A run that sent fewer than all steps of the features the implementation declared is
 incomplete (:meth:`RunReport.incomplete` says what was not run), whatever the statuses.
@@ -74,6 +76,11 @@ class CaseResult:
     """The reference's choices the differing steps depend on (spec/normative.md's ids)."""
     paper_steps: int = 0
     """How many steps run are in the paper profile."""
+    known_failed_steps: tuple[int, ...] = ()
+    """Steps listed as known failures (``CASE#N``) that still differ: not counted."""
+    known_passing_steps: tuple[int, ...] = ()
+    """Steps listed as known failures that agreed (the case is ``xpass``, unless another
+    step differs)."""
 
     def fails(self, profile: str) -> bool:
         """Whether the case fails under ``profile``: ``reference``, any differing step or an
@@ -97,6 +104,12 @@ class CaseResult:
         if self.status == "fail":
             paper = _some([str(n) for n in self.paper_failed_steps]) or "none"
             lines.append(f"  paper-profile steps differing: {paper}")
+        if self.known_failed_steps:
+            known = _some([str(n) for n in self.known_failed_steps])
+            lines.append(f"  known failing steps (not counted): {known}")
+        if self.known_passing_steps:
+            known = _some([str(n) for n in self.known_passing_steps])
+            lines.append(f"  steps listed as known failures that pass: {known}")
         if self.differing_choices:
             lines.append(f"  depends on the choices: {', '.join(self.differing_choices)}")
         if self.request is not None:
@@ -187,7 +200,8 @@ class RunReport:
         """No case failing under ``profile`` (:meth:`CaseResult.fails`; under ``strict``, no
         known failure that now passes either), and no fuzzing mismatch."""
         bad = sum(r.fails(profile) for r in self.results)
-        bad += self.counts["xpass"] if strict else 0
+        if strict:  # a listed step that agrees, in an xpass case or beside another difference
+            bad += sum(bool(r.known_passing_steps) or r.status == "xpass" for r in self.results)
         return bad == 0 and (self.fuzz is None or self.fuzz.mismatch is None)
 
     def profiles(self) -> dict[str, Any]:
