@@ -79,6 +79,8 @@ DESCRIPTIONS: Mapping[str, str] = {
     "unchanged D_t, M_t included.",
     "epistemic/queries.json": "M_t's queries (knowledge, belief, conditional belief, E_G, C_G, "
     "awareness, the worlds, the orders) on declared models, and their errors.",
+    "epistemic/cells.json": "Belief in the agent's own cell on models with several cells "
+    "ordered differently, and problems a believed hypothesis must not close (Definition A.2).",
     "scenarios/phase1-muddy-children.json": "Phase 1 (B.1), from "
     "spec/scenarios/phase1-muddy-children.json.",
     "scenarios/phase2-debugging.json": "Phase 2 (B.2), from spec/scenarios/phase2-debugging.json.",

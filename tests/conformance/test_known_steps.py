@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from reference.conformance.runner import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, KnownFailures
 from reference.conformance.vectors import open_suite
 from tests.conformance.helpers import conform, fake
@@ -65,14 +67,17 @@ def test_a_listed_step_that_agrees_is_reported_and_fails_under_strict(tmp_path: 
 
 def test_a_step_entry_for_no_selected_case_is_noted(tmp_path: Path) -> None:
     steps = _differing_steps(tmp_path)
-    code, report = _run(tmp_path, f"{CASE}#{steps[0]}\n{CASE}#{steps[1]}\nno/such/case#2\n")
+    _, report = _run(tmp_path, f"{CASE}#{steps[0]}\n{CASE}#{steps[1]}\nno/such/case#2\n")
     assert "known-failures entry matches no selected case: no/such/case#2" in report["notes"]
 
 
-def test_step_entries_parse_and_bad_ones_are_bad_input(tmp_path: Path) -> None:
+def test_step_entries_parse_and_bad_ones_are_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     known = KnownFailures.parse("a/b/*#2  # a comment after a space\n# a line\nc/d/e # why\n")
     assert known.patterns == ("c/d/e",) and known.steps == (("a/b/*", 2),)
     assert known.steps_of("a/b/x") == {2} and known.steps_of("c/d/e") == set()
     for bad in ("x/y#0\n", "x/y#two\n", "x/y#\n", "x/y#-1\n"):
-        code, report = _run(tmp_path, bad)
+        code, _ = _run(tmp_path, f"# a comment\n{bad}")
         assert code == EXIT_BAD_INPUT, bad
+        assert f"known failures, line 2: {bad.strip()!r}" in capsys.readouterr().err
