@@ -53,6 +53,7 @@ from typing import Any
 
 import icontract
 
+import spec.transition  # noqa: F401  (importing it declares every clause CLAUSES lists)
 from reference.conformance.compare import check, show_expected
 from reference.conformance.predicates import is_ordered_subset
 from reference.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
@@ -64,6 +65,7 @@ from reference.hints import install_hint
 from reference.jsoninput import read_file
 from reference.options import OptionParser, at_least, seconds, writable_path
 from reference.progress import add_quiet_argument, progress
+from spec.clauses import CLAUSES
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -581,9 +583,25 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument(
         "--save-vector",
         metavar="FILE",
-        help="append the shrunk mismatch to this vector file",
+        help="append each shrunk finding to this vector file",
+    )
+    fuzz.add_argument(
+        "--fuzz-ignore",
+        action="append",
+        default=[],
+        type=_clause_id,
+        metavar="CLAUSE",
+        help="a clause id of spec/normative.md whose steps and refusals are not compared "
+        "(repeatable)",
     )
     return parser
+
+
+def _clause_id(text: str) -> str:
+    """A clause id of ``spec.transition`` (spec/normative.md lists them)."""
+    if text not in CLAUSES:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a clause id of spec/normative.md")
+    return text
 
 
 def _split(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -730,7 +748,15 @@ def _conform(
         elif args.fuzz is not None:
             from reference.conformance.fuzz import fuzz_report  # Hypothesis, only when asked
 
-            report = fuzz_report(impl, args.fuzz, args.seed, args.fuzz_turns, args.save_vector)
+            report = fuzz_report(
+                impl,
+                args.fuzz,
+                args.seed,
+                args.fuzz_turns,
+                args.save_vector,
+                profile=args.profile,
+                ignore=args.fuzz_ignore,
+            )
         else:
             files.update(report)
             run_cases(
