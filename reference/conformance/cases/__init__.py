@@ -9,7 +9,8 @@
 - :mod:`.traces`: the Phase 1, 2 and 3 scenarios, and the hook that turns any
   trace (a counterexample from ``proofs/``, say) into a case;
 - :mod:`.realise`: a conversation that builds a given dependency map (a decoded
-  counterexample), as a trace;
+  counterexample), as a trace, and :mod:`.scenario_maps`, a scenario's final map built
+  by one that makes no choice;
 - :func:`.builder.rederive`: fresh expectations for cases whose requests are
   the source (fuzz findings, imported traces).
 """
