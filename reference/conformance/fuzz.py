@@ -68,6 +68,7 @@ __all__ = [
     "AGENTS",
     "ATOMS",
     "EPISTEMIC_ATOMS",
+    "EPISTEMIC_PROBES",
     "MAX_ROUNDS",
     "finding_key",
     "fuzz_report",
@@ -184,7 +185,7 @@ def turns_over(
 
 
 # Questions about M_t asked after a turn (Definition A.1; the problem queue, A.2).
-_EPISTEMIC_PROBES = st.one_of(
+EPISTEMIC_PROBES = st.one_of(
     st.builds(
         lambda q, agent, f: {"cmd": "query", "query": q, "agent": agent, "formula": f},
         st.sampled_from(["knows", "believes"]),
@@ -414,7 +415,7 @@ class _Lockstep:
         for _ in range(data.draw(st.integers(1, self.max_turns), label="turns")):
             existing = tuple(sorted(builder.session.verifier.state.records))
             turn = data.draw(turns_over(existing, epistemic), label="turn")
-            asked = data.draw(st.lists(_EPISTEMIC_PROBES, max_size=2) if epistemic else st.just([]))
+            asked = data.draw(st.lists(EPISTEMIC_PROBES, max_size=2) if epistemic else st.just([]))
             sent = self._generated(builder, turn)
             self.not_generated += sent is not turn
             if sent is None:

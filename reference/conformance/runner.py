@@ -547,7 +547,9 @@ def _parser() -> argparse.ArgumentParser:
         help=f"stop after N cases in a row time out (default {MAX_TIMEOUTS})",
     )
     parser.add_argument(
-        "--known-failures", metavar="FILE", help="case ids or globs expected to fail, one a line"
+        "--known-failures",
+        metavar="FILE",
+        help="cases (ids or globs) or steps (CASE#N) expected to fail, one a line",
     )
     parser.add_argument("--strict", action="store_true", help="fail when a known failure passes")
     parser.add_argument(
