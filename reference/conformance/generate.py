@@ -31,6 +31,7 @@ from reference.conformance.cases import (
     rederive,
     scenario_cases,
 )
+from reference.conformance.cases.scenario_maps import scenario_map_cases
 from reference.conformance.protocol import PROTOCOL
 from reference.conformance.session import Session
 from reference.conformance.vectors import (
@@ -81,6 +82,10 @@ DESCRIPTIONS: Mapping[str, str] = {
     "unchanged D_t, M_t included.",
     "epistemic/queries.json": "M_t's queries (knowledge, belief, conditional belief, E_G, C_G, "
     "awareness, the worlds, the orders) on declared models, and their errors.",
+    "core/scenario-maps.json": "A scenario's final map reached by operations that make no "
+    "choice, and the scenario's final-state survey on it.",
+    "epistemic/cells.json": "Belief in the agent's own cell on models with several cells "
+    "ordered differently, and problems a believed hypothesis must not close (Definition A.2).",
     "scenarios/phase1-muddy-children.json": "Phase 1 (B.1), from "
     "spec/scenarios/phase1-muddy-children.json.",
     "scenarios/phase2-debugging.json": "Phase 2 (B.2), from spec/scenarios/phase2-debugging.json.",
@@ -113,7 +118,9 @@ def build_suite(directory: Path, quiet: bool = True) -> list[Case]:
 
     Unless ``quiet``, a bar on a terminal stderr shows the scenario cases being built.
     """
-    return hand_written_cases() + scenario_cases(quiet) + _findings(directory)
+    return (
+        hand_written_cases() + scenario_cases(quiet) + scenario_map_cases() + _findings(directory)
+    )
 
 
 def _by_file(cases: Sequence[Case]) -> dict[str, list[Case]]:

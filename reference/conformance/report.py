@@ -9,7 +9,9 @@ Each case ends in one status:
 - ``skip``: the case needs a feature the implementation did not declare, or the
   implementation answered ``unsupported``;
 - ``xfail`` / ``xpass``: a case in the known-failures file that failed (does
-  not count) or passed (counts only under ``--strict``).
+  not count) or passed (counts only under ``--strict``); for a case whose steps are
+  listed (``CASE#N``), those steps do not count, the case is ``xfail`` when only they
+  differ and ``xpass`` when one of them agrees and no other step differs.
 
 A run that sent fewer than all steps of the features the implementation declared is
 incomplete (:meth:`RunReport.incomplete` says what was not run), whatever the statuses.
@@ -74,6 +76,11 @@ class CaseResult:
     """The reference's choices the differing steps depend on (spec/normative.md's ids)."""
     paper_steps: int = 0
     """How many steps run are in the paper profile."""
+    known_failed_steps: tuple[int, ...] = ()
+    """Steps listed as known failures (``CASE#N``) that still differ: not counted."""
+    known_passing_steps: tuple[int, ...] = ()
+    """Steps listed as known failures that agreed (the case is ``xpass``, unless another
+    step differs)."""
 
     def fails(self, profile: str) -> bool:
         """Whether the case fails under ``profile``: ``reference``, any differing step or an
@@ -97,6 +104,12 @@ class CaseResult:
         if self.status == "fail":
             paper = _some([str(n) for n in self.paper_failed_steps]) or "none"
             lines.append(f"  paper-profile steps differing: {paper}")
+        if self.known_failed_steps:
+            known = _some([str(n) for n in self.known_failed_steps])
+            lines.append(f"  known failing steps (not counted): {known}")
+        if self.known_passing_steps:
+            known = _some([str(n) for n in self.known_passing_steps])
+            lines.append(f"  steps listed as known failures that pass: {known}")
         if self.differing_choices:
             lines.append(f"  depends on the choices: {', '.join(self.differing_choices)}")
         if self.request is not None:
@@ -118,13 +131,16 @@ class CaseResult:
 
 @dataclass(frozen=True, slots=True)
 class FuzzFinding:
-    """A mismatch differential fuzzing found, shrunk: the seed and the minimal trace."""
+    """A distinct difference differential fuzzing found, shrunk: the seed of the round
+    that found it, the minimal trace, and its key (the clause and shape of what differed,
+    :func:`reference.conformance.fuzz.finding_key`)."""
 
     seed: int
     examples: int
-    mismatch: CaseResult | None
+    mismatch: CaseResult
     trace: Sequence[Mapping[str, Any]] = ()
     saved_as: str = ""
+    key: str = ""
 
 
 @dataclass(slots=True)
@@ -140,9 +156,22 @@ class RunReport:
     seconds: float = 0.0
     stopped: str = ""
     notes: list[str] = field(default_factory=list)
-    fuzz: FuzzFinding | None = None
+    fuzz_findings: list[FuzzFinding] = field(default_factory=list)
+    """Each distinct difference fuzzing found, once."""
     fuzz_examples: int = 0
+    """Conversations per round (0: not a fuzzing run)."""
     fuzz_requests: int = 0
+    fuzz_seed: int | None = None
+    fuzz_rounds: int = 0
+    fuzz_uncompared: int = 0
+    """Answers not judged: they depend on a choice (paper profile) or an ignored clause."""
+    fuzz_not_generated: int = 0
+    """Turns drawn that were cut to their first operation or not sent: in the paper
+    profile, turns that exercise a choice."""
+    fuzz_repeats: int = 0
+    """Differences met again after their finding (deduplicated: not reported again)."""
+    fuzz_profile: str = "paper"
+    fuzz_ignored: tuple[str, ...] = ()
     unsupported: dict[str, int] = field(default_factory=dict)
     """Case id -> the step the implementation answered ``unsupported`` at (0: ``start``)."""
     not_run: dict[str, int] = field(default_factory=dict)
@@ -187,8 +216,9 @@ class RunReport:
         """No case failing under ``profile`` (:meth:`CaseResult.fails`; under ``strict``, no
         known failure that now passes either), and no fuzzing mismatch."""
         bad = sum(r.fails(profile) for r in self.results)
-        bad += self.counts["xpass"] if strict else 0
-        return bad == 0 and (self.fuzz is None or self.fuzz.mismatch is None)
+        if strict:  # a listed step that agrees, in an xpass case or beside another difference
+            bad += sum(bool(r.known_passing_steps) or r.status == "xpass" for r in self.results)
+        return bad == 0 and not self.fuzz_findings
 
     def profiles(self) -> dict[str, Any]:
         """Steps run and steps differing in each profile, and the reference's choices the
@@ -259,22 +289,34 @@ class RunReport:
         return f"manifest sha256 {self.suite_sha256[:16]}..., every file checked"
 
     def _fuzz_text(self) -> list[str]:
-        finding = self.fuzz
         rate = self.fuzz_requests / self.seconds if self.seconds > 0 else 0.0
-        totals = f"fuzz: {self.fuzz_requests} requests in {self.seconds:.2f} s ({rate:.0f} steps/s)"
-        if finding is None or finding.mismatch is None:
-            seed = "" if finding is None else f" (seed {finding.seed})"
-            verdict = f"fuzz: {self.fuzz_examples} examples{seed}: no difference from the reference"
-            return [verdict, totals]
-        lines = [
-            f"fuzz: a difference from the reference (seed {finding.seed}; rerun with "
-            f"--fuzz {finding.examples} --seed {finding.seed}); shrunk trace:",
+        ignored = f", ignoring {', '.join(self.fuzz_ignored)}" if self.fuzz_ignored else ""
+        totals = [
+            f"fuzz: {self.fuzz_rounds} rounds of {self.fuzz_examples} examples, "
+            f"{self.fuzz_profile} profile{ignored}; {self.fuzz_not_generated} turns cut or not "
+            f"sent (they make a choice), {self.fuzz_uncompared} answers not compared, "
+            f"{self.fuzz_repeats} repeats of a finding not reported again",
+            f"fuzz: {self.fuzz_requests} requests in {self.seconds:.2f} s ({rate:.0f} steps/s)",
         ]
-        lines += [f"  {json.dumps(request)}" for request in finding.trace]
-        lines += finding.mismatch.describe()
-        if finding.saved_as:
-            lines.append(f"saved as a vector: {finding.saved_as}")
-        return [*lines, "", totals]
+        seed = f" (seed {self.fuzz_seed})" if self.fuzz_seed is not None else ""
+        if not self.fuzz_findings:
+            verdict = f"fuzz: {self.fuzz_examples} examples{seed}: no difference from the reference"
+            return [verdict, *totals]
+        lines = [
+            f"fuzz: {len(self.fuzz_findings)} distinct differences from the reference{seed}; "
+            f"rerun with --fuzz {self.fuzz_examples} --seed {self.fuzz_seed}",
+            "",
+        ]
+        for number, finding in enumerate(self.fuzz_findings, start=1):
+            lines.append(
+                f"finding {number}: {finding.key} (round seed {finding.seed}); shrunk trace:"
+            )
+            lines += [f"  {json.dumps(request)}" for request in finding.trace]
+            lines += finding.mismatch.describe()
+            if finding.saved_as:
+                lines.append(f"saved as a vector: {finding.saved_as}")
+            lines.append("")
+        return [*lines, *totals]
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data."""
@@ -297,14 +339,27 @@ class RunReport:
             "results": [asdict(r) for r in self.results],
         }
         if self.fuzz_examples:
-            data["fuzz"] = {"examples": self.fuzz_examples, "requests": self.fuzz_requests}
-            if self.fuzz is not None:
-                data["fuzz"] |= {
-                    "seed": self.fuzz.seed,
-                    "mismatch": None if self.fuzz.mismatch is None else asdict(self.fuzz.mismatch),
-                    "trace": list(self.fuzz.trace),
-                    "saved_as": self.fuzz.saved_as,
-                }
+            data["fuzz"] = {
+                "examples": self.fuzz_examples,
+                "requests": self.fuzz_requests,
+                "seed": self.fuzz_seed,
+                "rounds": self.fuzz_rounds,
+                "profile": self.fuzz_profile,
+                "ignored": list(self.fuzz_ignored),
+                "uncompared": self.fuzz_uncompared,
+                "not_generated": self.fuzz_not_generated,
+                "repeats": self.fuzz_repeats,
+                "findings": [
+                    {
+                        "key": f.key,
+                        "seed": f.seed,
+                        "mismatch": asdict(f.mismatch),
+                        "trace": list(f.trace),
+                        "saved_as": f.saved_as,
+                    }
+                    for f in self.fuzz_findings
+                ],
+            }
         return data
 
     def _properties(self) -> list[tuple[str, str]]:
@@ -314,15 +369,35 @@ class RunReport:
         found += [("stopped", self.stopped)] if self.stopped else []
         return found + [("incomplete", line) for line in self.incomplete()]
 
+    def _fuzz_junit(self, suite: ET.Element) -> None:
+        """One testcase per distinct finding (a failure), or one passing testcase."""
+        if not self.fuzz_findings:
+            ET.SubElement(suite, "testcase", classname="fuzz", name="no-difference")
+        for number, finding in enumerate(self.fuzz_findings, start=1):
+            case = ET.SubElement(suite, "testcase", classname="fuzz", name=f"finding-{number}")
+            trace = [json.dumps(request) for request in finding.trace]
+            detail = "\n".join([*trace, *finding.mismatch.describe()])
+            failure = ET.SubElement(case, "failure", message=_xml(finding.key), type="fuzz")
+            failure.text = _xml(detail)
+            if finding.mismatch.stderr:
+                ET.SubElement(case, "system-err").text = _xml(finding.mismatch.stderr)
+        tests = max(len(self.fuzz_findings), 1)
+        suite.set("tests", str(tests))
+        suite.set("failures", str(len(self.fuzz_findings)))
+        suite.set("errors", "0")
+        suite.set("skipped", "0")
+        suite.set("time", f"{self.seconds:.3f}")
+
     def junit(self) -> str:
         """The report as JUnit XML: one testsuite per vector file, one testcase per case."""
         counts = self.counts
         unusable = int(bool(self.unusable))  # then a handshake testcase holds the error
+        fuzzed = max(len(self.fuzz_findings), 1) if self.fuzz_examples else 0
         root = ET.Element(
             "testsuites",
             name="gcv-conform",
-            tests=str(len(self.results) + unusable),
-            failures=str(counts["fail"] + counts["xpass"]),
+            tests=str(len(self.results) + unusable + fuzzed),
+            failures=str(counts["fail"] + counts["xpass"] + len(self.fuzz_findings)),
             errors=str(counts["error"] + unusable),
             skipped=str(counts["skip"] + counts["xfail"]),
             time=f"{self.seconds:.3f}",
@@ -354,6 +429,9 @@ class RunReport:
                     ET.SubElement(case, "skipped", message=f"{result.status}: {reason}")
             if result.stderr:
                 ET.SubElement(case, "system-err").text = _xml(result.stderr)
+        if self.fuzz_examples:
+            suite = suites["fuzz"] = ET.SubElement(root, "testsuite", name="fuzz")
+            self._fuzz_junit(suite)
         if not suites:  # a run stopped before any case: the suite is still named
             suites["gcv-conform"] = ET.SubElement(root, "testsuite", name="gcv-conform")
         for group, suite in suites.items():
@@ -361,6 +439,8 @@ class RunReport:
             for name, value in self._properties():
                 ET.SubElement(properties, "property", name=name, value=_xml(value))
             suite.insert(0, properties)  # JUnit puts them before the testcases
+            if group == "fuzz":
+                continue  # counted by _fuzz_junit
             members = [r for r in self.results if r.id.startswith(group + "/")]
             tally = Counter(r.status for r in members)
             handshake = unusable if group == "gcv-conform" else 0

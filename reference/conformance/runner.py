@@ -41,6 +41,7 @@ import fnmatch
 import importlib.util
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -52,17 +53,19 @@ from typing import Any
 
 import icontract
 
+import spec.transition  # noqa: F401  (importing it declares every clause CLAUSES lists)
 from reference.conformance.compare import check, show_expected
 from reference.conformance.predicates import is_ordered_subset
 from reference.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
 from reference.conformance.protocol import CASE_FEATURES, feature_of
 from reference.conformance.report import NOT_REACHED, CaseResult, RunReport
 from reference.conformance.vectors import SUITE_VERSION, Case, Step, Suite, open_suite
-from reference.errors import GcvError, Unsupported
+from reference.errors import GcvError, MalformedInput, Unsupported
 from reference.hints import install_hint
 from reference.jsoninput import read_file
 from reference.options import OptionParser, at_least, seconds, writable_path
 from reference.progress import add_quiet_argument, progress
+from spec.clauses import CLAUSES
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -103,28 +106,60 @@ class Interrupted(BaseException):
 
 @dataclass(frozen=True, slots=True)
 class KnownFailures:
-    """The known-failures file: one case id or glob per line, ``#`` starts a comment."""
+    """The known-failures file: one entry per line, a case id or glob (the whole case is
+    expected to fail) or ``GLOB#N`` (its step N, numbered as the reports number them, is
+    expected to differ); ``#`` at the start of a line or after a space starts a comment."""
 
     patterns: tuple[str, ...] = ()
+    steps: tuple[tuple[str, int], ...] = ()
+    """(case glob, step number) for each entry that names a step."""
 
     @staticmethod
     def parse(text: str) -> KnownFailures:
-        """Read the file's text.
+        """Read the file's text; a step that is not a positive number is bad input.
 
-        >>> KnownFailures.parse("core/queries/*  # Affected* is one-step for now\\n\\n").patterns
-        ('core/queries/*',)
+        >>> known = KnownFailures.parse("core/queries/*  # Affected* is one-step\\nx/y/z#3\\n")
+        >>> known.patterns, known.steps
+        (('core/queries/*',), (('x/y/z', 3),))
         """
-        lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
-        return KnownFailures(tuple(line for line in lines if line))
+        patterns: list[str] = []
+        steps: list[tuple[str, int]] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            entry = _COMMENT.sub("", line).strip()
+            if "#" not in entry:
+                patterns += [entry] if entry else []
+                continue
+            glob, _, step = entry.rpartition("#")
+            if not glob or not step.isdigit() or int(step) < 1:
+                raise MalformedInput(
+                    f"known failures, line {number}: {entry!r} is neither a case id nor "
+                    "CASE#STEP with a step number from 1",
+                    field="known-failures",
+                )
+            steps.append((glob, int(step)))
+        return KnownFailures(tuple(patterns), tuple(steps))
 
     def __contains__(self, case_id: object) -> bool:
         return isinstance(case_id, str) and any(
             fnmatch.fnmatchcase(case_id, p) for p in self.patterns
         )
 
+    def steps_of(self, case_id: str) -> frozenset[int]:
+        """The steps of ``case_id`` expected to differ."""
+        return frozenset(n for glob, n in self.steps if fnmatch.fnmatchcase(case_id, glob))
+
     def unused(self, ids: Sequence[str]) -> list[str]:
-        """Patterns that match none of ``ids``."""
-        return [p for p in self.patterns if not any(fnmatch.fnmatchcase(i, p) for i in ids)]
+        """Entries that match none of ``ids``."""
+        entries = [*self.patterns, *(f"{glob}#{n}" for glob, n in self.steps)]
+        globs = [*self.patterns, *(glob for glob, _ in self.steps)]
+        return [
+            entry
+            for entry, glob in zip(entries, globs, strict=True)
+            if not any(fnmatch.fnmatchcase(i, glob) for i in ids)
+        ]
+
+
+_COMMENT = re.compile(r"(^|\s)#.*$")
 
 
 @icontract.ensure(
@@ -166,15 +201,19 @@ class _Outcome:
     """How many of the steps sent are in the paper profile."""
 
 
-def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _Outcome:
+def _run_steps(
+    impl: Implementation, case: Case, features: frozenset[str], listed: frozenset[int]
+) -> _Outcome:
     """Every step of ``case``: a step whose answer differs is recorded and the case goes on,
     so that later steps are judged too (whether a later difference follows from an earlier
     one, the steps' ``choices`` say: a step that depends on no choice is judged by the
-    papers alone)."""
+    papers alone).  The first differing step not ``listed`` as a known failure is the one
+    shown."""
     start = case.start()
     sent = skipped = 0
     request: dict[str, Any] = start
     first: _Outcome | None = None
+    first_listed: _Outcome | None = None
     failed: list[tuple[int, Step]] = []
     try:
         response = impl.request(start)
@@ -200,7 +239,8 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
             mismatch = check(request, step.expect, response)
             if mismatch is not None:
                 failed.append((number, step))
-                first = first or _Outcome(
+                shown = first_listed if number in listed else first
+                shown = shown or _Outcome(
                     "fail",
                     mismatch.reason,
                     number,
@@ -211,6 +251,10 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
                     mismatch.diff,
                     sent=impl.last_request,
                 )
+                if number in listed:
+                    first_listed = shown
+                else:
+                    first = shown
     except DeadlinePassed as fault:
         reason = f"not finished: {fault}"
         return _Outcome("skip", reason, steps_run=sent - skipped, fault=fault.kind)
@@ -233,7 +277,7 @@ def _run_steps(impl: Implementation, case: Case, features: frozenset[str]) -> _O
         step.profile == "paper" and feature_of(step.request) in features for step in case.steps
     )
     return dataclasses.replace(
-        first or _Outcome("pass"),
+        first or first_listed or _Outcome("pass"),
         failed=tuple(failed),
         steps_run=sent - skipped,
         steps_skipped=skipped,
@@ -277,7 +321,7 @@ class _Driver:
         if problem is not None:
             stderr = self.impl.take_stderr()
             return _known(case, _result(case, problem, stderr, 0.0), known), problem
-        outcome = _run_steps(self.impl, case, features)
+        outcome = _run_steps(self.impl, case, features, known.steps_of(case.id))
         stderr = self.impl.take_stderr(settle=0.05 if outcome.status == "error" else 0.0)
         result = _result(case, outcome, stderr, time.perf_counter() - started)
         return _known(case, result, known), outcome
@@ -330,13 +374,42 @@ def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseR
 
 
 def _known(case: Case, result: CaseResult, known: KnownFailures) -> CaseResult:
-    if case.id not in known:
+    if case.id in known:
+        if result.status in ("fail", "error"):
+            reason = f"known failure: {result.reason}"
+            return _replace(result, status="xfail", reason=reason)
+        if result.status == "pass":
+            return _replace(result, status="xpass", reason="listed as a known failure, but passes")
         return result
-    if result.status in ("fail", "error"):
-        reason = f"known failure: {result.reason}"
-        return _replace(result, status="xfail", reason=reason)
-    if result.status == "pass":
-        return _replace(result, status="xpass", reason="listed as a known failure, but passes")
+    listed = known.steps_of(case.id)
+    if not listed or result.status not in ("pass", "fail"):
+        return result
+    return _known_steps(result, listed)
+
+
+def _known_steps(result: CaseResult, listed: frozenset[int]) -> CaseResult:
+    """A case some of whose steps are listed: those steps no longer decide its status; a
+    listed step that was run and agreed makes it ``xpass`` (counted only under --strict)."""
+    differing = set(result.failed_steps)
+    ran = range(1, result.steps_run + result.steps_skipped + 1)
+    passing = tuple(sorted(n for n in listed if n in ran and n not in differing))
+    unexpected = tuple(n for n in result.failed_steps if n not in listed)
+    excused = tuple(sorted(listed & differing))
+    kept = {
+        "failed_steps": unexpected,
+        "paper_failed_steps": tuple(n for n in result.paper_failed_steps if n not in listed),
+        "known_failed_steps": excused,
+        "known_passing_steps": passing,
+    }
+    if unexpected:
+        return _replace(result, **kept)
+    if passing:
+        shown = ", ".join(map(str, passing))
+        reason = f"steps listed as known failures pass: {shown}"
+        return _replace(result, status="xpass", reason=reason, **kept)
+    if excused:
+        shown = ", ".join(map(str, excused))
+        return _replace(result, status="xfail", reason=f"known failing steps: {shown}", **kept)
     return result
 
 
@@ -474,7 +547,9 @@ def _parser() -> argparse.ArgumentParser:
         help=f"stop after N cases in a row time out (default {MAX_TIMEOUTS})",
     )
     parser.add_argument(
-        "--known-failures", metavar="FILE", help="case ids or globs expected to fail, one a line"
+        "--known-failures",
+        metavar="FILE",
+        help="cases (ids or globs) or steps (CASE#N) expected to fail, one a line",
     )
     parser.add_argument("--strict", action="store_true", help="fail when a known failure passes")
     parser.add_argument(
@@ -510,9 +585,25 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument(
         "--save-vector",
         metavar="FILE",
-        help="append the shrunk mismatch to this vector file",
+        help="append each shrunk finding to this vector file",
+    )
+    fuzz.add_argument(
+        "--fuzz-ignore",
+        action="append",
+        default=[],
+        type=_clause_id,
+        metavar="CLAUSE",
+        help="a clause id of spec/normative.md whose steps and refusals are not compared "
+        "(repeatable)",
     )
     return parser
+
+
+def _clause_id(text: str) -> str:
+    """A clause id of ``spec.transition`` (spec/normative.md lists them)."""
+    if text not in CLAUSES:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a clause id of spec/normative.md")
+    return text
 
 
 def _split(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -659,7 +750,15 @@ def _conform(
         elif args.fuzz is not None:
             from reference.conformance.fuzz import fuzz_report  # Hypothesis, only when asked
 
-            report = fuzz_report(impl, args.fuzz, args.seed, args.fuzz_turns, args.save_vector)
+            report = fuzz_report(
+                impl,
+                args.fuzz,
+                args.seed,
+                args.fuzz_turns,
+                args.save_vector,
+                profile=args.profile,
+                ignore=args.fuzz_ignore,
+            )
         else:
             files.update(report)
             run_cases(

@@ -1,16 +1,22 @@
-"""``gcv conform --fuzz``: lockstep differential fuzzing finds, shrinks and saves a mismatch,
-and finds none against the reference itself."""
+"""``gcv conform --fuzz``: lockstep differential fuzzing finds, shrinks, saves and reports each
+distinct finding once, judges in the paper profile only what the papers determine, and finds
+nothing against the reference itself."""
 
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import find
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 
 from reference.conformance.cases import CaseBuilder
-from reference.conformance.fuzz import save_finding
-from reference.conformance.runner import EXIT_FAILED, EXIT_OK, main
+from reference.conformance.fuzz import EPISTEMIC_PROBES, save_finding, turns_over
+from reference.conformance.runner import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 from reference.conformance.vectors import load_vector_file
 from reference.operations import Observe
 from tests.conformance.helpers import SERVE, conform, fake, statuses
@@ -24,28 +30,75 @@ def test_fuzzing_the_reference_against_itself_finds_no_difference(
     assert "fuzz: 8 examples (seed 3): no difference from the reference" in out
 
 
-@pytest.mark.parametrize(
-    ("mode", "query", "longest"),
-    [("one-step", "affected_star", 3), ("ignore-standing", "verify", 2)],
-)
-def test_a_mismatch_is_shrunk_printed_with_its_seed_and_saved_as_a_vector(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str, query: str, longest: int
+def _fuzz(
+    tmp_path: Path, mode: str, examples: int, seed: int, *options: str
+) -> tuple[int, dict[str, Any]]:
+    argv = ["--fuzz", str(examples), "--seed", str(seed), "--fuzz-turns", "5", *options]
+    return conform(tmp_path, argv, fake(mode))
+
+
+@pytest.mark.parametrize(("mode", "query", "longest"), [("one-step", "affected_star", 3)])
+def test_a_finding_is_shrunk_reported_once_saved_and_fails_on_replay(
+    tmp_path: Path, mode: str, query: str, longest: int
 ) -> None:
     saved = tmp_path / "findings" / "fuzz.json"
-    argv = ["--fuzz", "200", "--seed", "4", "--fuzz-turns", "5", "--save-vector", str(saved)]
-    assert main([*argv, "--", *fake(mode)]) == EXIT_FAILED
-    out = capsys.readouterr().out
-    assert "a difference from the reference (seed 4; rerun with --fuzz 200 --seed 4)" in out
+    junit = tmp_path / "fuzz.xml"
+    options = ["--save-vector", str(saved), "--junit", str(junit)]
+    code, report = _fuzz(tmp_path, mode, 40, 2, *options)
+    assert code == EXIT_FAILED
+    fuzz = report["fuzz"]
+    # One bug, one finding, though met again: the round after it finds no new key, and
+    # the bug's repeats are counted, not reported.
+    (finding,) = fuzz["findings"]
+    assert fuzz["rounds"] == 2 and finding["key"].startswith(f"{query}: ")
+    assert fuzz["repeats"] >= 1
+    assert finding["mismatch"]["paper_failed_steps"], "found in the paper profile"
     (case,) = load_vector_file(saved.read_bytes(), "fuzz.json")
     turns = [s for s in case.steps if s.request["cmd"] == "apply"]
-    assert case.id == "findings/fuzz/seed-4" and case.origin["against"].startswith(f"fake-{mode}")
+    assert case.id == "findings/fuzz/seed-2" and case.origin["against"].startswith(f"fake-{mode}")
     assert 1 <= len(turns) <= longest, "shrunk to a minimal conversation"
-    assert case.steps[-1].request["query"] == query
+    assert case.steps[-1].request["query"] == query and case.steps[-1].profile == "paper"
+    (testcase,) = ET.parse(junit).getroot().iter("testcase")
+    failure = testcase.find("failure")
+    assert failure is not None and failure.get("message") == finding["key"]
     # The saved vector passes on the reference and catches the fake it was found against.
     code, report = conform(tmp_path, ["--vectors", str(tmp_path)], SERVE)
     assert code == EXIT_OK and statuses(report) == {case.id: "pass"}
     code, report = conform(tmp_path, ["--vectors", str(tmp_path)], fake(mode))
     assert code == EXIT_FAILED and statuses(report) == {case.id: "fail"}
+
+
+def test_a_chosen_alternative_is_no_finding_in_the_paper_profile(tmp_path: Path) -> None:
+    choice = "T3.hypothesize.no-commitment"
+    code, report = _fuzz(tmp_path, "hypothesis-commits", 30, 2)
+    assert code == EXIT_OK and report["fuzz"]["findings"] == []
+    assert report["fuzz"]["uncompared"] > 0, "the steps that read the choice were not judged"
+    code, report = _fuzz(tmp_path, "hypothesis-commits", 30, 2, "--profile", "reference")
+    assert code == EXIT_FAILED
+    assert all(choice in f["mismatch"]["differing_choices"] for f in report["fuzz"]["findings"])
+    options = ["--profile", "reference", "--fuzz-ignore", choice]
+    code, report = _fuzz(tmp_path, "hypothesis-commits", 30, 2, *options)
+    assert code == EXIT_OK and report["fuzz"]["ignored"] == [choice]
+
+
+def test_with_the_epistemic_feature_turns_carry_formulas_and_questions_ask_about_m_t() -> None:
+    def formulas(turn: dict[str, Any]) -> set[str]:
+        return {op["op"] for op in turn["operations"] if "formula" in op}
+
+    existing = ("n0_0", "n0_1")
+    turn = find(turns_over(existing, True), lambda t: formulas(t) >= {"observe", "hypothesize"})
+    assert formulas(turn) >= {"observe", "hypothesize"}
+    with pytest.raises(NoSuchExample):  # without the feature, no formula is ever drawn
+        find(turns_over(existing), lambda t: bool(formulas(t)))
+    probes = find(
+        st.lists(EPISTEMIC_PROBES, min_size=3), lambda ps: len({p["query"] for p in ps}) >= 3
+    )
+    assert {p["query"] for p in probes} <= {"knows", "believes", "holds", "unexplained"}
+
+
+def test_an_unknown_clause_to_ignore_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--fuzz", "1", "--fuzz-ignore", "T9.no-such", "--", *SERVE]) == EXIT_BAD_INPUT
+    assert "'T9.no-such' is not a clause id" in capsys.readouterr().err
 
 
 def test_a_second_finding_is_appended_under_a_fresh_id(tmp_path: Path) -> None:

@@ -4,12 +4,13 @@
   :mod:`.interactions`, :mod:`.choices`: hand-written cases, one decorated function each
   (:mod:`.registry`);
 - :mod:`.epistemic_operations`, :mod:`.epistemic_preconditions`,
-  :mod:`.epistemic_queries`: the same for the epistemic layer, M_t, whose answers
-  :mod:`.oracle` recomputes with ``spec.epistemic``;
+  :mod:`.epistemic_queries`, :mod:`.epistemic_cells`: the same for the epistemic layer,
+  M_t, whose answers :mod:`.oracle` recomputes with ``spec.epistemic``;
 - :mod:`.traces`: the Phase 1, 2 and 3 scenarios, and the hook that turns any
   trace (a counterexample from ``proofs/``, say) into a case;
 - :mod:`.realise`: a conversation that builds a given dependency map (a decoded
-  counterexample), as a trace;
+  counterexample), as a trace, and :mod:`.scenario_maps`, a scenario's final map built
+  by one that makes no choice;
 - :func:`.builder.rederive`: fresh expectations for cases whose requests are
   the source (fuzz findings, imported traces).
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from reference.conformance.cases import (
     choices,
+    epistemic_cells,
     epistemic_operations,
     epistemic_preconditions,
     epistemic_queries,
@@ -56,6 +58,7 @@ _MODULES = (
     epistemic_operations,
     epistemic_preconditions,
     epistemic_queries,
+    epistemic_cells,
 )
 
 

@@ -357,6 +357,17 @@ class SpecModel:
             f"the reference refuses operation {index} with {code}; the spec applies the turn"
         )
 
+    def dry_run(self, request: Mapping[str, Any]) -> tuple[str, frozenset[str]]:
+        """An ``apply`` request's argumentation run from the current D_t, which it leaves
+        as it was (so any size of M_t): the clause that refuses it (``""`` when accepted)
+        and the clauses it exercises."""
+        try:
+            turn = _spec_turn(request["speaker"], request["operations"])
+            outcome = transition.process_turn(self.state, turn, epistemic=False)
+        except transition.Rejected as refused:
+            return refused.clause, refused.clauses | {refused.clause}
+        return "", outcome.clauses
+
     def _exercised(self, turn: transition.Turn, *, refused: bool) -> frozenset[str]:
         """The clauses ``turn`` exercises, from its argumentation run, so that a step's
         profile does not depend on the budget.  A turn the reference ``refused`` that the

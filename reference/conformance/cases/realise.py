@@ -21,6 +21,14 @@ A map no conversation reaches is refused with :class:`Unrealisable`, naming why:
 a Dep self-loop (self-reference), an attacked record in S_t (Lemma 2.2), a weakened
 record with no attacker, a self-attack, or attacks that would need a withdrawn
 attacker.
+
+With ``paper_only`` the conversation makes none of the reference's choices (every
+step in the ``paper`` profile), one operation a turn: each record registered once its
+dependencies are (Observe with none, else Hypothesize resting on them), then steps
+3 and 4 with Revise only.  Support's existing evidence is a choice
+(``T3.evidence.existing-in-good-standing``), so such a conversation reaches no Dep
+cycle, and Undermine's registered evidence would be a new record, so no weakened
+record either: those maps are refused.
 """
 
 from __future__ import annotations
@@ -70,15 +78,42 @@ def _check(d: core.DependencyMap) -> None:
             raise Unrealisable(f"{r} is weakened but has no attacker (only Undermine weakens)")
 
 
+def _registered_in_dependency_order(d: core.DependencyMap) -> list[dict[str, Any]]:
+    """Each record registered once everything it depends on is: Observe, or Hypothesize
+    resting on its Dep (Definition 2.1)."""
+    deps = {r: sorted(b for a, b in d.dep if a == r) for r in d.args}
+    done: set[str] = set()
+    operations: list[dict[str, Any]] = []
+    while len(done) < len(d.args):
+        ready = sorted(r for r in d.args if r not in done and set(deps[r]) <= done)
+        if not ready:
+            raise Unrealisable(
+                f"a Dep cycle among {sorted(set(d.args) - done)}: only "
+                "Support's existing evidence closes one, a choice"
+            )
+        for r in ready:
+            op = "hypothesize" if deps[r] else "observe"
+            operations.append({"op": op, "id": r, "claim": f"claim of {r}"})
+            operations[-1] |= {"depends_on": deps[r]} if deps[r] else {}
+            done.add(r)
+    return operations
+
+
 @icontract.ensure(
     lambda d, result: is_rebuilt_by(result, d),
     "the conversation ends in exactly the map",
     enabled=icontract.SLOW,
 )
 def trace_from_map(
-    d: core.DependencyMap, *, name: str = "", description: str = "", agents: Sequence[str] = ("a",)
+    d: core.DependencyMap,
+    *,
+    name: str = "",
+    description: str = "",
+    agents: Sequence[str] = ("a",),
+    paper_only: bool = False,
 ) -> dict[str, Any]:
-    """A ``gcv-trace/1`` document whose conversation ends in exactly the map ``d``.
+    """A ``gcv-trace/1`` document whose conversation ends in exactly the map ``d``
+    (``paper_only``: by operations that make no choice of the reference).
 
     Raises
     ------
@@ -94,13 +129,24 @@ def trace_from_map(
     """
     _check(d)
     speaker = agents[0]
-    turns: list[list[dict[str, Any]]] = [
-        [{"op": "hypothesize", "id": r, "claim": f"claim of {r}"} for r in sorted(d.args)],
-        [{"op": "support", "target": a, "evidence": b} for a, b in sorted(d.dep)],
-        [{"op": "resolve", "target": r} for r in sorted(d.args) if d.standing[r] == core.RESOLVED],
+    resolved = [
+        {"op": "resolve", "target": r} for r in sorted(d.args) if d.standing[r] == core.RESOLVED
     ]
+    turns: list[list[dict[str, Any]]]
+    if paper_only:
+        turns = [[op] for op in [*_registered_in_dependency_order(d), *resolved]]
+    else:
+        turns = [
+            [{"op": "hypothesize", "id": r, "claim": f"claim of {r}"} for r in sorted(d.args)],
+            [{"op": "support", "target": a, "evidence": b} for a, b in sorted(d.dep)],
+            resolved,
+        ]
     for record in _order(d):
         attackers = sorted(a for a, t in d.att if t == record)
+        if d.standing[record] == core.WEAKENED and paper_only:
+            raise Unrealisable(
+                f"{record} is weakened: only Undermine by existing evidence, a choice"
+            )
         if d.standing[record] == core.WEAKENED:
             turns.append([{"op": "undermine", "target": record, "evidence": a} for a in attackers])
         else:

@@ -27,6 +27,10 @@
 - ``long-line``: answers standing queries with a 60 MiB line that is not JSON;
 - ``repeats``: answers Affected*(beta) with its members, each repeated 50,000 times;
 - ``flood``: correct, but writes 32 MiB to stderr at the first turn, then ``fake: last words``;
+- ``belief-over-w``: answers B_i phi (and B_i(phi | psi)) at the most plausible worlds of all
+  of W (by i's ranks) instead of those of i's cell;
+- ``believed-solves``: Definition A.2 without "M_t does not satisfy B_i gamma": a hypothesis
+  already believed may close a problem;
 - ``hypothesis-commits``: makes the paper-compatible alternative of the choice
   ``T3.hypothesize.no-commitment``: a Hypothesize commits its speaker;
 - ``paper-alternatives``: makes the paper-compatible alternative of every chosen clause at
@@ -153,12 +157,41 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         frontier = [request["record"]]
         while frontier:
             frontier.extend(dep.get(frontier.pop(), ()))
+    elif mode == "belief-over-w" and _is_query(request, "believes"):
+        response["result"] = _believed_over_w(session, request)
     elif mode == "ignore-standing" and _is_query(request, "verify"):
         record = request["record"]
         known = session.verifier is not None and record in session.verifier.state.records
         closure = _dep_star(session, record) if known else []
         response["result"] = {"grounded": known, "closure": closure, "witness": None}
     return response
+
+
+def _believed_over_w(session: Session, request: dict[str, Any]) -> bool:
+    """phi at the rank-minimal worlds of W (of those where psi holds, given psi)."""
+    assert session.verifier is not None
+    verifier, model = session.verifier, session.verifier.state.model
+    given = request.get("given")
+    worlds = [
+        w for w in model.worlds if given is None or verifier.holds(given, at=model.valuation(w))
+    ]
+    ranks = model.ranks(request["agent"])
+    best = min((ranks[w] for w in worlds), default=0)
+    top = [w for w in worlds if ranks[w] == best]
+    return all(verifier.holds(request["formula"], at=model.valuation(w)) for w in top)
+
+
+def _solve_believed_hypotheses() -> None:
+    import reference.epistemic.abduction as abduction
+
+    original = abduction.check_solution
+
+    def check_solution(current: Any, problem: Any, gamma: Any) -> Any:
+        verdict = original(current, problem, gamma)
+        trivial = gamma == problem.formula or gamma == abduction.TOP
+        return abduction.Verdict(verdict.consistent, verdict.explanatory, not trivial)
+
+    abduction.check_solution = check_solution  # type: ignore[assignment]
 
 
 def _revive_supported() -> None:
@@ -195,6 +228,8 @@ def main(mode: str) -> int:
         alternatives.enter_context(choices.ALTERNATIVES["T3.hypothesize.no-commitment"]())
     if mode == "paper-alternatives":
         alternatives.enter_context(choices.all_alternatives())
+    if mode == "believed-solves":
+        _solve_believed_hypotheses()
     session = Session()
     for line in sys.stdin:
         request = json.loads(line)
