@@ -15,7 +15,7 @@ compared.  ``tests/test_proofs_tied.py`` and ``tests/refinement.py`` both check 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import product
 
 import z3
@@ -115,36 +115,42 @@ class Universe:
                 out.append(s.att[c[a], c[b]] == ((a, b) in m.att))
         return out
 
-    def params(self, p: Params, op: Operation) -> list[z3.BoolRef]:
-        """Constraints fixing the parameters to the operation's arguments."""
+    def arguments(self, p: Params, op: Operation) -> _Substitutions:
+        """Each parameter of ``p`` paired with the value the operation gives it: a record's
+        constant, a Boolean, a set of records (unused parameters: the first record, empty
+        sets)."""
         c, first = self.const, self.const[self.names[0]]
-        new = target = evidence = first
+        records = {"new": first, "target": first, "evidence": first}
         registers = False
-        cited: Sequence[str] = ()
-        attackers: Sequence[str] = ()
-        subsumes: Sequence[str] = ()
-        premises: Sequence[str] = ()
+        sets: dict[str, Sequence[str]] = {}
         match op:
             case Observe() | Hypothesize() | Question():
-                new, cited = c[op.id], op.depends_on
+                records["new"], sets["cited"] = c[op.id], op.depends_on
             case Support() | Undermine():
-                target, evidence = c[op.target], c[op.evidence]
-                registers, cited = op.evidence_claim is not None, op.evidence_depends_on
+                records["target"], records["evidence"] = c[op.target], c[op.evidence]
+                registers, sets["cited"] = op.evidence_claim is not None, op.evidence_depends_on
             case Revise():
-                target, attackers = c[op.target], op.attackers
+                records["target"], sets["attackers"] = c[op.target], op.attackers
             case Resolve():
-                target, subsumes, premises = c[op.target], op.subsumes, op.premises
-        eq = lambda a, b: z3.ForAll([_x], a[_x] == b[_x])  # noqa: E731
+                records["target"] = c[op.target]
+                sets["subsumes"], sets["premises"] = op.subsumes, op.premises
+        pairs: _Substitutions = [(getattr(p, name), value) for name, value in records.items()]
+        pairs.append((p.registers_evidence, z3.BoolVal(registers)))
+        for name in ("cited", "attackers", "subsumes", "premises"):
+            pairs.append((getattr(p, name), self.members(sets.get(name, ()))))
+        return pairs
+
+    def params(self, p: Params, op: Operation) -> list[z3.BoolRef]:
+        """Constraints fixing the parameters to the operation's arguments."""
         return [
-            p.new == new,
-            p.target == target,
-            p.evidence == evidence,
-            p.registers_evidence == registers,
-            eq(p.cited, self.members(cited)),
-            eq(p.attackers, self.members(attackers)),
-            eq(p.subsumes, self.members(subsumes)),
-            eq(p.premises, self.members(premises)),
+            z3.ForAll([_x], parameter[_x] == value[_x])
+            if z3.is_array(parameter)
+            else parameter == value
+            for parameter, value in self.arguments(p, op)
         ]
+
+
+_Substitutions = list[tuple[z3.ExprRef, z3.ExprRef]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -360,9 +366,17 @@ class Evaluator:
 
     def _state(self, s: State, m: Concrete) -> _Substitutions:
         """Substitutions giving ``s`` the concrete map's values (made once per map)."""
-        key = (str(s.ex), m)
+        return self._kept((str(s.ex), m), lambda: self._state_values(s, m))
+
+    def _params(self, p: Params, op: Operation) -> _Substitutions:
+        """Substitutions giving ``p`` the operation's arguments (made once per operation)."""
+        return self._kept((str(p.new), op), lambda: self.u.arguments(p, op))
+
+    def _kept(
+        self, key: tuple[str, Concrete | Operation], make: Callable[[], _Substitutions]
+    ) -> _Substitutions:
         if key not in self._given:
-            self._given[key] = self._state_values(s, m)
+            self._given[key] = make()
         return self._given[key]
 
     def _state_values(self, s: State, m: Concrete) -> _Substitutions:
@@ -382,37 +396,6 @@ class Evaluator:
             (s.att, relation(m.att)),
             (s.dep, relation(m.dep)),
         ]
-
-    def _params(self, p: Params, op: Operation) -> _Substitutions:
-        """Substitutions giving ``p`` the operation's arguments (made once per operation)."""
-        key = (str(p.new), op)
-        if key not in self._given:
-            self._given[key] = self._param_values(p, op)
-        return self._given[key]
-
-    def _param_values(self, p: Params, op: Operation) -> _Substitutions:
-        values = dict(zip(("new", "target", "evidence"), (self._consts[0],) * 3, strict=True))
-        registers = False
-        sets: dict[str, Sequence[str]] = {}
-        match op:
-            case Observe() | Hypothesize() | Question():
-                values["new"], sets["cited"] = self.u.const[op.id], op.depends_on
-            case Support() | Undermine():
-                values["target"] = self.u.const[op.target]
-                values["evidence"] = self.u.const[op.evidence]
-                registers, sets["cited"] = op.evidence_claim is not None, op.evidence_depends_on
-            case Revise():
-                values["target"], sets["attackers"] = self.u.const[op.target], op.attackers
-            case Resolve():
-                values["target"] = self.u.const[op.target]
-                sets["subsumes"], sets["premises"] = op.subsumes, op.premises
-        pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = [
-            (getattr(p, name), value) for name, value in values.items()
-        ]
-        pairs.append((p.registers_evidence, z3.BoolVal(registers)))
-        for name in ("cited", "attackers", "subsumes", "premises"):
-            pairs.append((getattr(p, name), self.u.members(sets.get(name, ()))))
-        return pairs
 
     def _holds(self, formula: z3.ExprRef, substitutions: _Substitutions) -> bool:
         value = self._model.eval(_substitute(formula, substitutions), model_completion=True)
@@ -438,9 +421,6 @@ class Evaluator:
         for p, op in zip(composed.params, ops, strict=True):
             given += self._params(p, op)
         return self._holds(composed.same, given)
-
-
-_Substitutions = list[tuple[z3.ExprRef, z3.ExprRef]]
 
 
 def _substitute(formula: z3.ExprRef, substitutions: _Substitutions) -> z3.ExprRef:
