@@ -6,7 +6,9 @@ turn, by each agent, from every reachable state.  States are deduplicated up to 
 records and agents (symmetry reduction): the pools are closed under renaming, so one state
 of each class accepts, up to the renaming, the same turns and reaches the same classes
 (:func:`canonical`).  From every reachable state with at most ``pairs_from`` records, every
-two-operation turn over the pair pool is applied too, in both written orders.
+two-operation turn over the pair pool is applied too, in both written orders; their next
+states are compared, not explored.  The pair pool names ``pair_records`` only, so beyond
+two records it covers the pairs over those two in the state chosen for each class.
 
 Each step is taken by the engine (:class:`reference.verifier.Verifier`) and by
 :func:`spec.transition.process_turn`; they must agree on acceptance, error code, failing
@@ -281,7 +283,7 @@ class Explorer:
         counts.depth = max(counts.depth, node.depth)
         counts.by_records[len(node.spec.records)] += 1
         counts.queries += check_queries(node.engine, node.spec)
-        if counts.states % scope.enumerate_every == 1 % scope.enumerate_every:
+        if (counts.states - 1) % scope.enumerate_every == 0:  # the first, then every k-th
             self.every_allowed_step_is_accepted(node)
         found = []
         for speaker in scope.agents:
