@@ -17,6 +17,7 @@ the machine can catch them), and
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -27,12 +28,13 @@ import reference.apply
 import reference.preconditions
 import reference.verifier
 from reference.closure import Grounding, dependency_walk
+from reference.depmap import StateView
 from reference.epistemic import updates
 from reference.epistemic.formula import Formula, Not
 from reference.epistemic.model import PlausibilityModel
 from reference.epistemic.semantics import members, truth_set
-from reference.errors import GcvError
-from reference.operations import OperationKind, Resolve, Support
+from reference.errors import GcvError, PreconditionViolation
+from reference.operations import Operation, OperationKind, Resolve, Support
 from reference.records import AgentId, RecordId, Standing
 from reference.rules import RULES
 from reference.verifier import Turn, TurnReport, Verifier
@@ -107,6 +109,41 @@ class ResolveForgetsSubsumes(Verifier):
         return report
 
 
+class ResolvePremisesAttackTarget(Verifier):
+    """An authoritative Resolve's premises attack its target instead of only grounding it:
+    the decision is then attacked while resolved (breaks Lemma 2.2)."""
+
+    def apply_turn(self, turn: Turn) -> TurnReport:
+        report = super().apply_turn(turn)
+        with self.state.transaction():
+            for op in turn.operations:
+                if isinstance(op, Resolve):
+                    for premise in op.premises:
+                        self.state.add_attack(premise, op.target)
+        return report
+
+
+class ResolveReadsTheTurnsStart(Verifier):
+    """Resolve's precondition is read from the state the turn started in, not the state its
+    earlier operations left: Undermine then Resolve on one active target resolves a record
+    the turn has just attacked (breaks Lemma 2.2); a one-operation turn cannot show it."""
+
+    def apply_turn(self, turn: Turn) -> TurnReport:
+        start = copy.deepcopy(self.state).view()
+        check = reference.apply.find_violation
+
+        def at_the_start(
+            op: Operation, view: StateView, speaker: AgentId
+        ) -> PreconditionViolation | None:
+            return check(op, start if isinstance(op, Resolve) else view, speaker)
+
+        reference.apply.find_violation = at_the_start
+        try:
+            return super().apply_turn(turn)
+        finally:
+            reference.apply.find_violation = check
+
+
 class WrittenOrderTurn(Verifier):
     """A turn's operations apply in the order written, not in the fixed order of kinds
     (Section 2, "Updating D_t"): a one-operation turn cannot show it."""
@@ -168,6 +205,9 @@ BROKEN = (
     Broken(SupportRevivesAbandoned, "turn accepted, expected wrong-standing"),
     Broken(SupportForgetsDependency, "state differs from Table 3"),
     Broken(NonAtomicTurn, "a rejected turn changed the state"),
+    # Only a rule that writes Undermine then Resolve on one target makes the turn; the
+    # engine's postcondition then refuses the resolved, attacked record.
+    Broken(ResolveReadsTheTurnsStart, "no operation moves a weakened or abandoned argument"),
     Broken(ReverseClosureMissesCycle, "Affected*"),
     Broken(WalkIgnoresStanding, "Verify"),
 )

@@ -15,7 +15,7 @@ compared.  ``tests/test_proofs_tied.py`` and ``tests/refinement.py`` both check 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import product
 
 import z3
@@ -62,6 +62,9 @@ class Concrete:
     standing: dict[str, Standing]
     dep: frozenset[tuple[str, str]]
     att: frozenset[tuple[str, str]]
+
+    def __hash__(self) -> int:
+        return hash((frozenset(self.standing.items()), self.dep, self.att))
 
     @classmethod
     def of_engine(cls, dmap: DependencyMap) -> Concrete:
@@ -112,36 +115,42 @@ class Universe:
                 out.append(s.att[c[a], c[b]] == ((a, b) in m.att))
         return out
 
-    def params(self, p: Params, op: Operation) -> list[z3.BoolRef]:
-        """Constraints fixing the parameters to the operation's arguments."""
+    def arguments(self, p: Params, op: Operation) -> _Substitutions:
+        """Each parameter of ``p`` paired with the value the operation gives it: a record's
+        constant, a Boolean, a set of records (unused parameters: the first record, empty
+        sets)."""
         c, first = self.const, self.const[self.names[0]]
-        new = target = evidence = first
+        records = {"new": first, "target": first, "evidence": first}
         registers = False
-        cited: Sequence[str] = ()
-        attackers: Sequence[str] = ()
-        subsumes: Sequence[str] = ()
-        premises: Sequence[str] = ()
+        sets: dict[str, Sequence[str]] = {}
         match op:
             case Observe() | Hypothesize() | Question():
-                new, cited = c[op.id], op.depends_on
+                records["new"], sets["cited"] = c[op.id], op.depends_on
             case Support() | Undermine():
-                target, evidence = c[op.target], c[op.evidence]
-                registers, cited = op.evidence_claim is not None, op.evidence_depends_on
+                records["target"], records["evidence"] = c[op.target], c[op.evidence]
+                registers, sets["cited"] = op.evidence_claim is not None, op.evidence_depends_on
             case Revise():
-                target, attackers = c[op.target], op.attackers
+                records["target"], sets["attackers"] = c[op.target], op.attackers
             case Resolve():
-                target, subsumes, premises = c[op.target], op.subsumes, op.premises
-        eq = lambda a, b: z3.ForAll([_x], a[_x] == b[_x])  # noqa: E731
+                records["target"] = c[op.target]
+                sets["subsumes"], sets["premises"] = op.subsumes, op.premises
+        pairs: _Substitutions = [(getattr(p, name), value) for name, value in records.items()]
+        pairs.append((p.registers_evidence, z3.BoolVal(registers)))
+        for name in ("cited", "attackers", "subsumes", "premises"):
+            pairs.append((getattr(p, name), self.members(sets.get(name, ()))))
+        return pairs
+
+    def params(self, p: Params, op: Operation) -> list[z3.BoolRef]:
+        """Constraints fixing the parameters to the operation's arguments."""
         return [
-            p.new == new,
-            p.target == target,
-            p.evidence == evidence,
-            p.registers_evidence == registers,
-            eq(p.cited, self.members(cited)),
-            eq(p.attackers, self.members(attackers)),
-            eq(p.subsumes, self.members(subsumes)),
-            eq(p.premises, self.members(premises)),
+            z3.ForAll([_x], parameter[_x] == value[_x])
+            if z3.is_array(parameter)
+            else parameter == value
+            for parameter, value in self.arguments(p, op)
         ]
+
+
+_Substitutions = list[tuple[z3.ExprRef, z3.ExprRef]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -309,3 +318,130 @@ def allowed(
         yield op
         solver.add(excluded)
     assert answer == z3.unsat, f"the enumeration of {kind.value} is {answer}"
+
+
+class Evaluator:
+    """The encoded transition relation on a fixed finite universe, evaluated, not solved.
+
+    For each sequence of operation kinds the composed relation (each transition reading
+    the state the previous one left, A.3) is built once from :func:`proofs.encode.transition`,
+    its quantifiers instantiated at the universe's constants (:func:`_grounded`); a step is
+    then decided by substituting the concrete state and parameters for the formula's free
+    arrays and constants and evaluating the result in a model whose universe is exactly
+    those constants.  The formula is the encoding's own: no clause is restated here.
+    """
+
+    def __init__(self, names: Sequence[str], rules: Rules = RULES) -> None:
+        self.u, self.rules = Universe(set(names)), rules
+        self._consts = list(self.u.const.values())
+        solver = z3.Solver()
+        solver.add(*self.u.axioms())
+        assert solver.check() == z3.sat, "the universe has no model"
+        self._model = solver.model()
+        self._y = z3.Const("y", REC)
+        self._compiled: dict[tuple[OperationKind, ...], _Composed] = {}
+        self._given: dict[tuple[str, Concrete | Operation], _Substitutions] = {}
+
+    def _compose(self, kinds: tuple[OperationKind, ...]) -> _Composed:
+        if kinds not in self._compiled:
+            s = before = State.fresh("s")
+            params, preconditions = [], []
+            for position, kind in enumerate(kinds):
+                p = Params.fresh(f"p{position}")
+                t = transition(kind, s, p, self.rules)
+                params.append(p)
+                preconditions.append(_grounded(t.precondition, self._consts))
+                s = t.after
+            expected = State.fresh("expected")
+            same = z3.And(
+                [z3.And(s.ex[c] == expected.ex[c], s.st[c] == expected.st[c]) for c in self._consts]
+                + [
+                    z3.And(s.att[a, b] == expected.att[a, b], s.dep[a, b] == expected.dep[a, b])
+                    for a in self._consts
+                    for b in self._consts
+                ]
+            )
+            self._compiled[kinds] = _Composed(before, expected, params, preconditions, same)
+        return self._compiled[kinds]
+
+    def _state(self, s: State, m: Concrete) -> _Substitutions:
+        """Substitutions giving ``s`` the concrete map's values (made once per map)."""
+        return self._kept((str(s.ex), m), lambda: self._state_values(s, m))
+
+    def _params(self, p: Params, op: Operation) -> _Substitutions:
+        """Substitutions giving ``p`` the operation's arguments (made once per operation)."""
+        return self._kept((str(p.new), op), lambda: self.u.arguments(p, op))
+
+    def _kept(
+        self, key: tuple[str, Concrete | Operation], make: Callable[[], _Substitutions]
+    ) -> _Substitutions:
+        if key not in self._given:
+            self._given[key] = make()
+        return self._given[key]
+
+    def _state_values(self, s: State, m: Concrete) -> _Substitutions:
+        x, y, c = _x, self._y, self.u.const
+        ex = self.u.members(m.standing)
+        st: z3.ExprRef = LABELS[Standing.ACTIVE]
+        for name, label in sorted(m.standing.items()):
+            st = z3.If(x == c[name], LABELS[label], st)
+
+        def relation(pairs: frozenset[tuple[str, str]]) -> z3.ArrayRef:
+            held = [z3.And(x == c[a], y == c[b]) for a, b in sorted(pairs)]
+            return z3.Lambda([x, y], z3.Or(held) if held else z3.BoolVal(False))
+
+        return [
+            (s.ex, ex),
+            (s.st, z3.Lambda([x], st)),
+            (s.att, relation(m.att)),
+            (s.dep, relation(m.dep)),
+        ]
+
+    def _holds(self, formula: z3.ExprRef, substitutions: _Substitutions) -> bool:
+        value = self._model.eval(_substitute(formula, substitutions), model_completion=True)
+        assert z3.is_true(value) or z3.is_false(value), f"not evaluated: {value}"
+        return z3.is_true(value)
+
+    def refused_at(self, before: Concrete, ops: Sequence[Operation]) -> int | None:
+        """The position (in application order) of the first operation whose encoded
+        precondition fails on the state the turn has left so far; None if all hold."""
+        composed = self._compose(tuple(op.operation for op in ops))
+        given = list(self._state(composed.before, before))
+        for position, (p, op) in enumerate(zip(composed.params, ops, strict=True)):
+            given += self._params(p, op)
+            if not self._holds(composed.preconditions[position], given):
+                return position
+        return None
+
+    def reaches(self, before: Concrete, ops: Sequence[Operation], after: Concrete) -> bool:
+        """The encoded next state of ``ops`` from ``before`` is ``after``."""
+        composed = self._compose(tuple(op.operation for op in ops))
+        given = [*self._state(composed.before, before)]
+        given += self._state_values(composed.expected, after)  # a new map each step: not kept
+        for p, op in zip(composed.params, ops, strict=True):
+            given += self._params(p, op)
+        return self._holds(composed.same, given)
+
+
+def _substitute(formula: z3.ExprRef, substitutions: _Substitutions) -> z3.ExprRef:
+    """``z3.substitute`` without its per-pair sort checks (three quarters of its time here):
+    every pair is a state array or parameter and a value built for it, of its sort."""
+    count = len(substitutions)
+    sources, values = (z3.Ast * count)(), (z3.Ast * count)()
+    for i, (source, value) in enumerate(substitutions):
+        sources[i], values[i] = source.as_ast(), value.as_ast()
+    ctx = formula.ctx
+    done = z3.Z3_substitute(ctx.ref(), formula.as_ast(), count, sources, values)
+    return z3.z3._to_expr_ref(done, ctx)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Composed:
+    """A composed encoded relation: its free state, expected next state and parameters,
+    each operation's grounded precondition, and the next-state equality."""
+
+    before: State
+    expected: State
+    params: list[Params]
+    preconditions: list[z3.ExprRef]
+    same: z3.ExprRef

@@ -2,37 +2,41 @@
 Z3 encoding, on every state it can reach in a small scope.
 
 Breadth-first from D_0, every operation of the scope's pool is applied as a one-operation
-turn, by each agent, from every reachable state; the engine's next states, deduplicated by
-its digest of the parts of D_t a precondition reads (:func:`key`), are the states explored
-next.  From every reachable state every two-operation turn over the pair pool is applied
-too, in both written orders.  Each step is taken by the engine
-(:class:`reference.verifier.Verifier`) and by :func:`spec.transition.process_turn`; they
-must agree on acceptance, error code, failing operation and the whole of D_t+1.  Steps are
-also checked against the encoded transition relation (``proofs/encode.py``) on the finite
-universe they name (:mod:`tests.encoded`): the engine accepts exactly the steps whose
-encoded preconditions hold, and reaches the encoded next state; every step under
-``--full``, one in :data:`SAMPLE_EVERY` otherwise.  From every reachable state the solver
-also enumerates every one-operation step its encoding allows over the identifier pool, with
-cited sets of any size, and the engine must accept each.  Verify and Affected* of every
-record of every state are compared with spec.core in both marking phases of
-reference/closure.py.
+turn, by each agent, from every reachable state.  States are deduplicated up to renaming of
+records and agents (symmetry reduction): the pools are closed under renaming, so one state
+of each class accepts, up to the renaming, the same turns and reaches the same classes
+(:func:`canonical`).  From every reachable state with at most ``pairs_from`` records, every
+two-operation turn over the pair pool is applied too, in both written orders; their next
+states are compared, not explored.  The pair pool names ``pair_records`` only, so beyond
+two records it covers the pairs over those two in the state chosen for each class.
 
-Run ``python -m tests.refinement [--records N] [--no-pairs] [--full]`` for the counts, as a
-model checker prints them.
+Each step is taken by the engine (:class:`reference.verifier.Verifier`) and by
+:func:`spec.transition.process_turn`; they must agree on acceptance, error code, failing
+operation and the whole of D_t+1.  Each step is also decided by the Z3 encoding's own
+transition relation (``proofs/encode.py``), composed over the turn's operations and
+evaluated on the scope's finite universe (:class:`tests.encoded.Evaluator`): the engine
+accepts exactly the steps whose encoded preconditions hold, refuses at the operation whose
+precondition fails on the state the turn has left so far, and reaches the encoded next
+state.  So every pool step the encoding allows is one the engine accepts.  Every
+``enumerate_every``-th state the solver also enumerates every one-operation step the
+encoding allows over the identifier pool with cited sets of any size, and the engine must
+accept each.  Verify and Affected* of every record of every state are compared with
+spec.core in both marking phases of reference/closure.py.
+
+Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K]`` for the
+counts, as a model checker prints them; ``--records 3`` is the deep profile.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
-import hashlib
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import permutations, product
 
 import reference.closure
 from proofs.encode import Rules
@@ -54,26 +58,34 @@ from reference.operations import (
 from reference.rules import RULES
 from reference.verifier import Turn, Verifier
 from spec import core, transition
-from tests.encoded import Concrete, Refusal, allowed, check
+from tests.encoded import Concrete, Evaluator, Refusal, allowed
 from tests.test_transition import _same_map as same_map
 
 ATOMS = ("p",)
-SAMPLE_EVERY = 151
-"""Outside ``--full`` the encoding is asked about every SAMPLE_EVERY-th step."""
 
 
 @dataclass(frozen=True)
 class Scope:
-    """The finite scope explored: the identifier pool (its size bounds |Args_t|) and the
-    agents; two-operation turns are explored when ``pairs`` is set."""
+    """The finite scope explored: the identifier pool (its size bounds |Args_t|), the
+    agents, the records two-operation turns cite, and the largest |Args_t| from which they
+    are taken (None: from every state; no pair pool, no two-operation turns)."""
 
     records: tuple[str, ...]
     agents: tuple[str, ...]
-    pairs: bool = True
+    pair_records: tuple[str, ...] = ()
+    pairs_from: int = 0
+    enumerate_every: int = 1
+
+    @property
+    def pairs(self) -> bool:
+        """Whether two-operation turns are explored."""
+        return bool(self.pair_records)
 
 
-SMALL = Scope(("r1", "r2"), ("a", "b"))
-"""The scope of the test command (and of ``python -m tests.refinement``)."""
+SMALL = Scope(("r1", "r2"), ("a", "b"), ("r1", "r2"), pairs_from=2, enumerate_every=8)
+"""The test command's scope: two records, two agents, two-operation turns from every
+state.  Three records (``--records 3``, the deep profile) reach 8,146 states up to renaming
+and take 2.2 million one-operation steps: about twenty minutes, not one."""
 
 
 def operations(records: Sequence[str], agents: Sequence[str]) -> tuple[Operation, ...]:
@@ -97,35 +109,46 @@ def operations(records: Sequence[str], agents: Sequence[str]) -> tuple[Operation
 
 
 def paired_operations(records: Sequence[str], agents: Sequence[str]) -> tuple[Operation, ...]:
-    """The operations two-operation turns combine: each kind once per pair of distinct
-    records, with registered and reused evidence, and Resolve consensual, subsuming,
-    authoritative with a premise and with dissent (the other agent's)."""
+    """The operations two-operation turns combine: each kind on each record, citing the
+    other (Observe and Question alone, Hypothesize on it), with registered and reused
+    evidence, and Resolve consensual, subsuming, authoritative with a premise and with
+    dissent (the other agent's)."""
     ops: list[Operation] = [ExpandAwareness("q")]
     for x, y in ((x, y) for x in records for y in records if x != y):
-        ops += [Observe(x, "c"), Hypothesize(x, "c", depends_on=(y,))]
+        ops += [Observe(x, "c"), Question(x, "c"), Hypothesize(x, "c", depends_on=(y,))]
         ops += [Support(x, y), Support(x, y, "e"), Undermine(x, y), Undermine(x, y, "e")]
         ops += [Revise(x, (y,)), Resolve(x), Resolve(x, (y,))]
         ops += [Resolve(x, authoritative=True, premises=(y,), dissenters=tuple(agents[-1:]))]
     return tuple(ops)
 
 
-READ = ("records", "dep", "att", "atoms", "awareness")
-"""The parts of D_t a turn's acceptance and its effect on them depend on."""
+Key = tuple[object, ...]
 
 
-def key(engine: Verifier) -> str:
-    """The engine's digest of the parts of D_t in :data:`READ`, each record as its standing.
+def canonical(m: Concrete, state: transition.State, scope: Scope) -> Key:
+    """The least renaming of the parts of D_t a turn reads: st_t, Dep, Att, Prop_t and the
+    awareness sets, over every permutation of the record pool and of the agents.
 
     Kinds, claims, speakers, turn stamps, commitments and dissent are written by a turn but
     read by no precondition of spec/transition.py (without formulas) nor by the encoding, so
-    two states that agree on :data:`READ` accept the same turns and reach the same
-    :data:`READ` parts: one of them is explored, the first reached.
+    two states that agree on these parts accept the same turns and reach the same such
+    parts; renaming both a state and a turn renames the outcome, and the pools are closed
+    under renaming, so one state of each class is explored, the first reached.
     """
-    snapshot = engine.state.snapshot()
-    read = {part: snapshot[part] for part in READ}
-    read["records"] = [(r["id"], r["standing"]) for r in snapshot["records"]]  # type: ignore[attr-defined]
-    canonical = json.dumps(read, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    atoms = tuple(sorted(state.atoms))
+    best: Key | None = None
+    for order in permutations(scope.records):
+        rename = dict(zip(scope.records, order, strict=True))
+        shape = (
+            tuple(sorted((rename[r], s.value) for r, s in m.standing.items())),
+            tuple(sorted((rename[a], rename[b]) for a, b in m.dep)),
+            tuple(sorted((rename[a], rename[b]) for a, b in m.att)),
+        )
+        if best is None or shape < best[:3]:
+            best = shape
+    assert best is not None
+    aware = sorted(tuple(sorted(state.awareness[a])) for a in scope.agents)
+    return (*best, atoms, tuple(aware))
 
 
 class Divergence(AssertionError):
@@ -140,9 +163,11 @@ class Node:
     spec: transition.State
     depth: int
     digest: str = ""
+    concrete: Concrete = field(init=False)
 
     def __post_init__(self) -> None:
         self.digest = self.engine.state.digest()
+        self.concrete = Concrete.of_engine(self.engine.state)
 
 
 @dataclass
@@ -150,6 +175,7 @@ class Counts:
     """What the exploration saw, as a model checker reports it."""
 
     states: int = 0
+    generated: int = 0
     depth: int = 0
     transitions: int = 0
     accepted: int = 0
@@ -160,31 +186,38 @@ class Counts:
     enumerated: int = 0
     allowed: int = 0
     encoded: int = 0
-    unmodelled: int = 0
+    unmodelled: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
 
     def lines(self) -> Iterator[str]:
         """The report, one figure a line."""
         sizes = ", ".join(f"{n}: {c}" for n, c in sorted(self.by_records.items()))
-        yield f"{self.states} distinct states (by records: {sizes}), depth {self.depth}"
+        yield (
+            f"{self.states} distinct states up to renaming (by records: {sizes}), "
+            f"{self.generated} successors generated, depth {self.depth}"
+        )
         rejected = self.transitions - self.accepted
         yield f"{self.transitions} transitions: {self.accepted} accepted, {rejected} refused"
         yield "refusals: " + ", ".join(f"{c} {n}" for c, n in sorted(self.codes.items()))
         yield "coverage: " + ", ".join(f"{c} {n}" for c, n in sorted(self.coverage.items()))
         yield f"queries (Verify, Affected*) in both marking phases: {self.queries}"
+        unmodelled = ", ".join(f"{c} {n}" for c, n in sorted(self.unmodelled.items()))
         yield (
-            f"steps the encoding allows, enumerated from {self.enumerated} states: "
-            f"{self.allowed}, every one accepted"
+            f"decided by the encoding's transition relation: {self.encoded}; not modelled "
+            f"there (agents, awareness): {unmodelled}"
         )
-        yield f"checked against the encoding: {self.encoded} ({self.unmodelled} not modelled)"
+        yield (
+            f"steps the encoding allows, enumerated by the solver from {self.enumerated} "
+            f"states: {self.allowed}, every one accepted"
+        )
         yield f"{self.seconds:.1f} s"
 
 
 def _covers(ops: Sequence[Operation], accepted: bool) -> Iterator[str]:
     """The coverage classes a step belongs to."""
-    kinds = [op.operation.value for _, op in in_application_order(tuple(ops))]
+    ordered = [op for _, op in in_application_order(tuple(ops))]
     verdict = "accepted" if accepted else "refused"
-    yield f"{verdict} {'+'.join(kinds)}"
+    yield f"{verdict} {'+'.join(op.operation.value for op in ordered)}"
     for op in ops:
         if isinstance(op, Resolve) and op.authoritative and op.premises:
             yield f"{verdict} authoritative resolve with premises"
@@ -192,28 +225,40 @@ def _covers(ops: Sequence[Operation], accepted: bool) -> Iterator[str]:
             yield f"{verdict} resolve with subsumes"
         if isinstance(op, Resolve) and op.dissenters:
             yield f"{verdict} resolve with dissent"
-    if len(ops) == 2:
-        first, second = (op for _, op in in_application_order(tuple(ops)))
-        undermined = isinstance(first, Undermine) and isinstance(second, Resolve)
-        if undermined and first.target == second.target:  # type: ignore[union-attr]
-            yield f"{verdict} undermine then resolve on one target"
+    if len(ordered) == 2 and (shared := _one_target(*ordered)):
+        yield f"{verdict} {shared} on one target"
+
+
+_INTERACTING = {
+    (Undermine, Resolve): "undermine then resolve",
+    (Revise, Resolve): "revise then resolve",
+    (Support, Undermine): "support then undermine",
+}
+"""The pairs of kinds whose second operation reads what the first wrote on its target."""
+
+
+def _one_target(first: Operation, second: Operation) -> str | None:
+    name = _INTERACTING.get((type(first), type(second)))
+    if name and getattr(first, "target", None) == getattr(second, "target", None):
+        return name
+    return None
 
 
 class Explorer:
     """Breadth-first exploration of ``scope`` with ``engine`` (a :class:`Verifier` or a
-    broken copy), every step compared; ``sample`` selects the steps asked of the encoding."""
+    broken copy), every step compared with the spec and the encoding under ``rules``."""
 
     def __init__(
         self,
         scope: Scope,
         engine: Callable[[Sequence[str], Sequence[str]], Verifier] = Verifier,
-        sample: Callable[[int], bool] = lambda _: True,
         rules: Rules = RULES,
     ) -> None:
-        self.scope, self.sample, self.rules, self.counts = scope, sample, rules, Counts()
+        self.scope, self.rules, self.counts = scope, rules, Counts()
         self.singles = operations(scope.records, scope.agents)
-        paired = paired_operations(scope.records, scope.agents) if scope.pairs else ()
+        paired = paired_operations(scope.pair_records, scope.agents) if scope.pairs else ()
         self.pairs = [(a, b) for a in paired for b in paired]
+        self.encoding = Evaluator(scope.records, rules)
         self._spec_ops: dict[Operation, dict[str, object]] = {}
         start = engine(list(scope.agents), list(ATOMS))
         self.root = Node(start, transition.State.start(scope.agents, ATOMS), 0)
@@ -221,31 +266,44 @@ class Explorer:
     def run(self) -> Counts:
         """Explore every reachable state; raise :class:`Divergence` at the first disagreement."""
         began = time.perf_counter()
-        seen = {key(self.root.engine)}
+        seen = {canonical(self.root.concrete, self.root.spec, self.scope)}
         frontier = [self.root]
         while frontier:
             following: list[Node] = []
             for node in frontier:
-                self.counts.states += 1
-                self.counts.depth = max(self.counts.depth, node.depth)
-                self.counts.by_records[len(node.spec.records)] += 1
-                self.counts.queries += check_queries(node.engine, node.spec)
-                self.every_allowed_step_is_accepted(node)
-                for speaker in self.scope.agents:
-                    for op in self.singles:
-                        reached = self.step(node, Turn(speaker, (op,)))
-                        if reached is not None and key(reached.engine) not in seen:
-                            seen.add(key(reached.engine))
-                            following.append(reached)
-                for pair in self.pairs:  # by the first agent: the dissenter is the other
-                    self.step(node, Turn(self.scope.agents[0], pair))
+                following += self.expand(node, seen)
             frontier = following
         self.counts.seconds = time.perf_counter() - began
         return self.counts
 
+    def expand(self, node: Node, seen: set[Key]) -> list[Node]:
+        """Every step from ``node``; the successors of a class not yet ``seen``."""
+        counts, scope = self.counts, self.scope
+        counts.states += 1
+        counts.depth = max(counts.depth, node.depth)
+        counts.by_records[len(node.spec.records)] += 1
+        counts.queries += check_queries(node.engine, node.spec)
+        if (counts.states - 1) % scope.enumerate_every == 0:  # the first, then every k-th
+            self.every_allowed_step_is_accepted(node)
+        found = []
+        for speaker in scope.agents:
+            for op in self.singles:
+                reached = self.step(node, Turn(speaker, (op,)))
+                if reached is None:
+                    continue
+                counts.generated += 1
+                shape = canonical(reached.concrete, reached.spec, scope)
+                if shape not in seen:
+                    seen.add(shape)
+                    found.append(reached)
+        if scope.pairs and len(node.spec.records) <= scope.pairs_from:
+            for pair in self.pairs:  # by the first agent: the dissenter is the other
+                self.step(node, Turn(scope.agents[0], pair))
+        return found
+
     def step(self, node: Node, turn: Turn) -> Node | None:
-        """Take ``turn`` from ``node`` in the engine and the spec; compare; the next node when
-        the turn is accepted."""
+        """Take ``turn`` from ``node`` in the engine and the spec; compare with each other and
+        with the encoding; the next node when the turn is accepted."""
         counts = self.counts
         counts.transitions += 1
         ops = tuple(self._spec_operation(op) for op in turn.operations)
@@ -260,7 +318,10 @@ class Explorer:
         )
         try:
             engine.apply_turn(turn)
-        except GcvError as error:
+        except Exception as crash:
+            if not isinstance(crash, GcvError):  # a broken contract, or worse: no refusal
+                raise Divergence(f"{turn}: the engine raised {crash!r}") from None
+            error = crash
             if engine.state.digest() != node.digest:
                 raise Divergence(f"{turn}: a refused turn changed the engine") from None
             if not isinstance(spec, transition.Rejected):
@@ -274,7 +335,7 @@ class Explorer:
                 ) from None
             counts.codes[error.code] += 1
             counts.coverage.update(_covers(turn.operations, accepted=False))
-            self._encoded(node, turn, Refusal(error.code, error.field, self._position(turn, error)))
+            self._encoded(node, turn, Refusal(error.code, error.field, _position(turn, error)))
             return None
         if isinstance(spec, transition.Rejected):
             raise Divergence(f"{turn}: the engine accepts; the spec refuses ({spec})")
@@ -286,8 +347,9 @@ class Explorer:
             ) from None
         counts.accepted += 1
         counts.coverage.update(_covers(turn.operations, accepted=True))
-        self._encoded(node, turn, Concrete.of_engine(engine.state))
-        return Node(engine, spec.state, node.depth + 1)
+        reached = Node(engine, spec.state, node.depth + 1)
+        self._encoded(node, turn, reached.concrete)
+        return reached
 
     def _spec_operation(self, op: Operation) -> dict[str, object]:
         """``op`` in the spec's form, converted once."""
@@ -298,32 +360,41 @@ class Explorer:
     def every_allowed_step_is_accepted(self, node: Node) -> None:
         """Every one-operation step the encoding allows from ``node`` over the identifier
         pool, with any cited sets (not only the pool's), is accepted, as the spec's."""
-        before = Concrete.of_engine(node.engine.state)
         self.counts.enumerated += 1
         for kind in OperationKind:
             if kind is OperationKind.EXPAND_AWARENESS:  # no parameter the encoding reads
                 continue
-            for op in allowed(before, kind, self.scope.records, self.rules):
+            for op in allowed(node.concrete, kind, self.scope.records, self.rules):
                 if self.step(node, Turn(self.scope.agents[0], (op,))) is None:
                     raise Divergence(f"the encoding allows {op}; the engine refuses it")
                 self.counts.allowed += 1
 
-    @staticmethod
-    def _position(turn: Turn, error: GcvError) -> int:
-        order = [index for index, _ in in_application_order(turn.operations)]
-        return order.index(error.operation_index) if error.operation_index in order else 0
-
     def _encoded(self, node: Node, turn: Turn, after: Concrete | Refusal) -> None:
-        if not self.sample(self.counts.transitions):
+        """The step as the encoded relation decides it must be the step taken."""
+        if isinstance(after, Refusal) and not after.modelled:
+            self.counts.unmodelled[f"{after.code} ({after.field})"] += 1
             return
         ops = [op for _, op in in_application_order(turn.operations)]
-        try:
-            if check(Concrete.of_engine(node.engine.state), ops, after, self.rules):
-                self.counts.encoded += 1
-            else:
-                self.counts.unmodelled += 1
-        except AssertionError as disagreement:
-            raise Divergence(f"{turn}: {disagreement}") from None
+        refused_at = self.encoding.refused_at(node.concrete, ops)
+        if isinstance(after, Refusal):
+            if refused_at is None:
+                raise Divergence(f"the encoding allows {turn}; the engine refuses it")
+            if refused_at != after.position:
+                raise Divergence(
+                    f"{turn}: the encoding's precondition fails at {refused_at}, "
+                    f"the engine refuses at {after.position} ({after.code})"
+                )
+        elif refused_at is not None:
+            raise Divergence(f"{turn} is accepted; the encoding's precondition does not hold")
+        elif not self.encoding.reaches(node.concrete, ops, after):
+            raise Divergence(f"after {turn} the encoded state differs from the engine's")
+        self.counts.encoded += 1
+
+
+def _position(turn: Turn, error: GcvError) -> int:
+    """The refused operation's position in the application order."""
+    order = [index for index, _ in in_application_order(turn.operations)]
+    return order.index(error.operation_index) if error.operation_index in order else 0
 
 
 @contextmanager
@@ -362,16 +433,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.refinement", description=__doc__)
     parser.add_argument("--records", type=int, default=len(SMALL.records), help="pool size")
     parser.add_argument("--no-pairs", action="store_true", help="one-operation turns only")
-    parser.add_argument("--full", action="store_true", help="every step through the encoding")
+    parser.add_argument(
+        "--enumerate", type=int, metavar="K", help="solver enumeration from every K-th state"
+    )
     args = parser.parse_args(argv)
-    records = tuple(f"r{i}" for i in range(1, args.records + 1))
-    scope = Scope(records, SMALL.agents, pairs=not args.no_pairs)
-    every = 1 if args.full else SAMPLE_EVERY
-    explorer = Explorer(scope, sample=lambda n: n % every == 0)
+    scope = Scope(
+        tuple(f"r{i}" for i in range(1, args.records + 1)),
+        SMALL.agents,
+        () if args.no_pairs else SMALL.pair_records,
+        SMALL.pairs_from,
+        args.enumerate or SMALL.enumerate_every,
+    )
+    explorer = Explorer(scope)
     print(
         f"scope: records {scope.records}, agents {scope.agents}: {len(explorer.singles)} "
-        f"operations by each agent, {len(explorer.pairs)} two-operation turns; "
-        f"the encoding asked about {'every step' if every == 1 else f'one step in {every}'}"
+        f"operations by each agent; {len(explorer.pairs)} two-operation turns over "
+        f"{scope.pair_records} from every state of at most {scope.pairs_from} records; "
+        f"solver enumeration from one state in {scope.enumerate_every}"
     )
     for line in explorer.run().lines():
         print(line)

@@ -351,6 +351,55 @@ class DependencyMapMachine(RuleBasedStateMachine):
         subsumed = data.draw(st.sampled_from(below), label="subsumed")
         self._accept(speaker, Resolve(target, (subsumed,)))
 
+    # -- turns whose operations interact on one target ------------------------------
+    # Each operation's precondition is read on the state the turn has left so far
+    # (Algorithm 1; spec/normative.md, "Operation order"), which no one-operation rule shows.
+
+    def _written(self, data: st.DataObject, *ops: Operation) -> tuple[Operation, ...]:
+        """``ops`` in a drawn written order: the fixed order applies them alike."""
+        return tuple(ops) if data.draw(st.booleans(), label="as listed") else tuple(reversed(ops))
+
+    def _refused_by_the_spec(self, speaker: str, ops: tuple[Operation, ...]) -> None:
+        try:
+            transition.process_turn(self.model, _spec_turn(speaker, ops))
+        except transition.Rejected as refused:
+            self._reject(speaker, ops, refused.code)
+        else:
+            raise AssertionError(f"the spec accepts {ops!r}")
+
+    @precondition(lambda self: set(self._resolvable()) & set(UNDERMINABLE))
+    @rule(speaker=SPEAKERS, claim=CLAIMS, data=st.data())
+    def undermine_then_resolve_on_one_target(
+        self, speaker: str, claim: str, data: st.DataObject
+    ) -> None:
+        """Undermine weakens the target, so the turn's Resolve of it is refused."""
+        both = sorted(set(self._resolvable()) & set(UNDERMINABLE))
+        target = data.draw(st.sampled_from(both), label="target")
+        ops = self._written(data, Undermine(target, self._fresh(), claim), Resolve(target))
+        self._refused_by_the_spec(speaker, ops)
+
+    @precondition(lambda self: self._resolvable())
+    @rule(speaker=SPEAKERS, data=st.data())
+    def revise_then_resolve_on_one_target(self, speaker: str, data: st.DataObject) -> None:
+        """Revise abandons the target, so the turn's Resolve of it is refused."""
+        target = data.draw(st.sampled_from(self._resolvable()), label="target")
+        self._refused_by_the_spec(speaker, self._written(data, Revise(target), Resolve(target)))
+
+    @precondition(lambda self: set(self._labelled(SUPPORTABLE)) & set(UNDERMINABLE))
+    @rule(target=records, speaker=SPEAKERS, claim=CLAIMS, data=st.data())
+    def support_then_undermine_on_one_target(
+        self, speaker: str, claim: str, data: st.DataObject
+    ) -> object:
+        """Both apply: the support joins Dep(target), then the target is weakened."""
+        both = sorted(set(self._labelled(SUPPORTABLE)) & set(UNDERMINABLE))
+        target = data.draw(st.sampled_from(both), label="target")
+        support, undermine = (
+            Support(target, self._fresh(), claim),
+            Undermine(target, self._fresh(), claim),
+        )
+        self._accept(speaker, *self._written(data, support, undermine))
+        return multiple(support.evidence, undermine.evidence)
+
     def _expandable(self) -> list[str]:
         return [
             atom for atom in ATOM_POOL if any(atom not in self.model.awareness[a] for a in AGENTS)
