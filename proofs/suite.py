@@ -10,6 +10,7 @@ from proofs.obligations import (
     lineage_modulus,
     retraction,
     standing,
+    table3,
     walk,
 )
 from proofs.registry import Obligation
@@ -17,6 +18,7 @@ from proofs.registry import Obligation
 __all__ = ["OBLIGATIONS"]
 
 OBLIGATIONS: tuple[Obligation, ...] = (
+    table3.OBLIGATION,
     walk.OBLIGATION,
     bounded.WALK,
     conflict_free.OBLIGATION,

@@ -17,6 +17,7 @@ import z3
 
 from proofs.decode import Decoded, decode_map, is_definition_2_1_map
 from proofs.encode import (
+    LABELS,
     Params,
     State,
     Transition,
@@ -27,10 +28,11 @@ from proofs.encode import (
 )
 from proofs.registry import Budget, Check, Obligation, Twin
 from proofs.solver import prove
+from proofs.table3 import stated
 from reference.operations import OperationKind
 from reference.records import Standing
-from reference.rules import RULES
 from spec import core
+from spec import transition as spec
 
 __all__ = ["OBLIGATION", "describe_conflict"]
 
@@ -104,20 +106,23 @@ def _well_formed_twin(name: str, t: Transition, s: State, budget: Budget) -> Twi
 
 
 def twins(budget: Budget) -> list[Twin]:
+    """Built from Table 3 as the spec states it (``proofs/table3.py``, proved equal to the
+    engine's table by ``table-3``), so that no twin depends on the table's current rows."""
     s, p = State.fresh("s"), Params.fresh("p")
-    broken = dict(RULES)
-    broken[OperationKind.UNDERMINE] = dataclasses.replace(
-        RULES[OperationKind.UNDERMINE], target_becomes=Standing.ACTIVE
+    undermine = stated(OperationKind.UNDERMINE, s, p)
+    stays_active = dataclasses.replace(
+        undermine.after, st=z3.Store(undermine.after.st, p.target, LABELS[Standing.ACTIVE])
     )
-    undermine = transition(OperationKind.UNDERMINE, s, p, broken)
-    resolve = transition(OperationKind.RESOLVE, s, p).without("target standing")
-    resolve = resolve.without("target unattacked")
-    observe = transition(OperationKind.OBSERVE, s, p)
+    undermine = Transition(undermine.operation, undermine.clauses, stays_active)
+    resolve = stated(OperationKind.RESOLVE, s, p).without(spec.RESOLVE_TARGET)
+    resolve = resolve.without(spec.RESOLVE_UNATTACKED)
+    observe = stated(OperationKind.OBSERVE, s, p)
     attacking = Transition(
         OperationKind.OBSERVE,
         observe.clauses | {"attacker registered": s.ex[p.target]},
         dataclasses.replace(observe.after, att=z3.Store(observe.after.att, p.target, p.new, True)),
     )
+    unregistered = f"{spec.CITED_REGISTERED}: attackers"
     return [
         _step_twin("Undermine leaves its target active", undermine, s, _inductive(s), budget),
         _step_twin("Resolve without its preconditions", resolve, s, _inductive(s), budget),
@@ -132,7 +137,7 @@ def twins(budget: Budget) -> list[Twin]:
         ),
         _well_formed_twin(
             "Revise by unregistered attackers",
-            transition(OperationKind.REVISE, s, p).without("attackers registered"),
+            stated(OperationKind.REVISE, s, p).without(unregistered),
             s,
             budget,
         ),
