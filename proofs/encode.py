@@ -41,6 +41,7 @@ __all__ = [
     "initial",
     "no_return_to_good_standing",
     "transition",
+    "weakened_attacked",
     "well_formed",
 ]
 
@@ -95,6 +96,18 @@ def well_formed(s: State) -> z3.BoolRef:
 def conflict_free(s: State) -> z3.BoolRef:
     """Lemma 2.2: no argument of S_t is the target of an attack."""
     return z3.ForAll([_x, _y], z3.Implies(z3.And(s.att[_x, _y], s.ex[_y]), z3.Not(good(s.st[_y]))))
+
+
+def weakened_attacked(s: State) -> z3.BoolRef:
+    """Every registered weakened record has a recorded attacker: a weakened label is set
+    only by Undermine, which adds the attack (proof of Lemma 2.2)."""
+    return z3.ForAll(
+        [_x],
+        z3.Implies(
+            z3.And(s.ex[_x], s.st[_x] == LABELS[Standing.WEAKENED]),
+            z3.Exists([_y], s.att[_y, _x]),
+        ),
+    )
 
 
 def no_return_to_good_standing(before: State, after: State) -> z3.BoolRef:
