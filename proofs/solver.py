@@ -3,7 +3,8 @@
 An obligation ``hypotheses => conclusion`` is proved by finding
 ``hypotheses and not conclusion`` unsatisfiable.  Before that, the hypotheses
 alone must be satisfiable; otherwise the proof would hold vacuously and is
-reported as such.  ``unknown`` is never a pass.
+reported as such.  ``unknown`` is never a pass; when the first try ends unknown,
+a second one by E-matching alone may still find the query unsatisfiable.
 """
 
 from __future__ import annotations
@@ -71,6 +72,15 @@ def prove(
         )
     solver.add(z3.Not(conclusion))
     answer = solver.check()
+    if answer == z3.unknown:
+        # Model-based instantiation can give up on a query that E-matching alone refutes
+        # (some composition checks): a second try without it, on a fresh solver.  It can
+        # only turn unknown into unsat; a model it found would not be trusted.
+        retry = _solver(timeout_ms, seed)
+        retry.set(mbqi=False)
+        retry.add(*hypotheses, z3.Not(conclusion))
+        if retry.check() == z3.unsat:
+            answer = z3.unsat
     seconds = time.perf_counter() - started
     if answer == z3.unsat:
         return CheckResult(Outcome.PROVED, seconds)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from proofs.obligations import (
     affected,
     bounded,
+    composition,
     conflict_free,
     lineage_modulus,
     retraction,
@@ -22,6 +23,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     walk.OBLIGATION,
     bounded.WALK,
     conflict_free.OBLIGATION,
+    composition.OBLIGATION,
     standing.NO_RETURN,
     standing.ABANDONED_FINAL,
     retraction.OBLIGATION,
