@@ -12,6 +12,7 @@ from proofs.obligations import (
     retraction,
     standing,
     table3,
+    termination,
     walk,
 )
 from proofs.registry import Obligation
@@ -21,6 +22,7 @@ __all__ = ["OBLIGATIONS"]
 OBLIGATIONS: tuple[Obligation, ...] = (
     table3.OBLIGATION,
     walk.OBLIGATION,
+    termination.OBLIGATION,
     bounded.WALK,
     conflict_free.OBLIGATION,
     composition.OBLIGATION,
