@@ -47,6 +47,31 @@ def _solver(timeout_ms: int, seed: int) -> z3.Solver:
     return solver
 
 
+_RETRIES: tuple[dict[str, int | bool], ...] = ({"seed": 1}, {"seed": 2}, {"mbqi": False})
+"""Where a query ends unknown: other seeds, then E-matching alone.  Model-based quantifier
+instantiation gives up on some queries, depending only on term order (the satisfiable
+hypotheses or the unsatisfiable proof query of a composition check), where another seed
+or plain E-matching decides them.  Any decided answer is sound: sat comes with a model,
+unsat is unsat."""
+
+
+def _decide(
+    constraints: Sequence[z3.BoolRef], timeout_ms: int, seed: int
+) -> tuple[z3.Solver, z3.CheckSatResult]:
+    """A fresh solver on ``constraints`` and its answer: the first retry that decides
+    them, or the last one tried."""
+    solver, answer = _solver(timeout_ms, seed), z3.unknown
+    for retry in _RETRIES:
+        solver = _solver(timeout_ms, seed + int(retry.get("seed", 0)))
+        if "mbqi" in retry:
+            solver.set(mbqi=retry["mbqi"])
+        solver.add(*constraints)
+        answer = solver.check()
+        if answer != z3.unknown:
+            break
+    return solver, answer
+
+
 def prove(
     hypotheses: Sequence[z3.BoolRef],
     conclusion: z3.BoolRef,
@@ -58,12 +83,15 @@ def prove(
 
     Returns ``VACUOUS`` when the hypotheses alone are unsatisfiable, ``PROVED``
     when ``hypotheses and not conclusion`` is unsatisfiable, ``COUNTEREXAMPLE``
-    with the model when it is satisfiable, and ``UNKNOWN`` otherwise.
+    with the model when it is satisfiable, and ``UNKNOWN`` otherwise (after the
+    retries of ``_RETRIES``).
     """
     started = time.perf_counter()
     solver = _solver(timeout_ms, seed)
     solver.add(*hypotheses)
     sanity = solver.check()
+    if sanity == z3.unknown:
+        solver, sanity = _decide(hypotheses, timeout_ms, seed)
     if sanity == z3.unsat:
         return CheckResult(Outcome.VACUOUS, time.perf_counter() - started)
     if sanity == z3.unknown:
@@ -73,14 +101,7 @@ def prove(
     solver.add(z3.Not(conclusion))
     answer = solver.check()
     if answer == z3.unknown:
-        # Model-based instantiation can give up on a query that E-matching alone refutes
-        # (some composition checks): a second try without it, on a fresh solver.  It can
-        # only turn unknown into unsat; a model it found would not be trusted.
-        retry = _solver(timeout_ms, seed)
-        retry.set(mbqi=False)
-        retry.add(*hypotheses, z3.Not(conclusion))
-        if retry.check() == z3.unsat:
-            answer = z3.unsat
+        solver, answer = _decide([*hypotheses, z3.Not(conclusion)], timeout_ms, seed)
     seconds = time.perf_counter() - started
     if answer == z3.unsat:
         return CheckResult(Outcome.PROVED, seconds)
