@@ -78,8 +78,13 @@ def prove(
     *,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
     seed: int = DEFAULT_SEED,
+    witness: Sequence[z3.BoolRef] = (),
 ) -> CheckResult:
     """Prove ``And(hypotheses) => conclusion``.
+
+    ``witness`` pins some variables to values that satisfy the hypotheses, for the
+    vacuity check only: where the solver cannot build a model of the hypotheses on its
+    own, one that satisfies them together with the witness shows them satisfiable.
 
     Returns ``VACUOUS`` when the hypotheses alone are unsatisfiable, ``PROVED``
     when ``hypotheses and not conclusion`` is unsatisfiable, ``COUNTEREXAMPLE``
@@ -88,16 +93,20 @@ def prove(
     """
     started = time.perf_counter()
     solver = _solver(timeout_ms, seed)
-    solver.add(*hypotheses)
+    solver.add(*hypotheses, *witness)
     sanity = solver.check()
     if sanity == z3.unknown:
-        solver, sanity = _decide(hypotheses, timeout_ms, seed)
-    if sanity == z3.unsat:
+        solver, sanity = _decide([*hypotheses, *witness], timeout_ms, seed)
+    if sanity == z3.unsat and not witness:
         return CheckResult(Outcome.VACUOUS, time.perf_counter() - started)
-    if sanity == z3.unknown:
+    if sanity != z3.sat:
+        reason = "the witness does not satisfy the hypotheses" if witness else ""
         return CheckResult(
-            Outcome.UNKNOWN, time.perf_counter() - started, reason=solver.reason_unknown()
+            Outcome.UNKNOWN, time.perf_counter() - started, reason=reason or solver.reason_unknown()
         )
+    if witness:  # the proof is about the hypotheses alone
+        solver = _solver(timeout_ms, seed)
+        solver.add(*hypotheses)
     solver.add(z3.Not(conclusion))
     answer = solver.check()
     if answer == z3.unknown:

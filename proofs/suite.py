@@ -6,6 +6,7 @@ from __future__ import annotations
 from proofs.obligations import (
     affected,
     bounded,
+    closure_loop,
     composition,
     conflict_free,
     lineage_modulus,
@@ -31,5 +32,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     retraction.OBLIGATION,
     affected.OBLIGATION,
     bounded.AFFECTED,
+    closure_loop.OBLIGATION,
     lineage_modulus.OBLIGATION,
 )
