@@ -262,11 +262,12 @@ def read(s: Loop) -> Loop:
     )
 
 
-def visit(a: Input, s: Loop) -> Loop:
+def visit(a: Input, s: Loop, *, checks_mark: bool = True) -> Loop:
     """One pass of the inner loop: ``dependent = dependents[record][k]``, marked and
-    appended unless already marked (the ghost permutation swaps it into place)."""
+    appended unless already marked (the ghost permutation swaps it into place); a twin
+    drops the ``if dependent not in seen`` (``checks_mark``)."""
     dependent = a.link[s.record()][s.k]
-    new = z3.Not(s.seen[dependent])
+    new = z3.Not(s.seen[dependent]) if checks_mark else z3.BoolVal(True)
     slot, displaced = s.place[dependent], s.order[s.tail - 1]
     return Loop(
         z3.If(new, z3.Store(s.queue, s.tail, dependent), s.queue),
@@ -454,17 +455,7 @@ def _unmarked_append_twin(budget: Budget) -> Twin:
     a, s = Input.fresh(), Loop.fresh("s")
     guard, _ = _steps(a, s)["visit a dependent"]
     dependent = a.link[s.record()][s.k]
-    careless = Loop(
-        z3.Store(s.queue, s.tail, dependent),
-        s.tail + 1,
-        s.head,
-        z3.Store(s.seen, dependent, True),
-        s.inner,
-        s.k + 1,
-        z3.Store(s.where, dependent, s.tail),
-        s.order,
-        s.place,
-    )
+    careless = visit(a, s, checks_mark=False)
     name = "the inner loop appending a marked dependent"
     result = prove(
         [*a.requires(), a.path_closed(), invariant(a, s), guard, *_chain(a)],
