@@ -41,6 +41,7 @@ __all__ = [
     "initial",
     "no_return_to_good_standing",
     "transition",
+    "weakened_attacked",
     "well_formed",
 ]
 
@@ -95,6 +96,18 @@ def well_formed(s: State) -> z3.BoolRef:
 def conflict_free(s: State) -> z3.BoolRef:
     """Lemma 2.2: no argument of S_t is the target of an attack."""
     return z3.ForAll([_x, _y], z3.Implies(z3.And(s.att[_x, _y], s.ex[_y]), z3.Not(good(s.st[_y]))))
+
+
+def weakened_attacked(s: State) -> z3.BoolRef:
+    """Every registered weakened record has a recorded attacker: a weakened label is set
+    only by Undermine, which adds the attack (proof of Lemma 2.2)."""
+    return z3.ForAll(
+        [_x],
+        z3.Implies(
+            z3.And(s.ex[_x], s.st[_x] == LABELS[Standing.WEAKENED]),
+            z3.Exists([_y], s.att[_y, _x]),
+        ),
+    )
 
 
 def no_return_to_good_standing(before: State, after: State) -> z3.BoolRef:
@@ -214,11 +227,14 @@ def _with_dep(s: State, extra: Callable[[z3.ExprRef, z3.ExprRef], z3.BoolRef]) -
 def _table_effect(
     rules: Rules, s: State, op: OperationKind, target: z3.ExprRef, attackers: z3.ArrayRef | None
 ) -> State:
-    """The label and attack effects of the table's row for ``op`` on ``target``."""
+    """The label and attack effects of the table's row for ``op`` on ``target``.
+
+    ``attackers`` is what the engine attacks with (``apply._attackers``: Undermine's
+    evidence, Revise's attackers, nothing for Support and Resolve), so a row that sets
+    ``attacks_target`` where there is no attacker adds nothing, as in the engine."""
     rule = rules[op]
     att = s.att
-    if rule.attacks_target:
-        assert attackers is not None, f"{op.value} attacks its target but names no attacker"
+    if rule.attacks_target and attackers is not None:
         att = z3.Lambda([_x, _y], z3.Or(s.att[_x, _y], z3.And(attackers[_x], _y == target)))
     st = (
         s.st if rule.target_becomes is None else z3.Store(s.st, target, LABELS[rule.target_becomes])
@@ -262,7 +278,8 @@ def _evidence(rules: Rules, s: State, p: Params, op: OperationKind) -> Transitio
     registered = _when(p.registers_evidence, _register(s, e, p.cited), s)
     if op is OperationKind.SUPPORT:  # the evidence joins Dep(target)
         registered = _with_dep(registered, lambda a, b: z3.And(a == t, b == e))
-    return Transition(op, clauses, _table_effect(rules, registered, op, t, _singleton(e)))
+    attackers = _singleton(e) if op is OperationKind.UNDERMINE else None
+    return Transition(op, clauses, _table_effect(rules, registered, op, t, attackers))
 
 
 def _revise(rules: Rules, s: State, p: Params) -> Transition:
@@ -292,13 +309,14 @@ def _resolve(rules: Rules, s: State, p: Params) -> Transition:
     return Transition(op, clauses, _table_effect(rules, linked, op, t, None))
 
 
-def transition(op: OperationKind, s: State, p: Params, rules: Rules = RULES) -> Transition:
+def transition(op: OperationKind, s: State, p: Params, rules: Rules | None = None) -> Transition:
     """The transition of ``op`` from state ``s`` with parameters ``p``, under ``rules``
-    (the engine's table unless a non-vacuity twin breaks a row).
+    (the engine's table, read when called, unless given).
 
     Expand-Awareness changes only M_t's vocabulary, which this encoding does not
     model: on (Args, st, Att, Dep) it is the identity.
     """
+    rules = RULES if rules is None else rules
     match op:
         case OperationKind.OBSERVE | OperationKind.HYPOTHESIZE | OperationKind.QUESTION:
             return _registering(rules, s, p, op)

@@ -3,7 +3,8 @@
 An obligation ``hypotheses => conclusion`` is proved by finding
 ``hypotheses and not conclusion`` unsatisfiable.  Before that, the hypotheses
 alone must be satisfiable; otherwise the proof would hold vacuously and is
-reported as such.  ``unknown`` is never a pass.
+reported as such.  ``unknown`` is never a pass; when the first try ends unknown,
+a second one by E-matching alone may still find the query unsatisfiable.
 """
 
 from __future__ import annotations
@@ -46,31 +47,70 @@ def _solver(timeout_ms: int, seed: int) -> z3.Solver:
     return solver
 
 
+_RETRIES: tuple[dict[str, int | bool], ...] = ({"seed": 1}, {"seed": 2}, {"mbqi": False})
+"""Where a query ends unknown: other seeds, then E-matching alone.  Model-based quantifier
+instantiation gives up on some queries, depending only on term order (the satisfiable
+hypotheses or the unsatisfiable proof query of a composition check), where another seed
+or plain E-matching decides them.  Any decided answer is sound: sat comes with a model,
+unsat is unsat."""
+
+
+def _decide(
+    constraints: Sequence[z3.BoolRef], timeout_ms: int, seed: int
+) -> tuple[z3.Solver, z3.CheckSatResult]:
+    """A fresh solver on ``constraints`` and its answer: the first retry that decides
+    them, or the last one tried."""
+    solver, answer = _solver(timeout_ms, seed), z3.unknown
+    for retry in _RETRIES:
+        solver = _solver(timeout_ms, seed + int(retry.get("seed", 0)))
+        if "mbqi" in retry:
+            solver.set(mbqi=retry["mbqi"])
+        solver.add(*constraints)
+        answer = solver.check()
+        if answer != z3.unknown:
+            break
+    return solver, answer
+
+
 def prove(
     hypotheses: Sequence[z3.BoolRef],
     conclusion: z3.BoolRef,
     *,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
     seed: int = DEFAULT_SEED,
+    witness: Sequence[z3.BoolRef] = (),
 ) -> CheckResult:
     """Prove ``And(hypotheses) => conclusion``.
 
+    ``witness`` pins some variables to values that satisfy the hypotheses, for the
+    vacuity check only: where the solver cannot build a model of the hypotheses on its
+    own, one that satisfies them together with the witness shows them satisfiable.
+
     Returns ``VACUOUS`` when the hypotheses alone are unsatisfiable, ``PROVED``
     when ``hypotheses and not conclusion`` is unsatisfiable, ``COUNTEREXAMPLE``
-    with the model when it is satisfiable, and ``UNKNOWN`` otherwise.
+    with the model when it is satisfiable, and ``UNKNOWN`` otherwise (after the
+    retries of ``_RETRIES``).
     """
     started = time.perf_counter()
     solver = _solver(timeout_ms, seed)
-    solver.add(*hypotheses)
+    solver.add(*hypotheses, *witness)
     sanity = solver.check()
-    if sanity == z3.unsat:
-        return CheckResult(Outcome.VACUOUS, time.perf_counter() - started)
     if sanity == z3.unknown:
+        solver, sanity = _decide([*hypotheses, *witness], timeout_ms, seed)
+    if sanity == z3.unsat and not witness:
+        return CheckResult(Outcome.VACUOUS, time.perf_counter() - started)
+    if sanity != z3.sat:
+        reason = "the witness does not satisfy the hypotheses" if witness else ""
         return CheckResult(
-            Outcome.UNKNOWN, time.perf_counter() - started, reason=solver.reason_unknown()
+            Outcome.UNKNOWN, time.perf_counter() - started, reason=reason or solver.reason_unknown()
         )
+    if witness:  # the proof is about the hypotheses alone
+        solver = _solver(timeout_ms, seed)
+        solver.add(*hypotheses)
     solver.add(z3.Not(conclusion))
     answer = solver.check()
+    if answer == z3.unknown:
+        solver, answer = _decide([*hypotheses, z3.Not(conclusion)], timeout_ms, seed)
     seconds = time.perf_counter() - started
     if answer == z3.unsat:
         return CheckResult(Outcome.PROVED, seconds)

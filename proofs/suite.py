@@ -6,10 +6,14 @@ from __future__ import annotations
 from proofs.obligations import (
     affected,
     bounded,
+    closure_loop,
+    composition,
     conflict_free,
     lineage_modulus,
     retraction,
     standing,
+    table3,
+    termination,
     walk,
 )
 from proofs.registry import Obligation
@@ -17,13 +21,17 @@ from proofs.registry import Obligation
 __all__ = ["OBLIGATIONS"]
 
 OBLIGATIONS: tuple[Obligation, ...] = (
+    table3.OBLIGATION,
     walk.OBLIGATION,
+    termination.OBLIGATION,
     bounded.WALK,
     conflict_free.OBLIGATION,
+    composition.OBLIGATION,
     standing.NO_RETURN,
     standing.ABANDONED_FINAL,
     retraction.OBLIGATION,
     affected.OBLIGATION,
     bounded.AFFECTED,
+    closure_loop.OBLIGATION,
     lineage_modulus.OBLIGATION,
 )

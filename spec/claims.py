@@ -195,7 +195,11 @@ CLAIMS: tuple[Claim, ...] = (
         "core",
         "Lemma 2.1",
         "the walk accepts iff Dep*(alpha_c) is inside S_t, and on acceptance returns "
-        "exactly this dependency closure",
+        "exactly this dependency closure (proved unbounded for the walk with its worklist "
+        "abstracted to a set: partial correctness by lemma-2.1, termination by "
+        "worklist-once, each record entering the worklist once with every pop counted, the "
+        "bound |Args_t| by pigeonhole; the unrolled walk to a bound; the loops of "
+        "dependency_walk themselves are tested, not proved)",
         Status.PROVED_UNBOUNDED,
         implemented_in=("reference.closure.dependency_walk",),
         tests=(
@@ -205,7 +209,7 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_rejected_walk_gives_a_shortest_path_to_a_record_outside_s_t",
             ),
         ),
-        obligations=("lemma-2.1", "lemma-2.1-bounded"),
+        obligations=("lemma-2.1", "worklist-once", "lemma-2.1-bounded"),
         vectors=(
             "core/queries/verify-*",
             "findings/proofs/lemma-2.1-*",
@@ -224,7 +228,7 @@ CLAIMS: tuple[Claim, ...] = (
             _t("test_scenarios.py", "test_reference_agrees_with_spec_after_every_turn"),
             _t("test_proofs_tied.py", "test_encoding_and_engine_agree_step_by_step"),
         ),
-        obligations=("lemma-2.2",),
+        obligations=("lemma-2.2", "composition"),
         vectors=("core/queries/conflict-free-after-attacks",),
     ),
     Claim(
@@ -265,6 +269,7 @@ CLAIMS: tuple[Claim, ...] = (
             ),
             _t("test_transition.py", "test_every_clause_has_one_normative_entry_with_its_source"),
         ),
+        obligations=("table-3",),
         vectors=(
             "core/operations/*",
             "core/preconditions/*",
@@ -320,7 +325,7 @@ CLAIMS: tuple[Claim, ...] = (
             "reference.closure.reverse_closure",
         ),
         tests=(_t("test_closure.py", "test_affected_star_is_the_union_of_the_x_k"),),
-        obligations=("definition-2.3", "definition-2.3-bounded"),
+        obligations=("definition-2.3", "closure-loops", "definition-2.3-bounded"),
         vectors=(
             "core/queries/affected-*",
             "core/queries/cycle-by-*",
@@ -366,6 +371,7 @@ CLAIMS: tuple[Claim, ...] = (
         "index, Affected* O(1 + |Affected*(beta)| + m_beta)",
         Status.REPRODUCED,
         implemented_in=("reference.closure.dependency_walk", "reference.closure.reverse_closure"),
+        obligations=("worklist-once",),
         benchmarks=("tests/benchmarks/bench_queries.py",),
     ),
     # -- the core paper, the epistemic model M_t (Appendix A.1, Definitions A.1-A.3) --------
@@ -1174,7 +1180,10 @@ CLAIMS: tuple[Claim, ...] = (
         "lineage",
         "Section 6.1 and B.5 (response modulus)",
         "a fresh direct supporter moves the score by at least t(1 - v_s) min{v0, 1 - v0}, "
-        "the attacker alike, tightly; B.5's configuration gives 0.00128",
+        "the attacker alike, tightly; B.5's configuration gives 0.00128 (the proof assumes, "
+        "and does not derive from spec.lineage, Section 5's reduction of LQ-DF-QuAD on a "
+        "direct star to v0 and the two aggregates, and the fresh-root rule that a fresh "
+        "report joins as a new root leaf; both are tested)",
         Status.PROVED_UNBOUNDED,
         implemented_in=("spec.lineage.response.compute_response_modulus",),
         tests=(

@@ -5,7 +5,10 @@ operation's precondition imply the invariant afterwards), one check per
 (operation, invariant) pair.  The invariant is Lemma 2.2 together with the
 well-formedness it needs: Att and Dep relate registered records only (without
 it, an attack recorded on a not-yet-registered identifier would land on an
-active record the moment it is registered; the twin below shows it).
+active record the moment it is registered; the twin below shows it); and every
+weakened record has a recorded attacker (the proof's "Undermine ... adds
+(alpha_e, alpha_gamma) and leaves st = weakened"): a weakened record with no
+attacker is not a reachable state.
 """
 
 from __future__ import annotations
@@ -17,31 +20,36 @@ import z3
 
 from proofs.decode import Decoded, decode_map, is_definition_2_1_map
 from proofs.encode import (
+    LABELS,
     Params,
     State,
     Transition,
     conflict_free,
     initial,
     transition,
+    weakened_attacked,
     well_formed,
 )
 from proofs.registry import Budget, Check, Obligation, Twin
 from proofs.solver import prove
+from proofs.table3 import stated
 from reference.operations import OperationKind
 from reference.records import Standing
-from reference.rules import RULES
 from spec import core
+from spec import transition as spec
 
-__all__ = ["OBLIGATION", "describe_conflict"]
+__all__ = ["INVARIANTS", "OBLIGATION", "describe_conflict", "inductive", "step_twin"]
 
 INVARIANTS: dict[str, Callable[[State], z3.BoolRef]] = {
     "well-formed": well_formed,
     "conflict-free": conflict_free,
+    "weakened records attacked": weakened_attacked,
 }
 
 
-def _inductive(s: State) -> list[z3.BoolRef]:
-    return [well_formed(s), conflict_free(s)]
+def inductive(s: State) -> list[z3.BoolRef]:
+    """The invariant Lemma 2.2 is proved with, as hypotheses."""
+    return [inv(s) for inv in INVARIANTS.values()]
 
 
 def checks(budget: Budget) -> list[Check]:
@@ -54,7 +62,7 @@ def checks(budget: Budget) -> list[Check]:
         t = transition(op, s, p)
         for name, inv in INVARIANTS.items():
             result = prove(
-                [*_inductive(s), t.precondition], inv(t.after), timeout_ms=budget.timeout_ms
+                [*inductive(s), t.precondition], inv(t.after), timeout_ms=budget.timeout_ms
             )
             out.append(Check(f"consecution: {name} under {op.value}", result))
     return out
@@ -66,7 +74,7 @@ def describe_conflict(d: core.DependencyMap) -> str:
     return ", ".join(f"{a} attacks {t} ({d.standing[t]})" for a, t in sorted(d.att) if t in active)
 
 
-def _step_twin(
+def step_twin(
     name: str,
     t: Transition,
     s: State,
@@ -94,7 +102,7 @@ def _well_formed_twin(name: str, t: Transition, s: State, budget: Budget) -> Twi
     """A twin of consecution for well-formedness: confirmed when the spec accepts the
     state before the step as a dependency map and refuses the state after it."""
     result = prove(
-        [*_inductive(s), t.precondition], well_formed(t.after), timeout_ms=budget.timeout_ms
+        [*inductive(s), t.precondition], well_formed(t.after), timeout_ms=budget.timeout_ms
     )
     if result.model is None:
         return Twin(name, result)
@@ -103,26 +111,57 @@ def _well_formed_twin(name: str, t: Transition, s: State, budget: Budget) -> Twi
     return Twin(name, result, f"after {t.operation.value}: a relation leaves Args_t", confirmed)
 
 
-def twins(budget: Budget) -> list[Twin]:
-    s, p = State.fresh("s"), Params.fresh("p")
-    broken = dict(RULES)
-    broken[OperationKind.UNDERMINE] = dataclasses.replace(
-        RULES[OperationKind.UNDERMINE], target_becomes=Standing.ACTIVE
+def _unattacked_weakened(d: core.DependencyMap) -> list[str]:
+    attacked = {target for _, target in d.att}
+    return sorted(r for r in d.args if d.standing[r] == core.WEAKENED and r not in attacked)
+
+
+def _weakened_twin(name: str, t: Transition, s: State, budget: Budget) -> Twin:
+    """A twin of consecution for "weakened records are attacked": confirmed when the spec's
+    map before the step has no unattacked weakened record and the map after it has one."""
+    result = prove(
+        [*inductive(s), t.precondition], weakened_attacked(t.after), timeout_ms=budget.timeout_ms
     )
-    undermine = transition(OperationKind.UNDERMINE, s, p, broken)
-    resolve = transition(OperationKind.RESOLVE, s, p).without("target standing")
-    resolve = resolve.without("target unattacked")
-    observe = transition(OperationKind.OBSERVE, s, p)
+    if result.model is None:
+        return Twin(name, result)
+    d = Decoded(result.model)
+    before, after = (
+        _unattacked_weakened(decode_map(d, s)),
+        _unattacked_weakened(decode_map(d, t.after)),
+    )
+    text = f"after {t.operation.value}: {', '.join(after)} weakened with no attacker"
+    return Twin(name, result, text, not before and bool(after))
+
+
+def twins(budget: Budget) -> list[Twin]:
+    """Built from Table 3 as the spec states it (``proofs/table3.py``, proved equal to the
+    engine's table by ``table-3``), so that no twin depends on the table's current rows."""
+    s, p = State.fresh("s"), Params.fresh("p")
+    undermine = stated(OperationKind.UNDERMINE, s, p)
+    stays_active = dataclasses.replace(
+        undermine.after, st=z3.Store(undermine.after.st, p.target, LABELS[Standing.ACTIVE])
+    )
+    undermine = Transition(undermine.operation, undermine.clauses, stays_active)
+    resolve = stated(OperationKind.RESOLVE, s, p).without(spec.RESOLVE_TARGET)
+    resolve = resolve.without(spec.RESOLVE_UNATTACKED)
+    observe = stated(OperationKind.OBSERVE, s, p)
     attacking = Transition(
         OperationKind.OBSERVE,
         observe.clauses | {"attacker registered": s.ex[p.target]},
         dataclasses.replace(observe.after, att=z3.Store(observe.after.att, p.target, p.new, True)),
     )
+    unregistered = f"{spec.CITED_REGISTERED}: attackers"
+    unattacking = stated(OperationKind.UNDERMINE, s, p)
+    unattacking = Transition(
+        unattacking.operation,
+        unattacking.clauses,
+        dataclasses.replace(unattacking.after, att=s.att),
+    )
     return [
-        _step_twin("Undermine leaves its target active", undermine, s, _inductive(s), budget),
-        _step_twin("Resolve without its preconditions", resolve, s, _inductive(s), budget),
-        _step_twin("Observe adds an attack on its new record", attacking, s, _inductive(s), budget),
-        _step_twin(
+        step_twin("Undermine leaves its target active", undermine, s, inductive(s), budget),
+        step_twin("Resolve without its preconditions", resolve, s, inductive(s), budget),
+        step_twin("Observe adds an attack on its new record", attacking, s, inductive(s), budget),
+        step_twin(
             "consecution without Lemma 2.2 as hypothesis",
             observe,
             s,
@@ -130,9 +169,10 @@ def twins(budget: Budget) -> list[Twin]:
             budget,
             inductive_hypothesis=False,
         ),
+        _weakened_twin("Undermine without its attack", unattacking, s, budget),
         _well_formed_twin(
             "Revise by unregistered attackers",
-            transition(OperationKind.REVISE, s, p).without("attackers registered"),
+            stated(OperationKind.REVISE, s, p).without(unregistered),
             s,
             budget,
         ),

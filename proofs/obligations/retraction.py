@@ -15,13 +15,14 @@ encoded.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import z3
 
-from proofs.decode import Decoded, decode_map, decode_record
+from proofs.decode import Decoded, decode_map, decode_members, decode_record
 from proofs.encode import REC, State, conflict_free, good, well_formed
 from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import prove
+from proofs.solver import CheckResult, prove
 from spec import core, retraction
 
 __all__ = ["OBLIGATION"]
@@ -69,10 +70,70 @@ def _one_step(s: State, beta: z3.ExprRef) -> Removed:
     return lambda a: z3.Or(a == beta, s.dep[a, beta])
 
 
-def _closure_axioms(s: State, beta: z3.ExprRef, star: z3.FuncDeclRef) -> list[z3.BoolRef]:
+@dataclass(frozen=True)
+class Closure:
+    """R*'s Affected*(beta) as the engine computes it, and Corollary 2.4's path predicate.
+
+    ``path(x)``: x has a non-empty Dep path to beta (its two defining axioms and, for
+    ``star``, its induction rule).  ``star``: the engine's result, a set containing
+    Affected(beta), closed under the X_k step, and least (inside every such set; here
+    instantiated for ``path``).  That ``reference.closure.reverse_closure`` returns such a
+    set is the ``definition-2.3`` obligation."""
+
+    path: z3.FuncDeclRef
+    star: z3.ArrayRef
+    nearer: z3.ArrayRef
+    length: z3.ArrayRef
+
+    @staticmethod
+    def fresh() -> Closure:
+        return Closure(
+            z3.Function("path", REC, z3.BoolSort()),
+            z3.Array("affected_star", REC, z3.BoolSort()),
+            z3.Array("nearer", REC, REC),
+            z3.Array("length", REC, z3.IntSort()),
+        )
+
+    def path_axioms(self, s: State, beta: z3.ExprRef) -> list[z3.BoolRef]:
+        """Closed under the step, and every record with a path has a shortest one: a link
+        into beta, or a link to a record with a path one step shorter (true of the real
+        predicate; it makes ``path`` exact in every finite model, so twins decode)."""
+        nearer, length = self.nearer, self.length
+        witnessed = z3.ForAll(
+            [_y],
+            z3.Implies(
+                self.path(_y),
+                z3.Or(
+                    s.dep[_y, beta],
+                    z3.And(
+                        self.path(nearer[_y]),
+                        s.dep[_y, nearer[_y]],
+                        length[nearer[_y]] < length[_y],
+                        length[nearer[_y]] >= 0,
+                    ),
+                ),
+            ),
+        )
+        return [*_closed_under_step(s, beta, lambda a: self.path(a)), witnessed]
+
+    def path_least(self, s: State, beta: z3.ExprRef) -> z3.BoolRef:
+        """Every closed set contains the records with a path: here, ``star``."""
+        star = self.star
+        closed = z3.And(_closed_under_step(s, beta, lambda a: star[a]))
+        return z3.Implies(closed, z3.ForAll([_y], z3.Implies(self.path(_y), star[_y])))
+
+    def star_closed(self, s: State, beta: z3.ExprRef) -> list[z3.BoolRef]:
+        return _closed_under_step(s, beta, lambda a: self.star[a])
+
+    def star_least(self) -> z3.BoolRef:
+        """The engine's set lies inside every closed set: here, the path predicate."""
+        return z3.ForAll([_y], z3.Implies(self.star[_y], self.path(_y)))
+
+
+def _closed_under_step(s: State, beta: z3.ExprRef, member: Removed) -> list[z3.BoolRef]:
     return [
-        z3.ForAll([_y], z3.Implies(s.dep[_y, beta], star(_y))),
-        z3.ForAll([_x, _y], z3.Implies(z3.And(s.dep[_y, _x], star(_x)), star(_y))),
+        z3.ForAll([_y], z3.Implies(s.dep[_y, beta], member(_y))),
+        z3.ForAll([_x, _y], z3.Implies(z3.And(s.dep[_y, _x], member(_x)), member(_y))),
     ]
 
 
@@ -87,7 +148,6 @@ def _hypotheses(s: State, beta: z3.ExprRef) -> dict[str, z3.BoolRef]:
 
 def checks(budget: Budget) -> list[Check]:
     s, beta = State.fresh("s"), z3.Const("beta", REC)
-    star = z3.Function("affected_star", REC, z3.BoolSort())
     ms = budget.timeout_ms
     out = [
         Check(
@@ -95,33 +155,59 @@ def checks(budget: Budget) -> list[Check]:
         )
         for name, goal in conclusions(s, _one_step(s, beta), beta).items()
     ]
-    closure: Removed = lambda a: z3.Or(a == beta, star(a))  # noqa: E731
-    survivor = _survivor(s, closure)
-    hypotheses = [*_hypotheses(s, beta).values(), *_closure_axioms(s, beta, star)]
-    out.append(
-        Check(
-            "Corollary 2.4: S_t minus R* is conflict-free in AF|R*",
-            prove(
-                hypotheses,
-                conclusions(s, closure, beta)["S' is conflict-free in AF|R"],
-                timeout_ms=ms,
-            ),
-        )
-    )
-    out.append(
-        Check(
-            "Corollary 2.4: members of S_t with no Dep path to beta survive",
-            prove(
-                hypotheses,
-                z3.ForAll(
-                    [_x],
-                    z3.Implies(z3.And(s.ex[_x], good(s.st[_x]), z3.Not(star(_x))), survivor(_x)),
-                ),
-                timeout_ms=ms,
-            ),
-        )
-    )
+    out += [Check(f"Corollary 2.4: {name}", result) for name, result in _corollary(budget).items()]
     return out
+
+
+def _corollary_goals(
+    s: State, beta: z3.ExprRef, c: Closure
+) -> dict[str, tuple[list[z3.BoolRef], z3.BoolRef]]:
+    """Corollary 2.4's conclusions about R* = {beta} | star, each with its hypotheses."""
+    survivor = _survivor(s, lambda a: z3.Or(a == beta, c.star[a]))
+    base = [*_hypotheses(s, beta).values(), *c.path_axioms(s, beta)]
+    preserved = z3.ForAll(
+        [_x], z3.Implies(z3.And(s.ex[_x], good(s.st[_x]), z3.Not(c.path(_x))), survivor(_x))
+    )
+    removed = z3.ForAll([_x], z3.Implies(c.path(_x), c.star[_x]))
+    return {
+        "every member of S_t with no Dep path to beta survives": (
+            [*base, *c.star_closed(s, beta), c.star_least()],
+            preserved,
+        ),
+        "R* holds every record with a Dep path to beta": (
+            [*base, *c.star_closed(s, beta), c.path_least(s, beta), c.star_least()],
+            removed,
+        ),
+    }
+
+
+def _corollary(budget: Budget) -> dict[str, CheckResult]:
+    s, beta, c = State.fresh("s"), z3.Const("beta", REC), Closure.fresh()
+    return {
+        name: prove(hypotheses, goal, timeout_ms=budget.timeout_ms)
+        for name, (hypotheses, goal) in _corollary_goals(s, beta, c).items()
+    }
+
+
+def _corollary_twin(dropped: str, conclusion: str, budget: Budget, wrongly_removed: bool) -> Twin:
+    """Corollary 2.4 without one property of the engine's set: confirmed when the spec's
+    Affected*(beta) and the decoded removed set disagree on a record the conclusion is about
+    (a member of S_t outside the spec's set removed, or a record inside it kept)."""
+    s, beta, c = State.fresh("s"), z3.Const("beta", REC), Closure.fresh()
+    hypotheses, goal = _corollary_goals(s, beta, c)[conclusion]
+    drop = {"leastness": c.star_least(), "closure": c.star_closed(s, beta)[1]}[dropped]
+    name = f"Corollary 2.4 without the {dropped} of Affected*"
+    result = prove([h for h in hypotheses if not h.eq(drop)], goal, timeout_ms=budget.timeout_ms)
+    if result.model is None:
+        return Twin(name, result)
+    d = Decoded(result.model)
+    m, b = decode_map(d, s), decode_record(d, beta)
+    star, spec_star = decode_members(d, c.star) & m.args, core.compute_affected_star(m, b)
+    wrong = (star - spec_star) & core.get_active_set(m) if wrongly_removed else spec_star - star
+    text = (
+        f"withdrawing {b}: removes {sorted(star)}, the spec's Affected*({b}) = {sorted(spec_star)}"
+    )
+    return Twin(name, result, text, bool(wrong))
 
 
 def _twin(
@@ -156,6 +242,10 @@ def twins(budget: Budget) -> list[Twin]:
     return [
         _twin("Lemma 2.2", "S' is conflict-free in AF|R", conflicting, budget),
         _twin("beta outside S_t", "members of S_t not resting on beta survive", lost, budget),
+        _corollary_twin(
+            "leastness", "every member of S_t with no Dep path to beta survives", budget, True
+        ),
+        _corollary_twin("closure", "R* holds every record with a Dep path to beta", budget, False),
     ]
 
 

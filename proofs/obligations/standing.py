@@ -24,9 +24,11 @@ from proofs.encode import (
 )
 from proofs.registry import Budget, Check, Obligation, Twin
 from proofs.solver import prove
+from proofs.table3 import stated
 from reference.operations import OperationKind
 from reference.records import Standing
 from spec import core
+from spec import transition as spec
 
 __all__ = ["ABANDONED_FINAL", "NO_RETURN", "abandoned_stays_abandoned"]
 
@@ -86,7 +88,7 @@ def _twin(
 
 def _no_return_twins(budget: Budget) -> list[Twin]:
     s, p = State.fresh("s"), Params.fresh("p")
-    resolve = transition(OperationKind.RESOLVE, s, p).without("target standing")
+    resolve = stated(OperationKind.RESOLVE, s, p).without(spec.RESOLVE_TARGET)
     return [
         _twin(
             "Resolve of a target outside S_t",
@@ -101,7 +103,7 @@ def _no_return_twins(budget: Budget) -> list[Twin]:
 
 def _abandoned_twins(budget: Budget) -> list[Twin]:
     s, p = State.fresh("s"), Params.fresh("p")
-    undermine = transition(OperationKind.UNDERMINE, s, p).without("target standing")
+    undermine = stated(OperationKind.UNDERMINE, s, p).without(spec.UNDERMINE_TARGET)
     return [
         _twin(
             "Undermine of any target",
