@@ -16,8 +16,8 @@ standard error, which the runner shows next to a failing case.
 import json
 import sys
 
-from reference import GcvError, Turn, Verifier
-from reference.trace import operation_from_json
+from gcv import GcvError, Turn, Verifier
+from gcv.trace import operation_from_json
 
 FEATURES = ["core", "query:verify", "query:affected", "query:affected_star", "query:standing"]
 

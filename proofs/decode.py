@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import z3
 
-from proofs.encode import LABEL, REC, State
-from spec import core
+from gcv.proofs.encode import LABEL, REC, State
+from gcv.spec import core
 
 __all__ = ["Decoded", "decode_map", "decode_members", "decode_record", "is_definition_2_1_map"]
 

@@ -8,8 +8,8 @@ its precondition is a conjunction of named clauses and its effect is a new state
 written with Store and Lambda, so no frame axioms are needed.
 
 What ties this to the Python engine: the label, attack and target clauses are
-read from :data:`reference.rules.RULES`, the table :mod:`reference.apply` and
-:mod:`reference.preconditions` run; the operation-specific structure (which
+read from :data:`gcv.reference.rules.RULES`, the table :mod:`gcv.reference.apply` and
+:mod:`gcv.reference.preconditions` run; the operation-specific structure (which
 parameters are registered, cited or attacked) follows the rows of
 ``spec/transition.py`` (Table 3's clauses), and ``tests/test_proofs_tied.py``
 checks on sampled concrete steps that the encoding, the engine and the spec
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 import z3
 
-from reference.operations import OperationKind
-from reference.records import GOOD_STANDING, Standing
-from reference.rules import RULES, Registration, Rule
+from gcv.reference.operations import OperationKind
+from gcv.reference.records import GOOD_STANDING, Standing
+from gcv.reference.rules import RULES, Registration, Rule
 
 __all__ = [
     "LABEL",

@@ -25,7 +25,7 @@ Two obligations discharge it, both in nonlinear real arithmetic:
 The non-vacuity twin drops the hypothesis that the report is fresh: a root
 replica leaves the lineage aggregate unchanged, and the solver must find a
 profile where the bound then fails; :func:`replay_counterexample` rebuilds
-that profile in ``spec.lineage`` and confirms the failure there.
+that profile in ``gcv.spec.lineage`` and confirms the failure there.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from fractions import Fraction
 
 import z3
 
-from proofs.solver import CheckResult, Outcome, prove
-from spec.lineage import (
+from gcv.proofs.solver import CheckResult, Outcome, prove
+from gcv.spec.lineage import (
     Sign,
     compute_extension,
     compute_response_modulus,
@@ -60,7 +60,7 @@ _HALF = z3.RealVal(Fraction(1, 2))
 
 
 def encode_combination(base: z3.ArithRef, attack: z3.ArithRef, support: z3.ArithRef) -> z3.ArithRef:
-    """DF-QuAD's combination as a Z3 term (mirrors ``spec.lineage.compute_combination``)."""
+    """DF-QuAD's combination as a Z3 term (mirrors ``gcv.spec.lineage.compute_combination``)."""
     result: z3.ArithRef = z3.If(
         attack >= support, base - base * (attack - support), base + (1 - base) * (support - attack)
     )
@@ -171,7 +171,7 @@ def decode_counterexample(model: z3.ModelRef) -> dict[str, Fraction | bool]:
 
 
 def replay_counterexample(model: z3.ModelRef) -> bool:
-    """Rebuild the twin's counterexample in ``spec.lineage`` and confirm the bound fails there.
+    """Rebuild the twin's counterexample in ``gcv.spec.lineage`` and confirm the bound fails there.
 
     The star has one supporter unit of strength ``v_s`` and one attacker unit
     of strength ``v_a`` (aggregates of single units); the report is a relay

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import z3
 
-from proofs.encode import (
+from gcv.progress import progress
+from gcv.proofs.encode import (
     Params,
     State,
     conflict_free,
@@ -21,10 +22,9 @@ from proofs.encode import (
     transition,
     well_formed,
 )
-from proofs.obligations.standing import abandoned_stays_abandoned
-from proofs.solver import DEFAULT_TIMEOUT_MS, Outcome, prove
-from reference.operations import OperationKind
-from reference.progress import progress
+from gcv.proofs.obligations.standing import abandoned_stays_abandoned
+from gcv.proofs.solver import DEFAULT_TIMEOUT_MS, Outcome, prove
+from gcv.reference.operations import OperationKind
 
 __all__ = ["PROPERTIES", "Row", "necessity_table", "render_markdown"]
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from proofs.solver import DEFAULT_TIMEOUT_MS, CheckResult, Outcome
+from gcv.proofs.solver import DEFAULT_TIMEOUT_MS, CheckResult, Outcome
 
 __all__ = ["Budget", "Check", "Obligation", "Report", "Twin", "run"]
 

@@ -11,11 +11,11 @@ import fnmatch
 import json
 import sys
 
-from proofs.necessity import necessity_table, render_markdown
-from proofs.registry import Budget, Report, run
-from proofs.solver import DEFAULT_TIMEOUT_MS
-from proofs.suite import OBLIGATIONS
-from reference.progress import add_quiet_argument, progress
+from gcv.progress import add_quiet_argument, progress
+from gcv.proofs.necessity import necessity_table, render_markdown
+from gcv.proofs.registry import Budget, Report, run
+from gcv.proofs.solver import DEFAULT_TIMEOUT_MS
+from gcv.proofs.suite import OBLIGATIONS
 
 __all__ = ["main", "run_suite"]
 

@@ -3,7 +3,7 @@ the lineage module)."""
 
 from __future__ import annotations
 
-from proofs.obligations import (
+from gcv.proofs.obligations import (
     affected,
     bounded,
     closure_loop,
@@ -16,7 +16,7 @@ from proofs.obligations import (
     termination,
     walk,
 )
-from proofs.registry import Obligation
+from gcv.proofs.registry import Obligation
 
 __all__ = ["OBLIGATIONS"]
 

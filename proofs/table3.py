@@ -1,7 +1,7 @@
 """Table 3 stated a second time, from ``spec/normative.md`` and ``spec/transition.py``.
 
-:mod:`proofs.encode` builds each operation's transition from the engine's table
-(:data:`reference.rules.RULES`).  This module states the same transitions without reading
+:mod:`gcv.proofs.encode` builds each operation's transition from the engine's table
+(:data:`gcv.reference.rules.RULES`).  This module states the same transitions without reading
 that table: each precondition clause is named by the ``spec/transition.py`` clause it
 states (with the field, for the clauses several fields share), the labels a target may
 carry are the spec's ``*_TARGETS`` sets, and each next state is written pointwise, one
@@ -18,10 +18,10 @@ from collections.abc import Callable, Collection
 
 import z3
 
-from proofs.encode import LABELS, REC, Params, State, Transition, good
-from reference.operations import OperationKind
-from reference.records import Standing
-from spec import transition as spec
+from gcv.proofs.encode import LABELS, REC, Params, State, Transition, good
+from gcv.reference.operations import OperationKind
+from gcv.reference.records import Standing
+from gcv.spec import transition as spec
 
 __all__ = ["stated"]
 

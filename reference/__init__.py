@@ -1,15 +1,13 @@
-"""The reference engine of the Grounded Continuation runtime verifier.
+"""The engine of the Grounded Continuation runtime verifier (Definitions 2.1-2.3).
 
-The public API: a :class:`Verifier` over one conversation, the eight operations,
-:class:`Turn`, the query answers and the typed errors; a conversation kept in an
-SQLite store (:func:`create_session`, :func:`open_session`), a :class:`TraceWriter`
-for an in-memory history, and :func:`load_scenario` for the built-in traces.
+A :class:`Verifier` over one conversation, the eight operations, :class:`Turn`, the
+query answers and the typed errors.  The engine imports nothing from :mod:`gcv.spec` or
+:mod:`gcv.proofs` and does no I/O; sessions on disk and traces are :mod:`gcv`'s tools.
 """
 
-from reference.closure import Grounding
-from reference.errors import GcvError
-from reference.history import TraceWriter
-from reference.operations import (
+from gcv.reference.closure import Grounding
+from gcv.reference.errors import GcvError
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -20,10 +18,8 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.records import Kind, Standing
-from reference.scenarios import load_scenario
-from reference.store import StoredSession, create_session, import_trace, open_session
-from reference.verifier import Turn, TurnReport, Verifier
+from gcv.reference.records import Kind, Standing
+from gcv.reference.verifier import Turn, TurnReport, Verifier
 
 __all__ = [
     "ExpandAwareness",
@@ -37,15 +33,9 @@ __all__ = [
     "Resolve",
     "Revise",
     "Standing",
-    "StoredSession",
     "Support",
-    "TraceWriter",
     "Turn",
     "TurnReport",
     "Undermine",
     "Verifier",
-    "create_session",
-    "import_trace",
-    "load_scenario",
-    "open_session",
 ]

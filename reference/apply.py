@@ -1,12 +1,12 @@
 """Per-operation updates (Algorithm 1, Appendix A.3): check, then change D_t.
 
-Each operation is checked by :func:`~reference.preconditions.find_violation`
+Each operation is checked by :func:`~gcv.reference.preconditions.find_violation`
 against the state as the turn has left it so far, then applied through the
 dependency map's journaled primitives.  The label and attack effects come from
-the operation table :data:`~reference.rules.RULES`; what is specific to an
+the operation table :data:`~gcv.reference.rules.RULES`; what is specific to an
 operation (which Dep links it records, who commits) is spelled out below.
 The epistemic effect comes from the sibling table
-:data:`~reference.epistemic.table.DEL_RULES` and is applied in the same call,
+:data:`~gcv.reference.epistemic.table.DEL_RULES` and is applied in the same call,
 so it is part of the same atomic turn.
 """
 
@@ -16,19 +16,19 @@ from collections.abc import Sequence
 
 import icontract
 
-from reference.depmap import DependencyMap
-from reference.epistemic.effects import (
+from gcv.reference.depmap import DependencyMap
+from gcv.reference.epistemic.effects import (
     EpistemicState,
     announce_simultaneously,
     apply_effect,
     find_empty_announcement,
     find_epistemic_violation,
 )
-from reference.epistemic.formula import Formula
-from reference.epistemic.predicates import keeps_the_queue
-from reference.epistemic.table import DEL_RULES
-from reference.errors import GcvError, NoSurvivingWorld
-from reference.operations import (
+from gcv.reference.epistemic.formula import Formula
+from gcv.reference.epistemic.predicates import keeps_the_queue
+from gcv.reference.epistemic.table import DEL_RULES
+from gcv.reference.errors import GcvError, NoSurvivingWorld
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -39,9 +39,9 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.preconditions import find_violation
-from reference.records import AgentId, Kind, Record, RecordId
-from reference.rules import RULES
+from gcv.reference.preconditions import find_violation
+from gcv.reference.records import AgentId, Kind, Record, RecordId
+from gcv.reference.rules import RULES
 
 __all__ = ["apply_announcements", "apply_operation"]
 

@@ -2,7 +2,7 @@
 
 ``dependency_walk`` is the Verify walk of Lemma 2.1 and ``reverse_closure`` is
 Affected* of Definition 2.3.  They read the dependency map's numbering
-(:attr:`~reference.depmap.DependencyMap.numbering`): records numbered 0 .. n-1,
+(:attr:`~gcv.reference.depmap.DependencyMap.numbering`): records numbered 0 .. n-1,
 Dep and its reverse index as lists of numbers, and S_t as one flag per record.
 They are pure functions over plain lists, so CrossHair searches exactly the code
 the engine runs; the Verifier names the numbers back.
@@ -27,7 +27,7 @@ from typing import NamedTuple, TypeAlias
 
 import icontract
 
-from reference.predicates import (
+from gcv.reference.predicates import (
     Links,
     are_all_good,
     is_closed_from,
@@ -38,7 +38,7 @@ from reference.predicates import (
     is_reached_exactly,
     is_relation_over_numbers,
 )
-from reference.records import RecordId
+from gcv.reference.records import RecordId
 
 __all__ = [
     "Grounding",
@@ -178,7 +178,7 @@ def _rejects_with_a_witness(result: Walk, supports: Links, good: Sequence[int], 
 def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     """Walk Dep from ``start``; accept iff everything it transitively rests on is in S_t.
 
-    Mirrors Lemma 2.1 (``spec.core.is_grounded``).
+    Mirrors Lemma 2.1 (``gcv.spec.core.is_grounded``).
 
     Parameters
     ----------
@@ -256,7 +256,7 @@ def _path_to(marks: Marks, end: int) -> tuple[int, ...]:
 def one_step_affected(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     """Affected(beta): the records with a direct Dep link to ``withdrawn``.
 
-    Mirrors Definition 2.3 (``spec.core.compute_affected``).
+    Mirrors Definition 2.3 (``gcv.spec.core.compute_affected``).
 
     >>> one_step_affected([[1], [2], []], 0)
     (1,)
@@ -287,7 +287,7 @@ def one_step_affected(dependents: Links, withdrawn: int) -> tuple[int, ...]:
 def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     """Affected*(beta): every record with a non-empty Dep path to ``withdrawn``.
 
-    Mirrors Definition 2.3 and Corollary 2.4 (``spec.core.compute_affected_star``).
+    Mirrors Definition 2.3 and Corollary 2.4 (``gcv.spec.core.compute_affected_star``).
 
     Parameters
     ----------

@@ -11,7 +11,7 @@ All mutation goes through a handful of primitives, and only inside
 so a turn applies all of its operations or none.  The same journal is the
 turn's change report.
 
-The epistemic component M_t (:class:`~reference.epistemic.effects.EpistemicState`:
+The epistemic component M_t (:class:`~gcv.reference.epistemic.effects.EpistemicState`:
 the plausibility model with Prop_t, the worlds and the awareness sets A_i, and
 the queue of abductive problems) is one immutable value.  An operation that
 changes it replaces it, journaling :class:`ModelReplaced` with both values, so
@@ -30,9 +30,9 @@ from types import MappingProxyType
 
 import icontract
 
-from reference.epistemic.effects import EpistemicState
-from reference.epistemic.model import PlausibilityModel
-from reference.records import GOOD_STANDING, AgentId, Record, RecordId, Standing
+from gcv.reference.epistemic.effects import EpistemicState
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.records import GOOD_STANDING, AgentId, Record, RecordId, Standing
 
 __all__ = [
     "AtomAdded",

@@ -275,7 +275,7 @@ class ModelTooLarge(PreconditionViolation):
     code = "model-too-large"
 
 
-# -- the session store (reference/store.py: a conversation's turns in SQLite) ------------
+# -- the session store (gcv/store.py: a conversation's turns in SQLite) ------------
 
 
 class OutOfSequence(MalformedInput):

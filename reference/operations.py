@@ -1,14 +1,14 @@
 """The eight operations (Section 2, Table 3) as typed, immutable values.
 
 An operation value is well formed by construction: its fields are checked
-when it is built and a :class:`~reference.errors.MalformedOperation` names the
+when it is built and a :class:`~gcv.reference.errors.MalformedOperation` names the
 field that is wrong.  Whether it may be *applied* depends on the state; that
-is the job of :mod:`reference.preconditions`.
+is the job of :mod:`gcv.reference.preconditions`.
 
 Each operation may carry the formula its DEL realisation needs (Section 2's
 table: psi for Observe, gamma for Hypothesize, Support, Undermine, Revise and
 Resolve, chi for Question).  An operation with no formula, whose target has
-none either, changes nothing in M_t (see :mod:`reference.epistemic.table`).
+none either, changes nothing in M_t (see :mod:`gcv.reference.epistemic.table`).
 
 Within a turn the engine applies operations in the fixed order of
 :data:`APPLICATION_ORDER` (the paper fixes an order without listing it; see
@@ -25,9 +25,9 @@ from typing import ClassVar
 
 import icontract
 
-from reference.epistemic.formula import MAX_DEPTH, Formula, is_atom_name
-from reference.errors import MalformedOperation
-from reference.records import MAX_CLAIM_LENGTH, AgentId, Kind, RecordId, is_identifier
+from gcv.reference.epistemic.formula import MAX_DEPTH, Formula, is_atom_name
+from gcv.reference.errors import MalformedOperation
+from gcv.reference.records import MAX_CLAIM_LENGTH, AgentId, Kind, RecordId, is_identifier
 
 __all__ = [
     "APPLICATION_ORDER",

@@ -1,6 +1,6 @@
 """Preconditions of the eight operations (Table 3), as one pure function.
 
-:func:`find_violation` reads a :class:`~reference.depmap.StateView` and returns
+:func:`find_violation` reads a :class:`~gcv.reference.depmap.StateView` and returns
 the first violated precondition as a typed error, or ``None``.  It never
 raises and never mutates, so it can be searched by CrossHair and replayed
 against the Z3 encoding.
@@ -17,8 +17,8 @@ from collections.abc import Iterable
 
 import icontract
 
-from reference.depmap import StateView
-from reference.errors import (
+from gcv.reference.depmap import StateView
+from gcv.reference.errors import (
     AlreadyAware,
     AttackedTarget,
     DuplicateRecord,
@@ -28,7 +28,7 @@ from reference.errors import (
     UnknownRecord,
     WrongStanding,
 )
-from reference.operations import (
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -39,9 +39,9 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.predicates import is_well_formed_view
-from reference.records import GOOD_STANDING, AgentId, RecordId
-from reference.rules import RULES
+from gcv.reference.predicates import is_well_formed_view
+from gcv.reference.records import GOOD_STANDING, AgentId, RecordId
+from gcv.reference.rules import RULES
 
 __all__ = ["find_violation"]
 
@@ -165,7 +165,7 @@ def find_violation(
 
     Examples
     --------
-    >>> from reference.records import Standing
+    >>> from gcv.reference.records import Standing
     >>> view = StateView(["a"], {"h2": Standing.ABANDONED}, {}, {"a": []})
     >>> find_violation(Undermine("h2", "o9", "token expired"), view, "a").code
     'wrong-standing'

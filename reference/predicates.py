@@ -13,8 +13,8 @@ from itertools import pairwise
 
 import icontract
 
-from reference.depmap import AttackAdded, Change, DependencyMap, StandingChanged, StateView
-from reference.records import GOOD_STANDING, RecordId, Standing
+from gcv.reference.depmap import AttackAdded, Change, DependencyMap, StandingChanged, StateView
+from gcv.reference.records import GOOD_STANDING, RecordId, Standing
 
 __all__ = [
     "Links",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # formulas are built from identifiers, so the import runs one way
-    from reference.epistemic.formula import Formula
+    from gcv.reference.epistemic.formula import Formula
 
 __all__ = [
     "GOOD_STANDING",

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 
 import icontract
 
-from reference.closure import Grounding
-from reference.depmap import (
+from gcv.reference.closure import Grounding
+from gcv.reference.depmap import (
     AttackAdded,
     AwarenessGained,
     Committed,
@@ -28,9 +28,9 @@ from reference.depmap import (
     Retracted,
     StandingChanged,
 )
-from reference.epistemic.effects import EpistemicState
-from reference.records import GOOD_STANDING, AgentId, Kind, RecordId, Standing
-from reference.verifier import TurnReport
+from gcv.reference.epistemic.effects import EpistemicState
+from gcv.reference.records import GOOD_STANDING, AgentId, Kind, RecordId, Standing
+from gcv.reference.verifier import TurnReport
 
 __all__ = ["render_checkpoint", "render_grounding", "render_state", "render_turn", "render_value"]
 
@@ -66,11 +66,11 @@ def render_turn(
 
     Examples
     --------
-    >>> from reference.operations import Observe, Undermine
-    >>> from reference.verifier import Turn, Verifier
+    >>> from gcv.reference.operations import Observe, Undermine
+    >>> from gcv.reference.verifier import Turn, Verifier
     >>> v = Verifier(["a"])
     >>> _ = v.apply_turn(Turn("a", (Observe("o9", "401 not 503"),)))
-    >>> from reference.operations import Hypothesize
+    >>> from gcv.reference.operations import Hypothesize
     >>> _ = v.apply_turn(Turn("a", (Hypothesize("h2", "Redis -> auth"),)))
     >>> report = v.apply_turn(Turn("a", (Undermine("h2", "o9"),)))
     >>> render_turn(report, v.state)
@@ -150,9 +150,9 @@ def render_grounding(grounding: Grounding, dmap: DependencyMap) -> str:
 
     Examples
     --------
-    >>> from reference.operations import Observe, Hypothesize, Revise
-    >>> from reference.verifier import Turn, Verifier
-    >>> from reference.records import Kind
+    >>> from gcv.reference.operations import Observe, Hypothesize, Revise
+    >>> from gcv.reference.verifier import Turn, Verifier
+    >>> from gcv.reference.records import Kind
     >>> v = Verifier(["a"])
     >>> ops = (Observe("a1", "short docs", kind=Kind.PREMISE), Observe("e", "bounded metadata"),
     ...        Observe("a3", "no long docs", kind=Kind.PREMISE),
@@ -224,8 +224,8 @@ def render_state(dmap: DependencyMap, agents: Mapping[AgentId, str] | None = Non
 
     Examples
     --------
-    >>> from reference.operations import Observe, Hypothesize, Undermine
-    >>> from reference.verifier import Turn, Verifier
+    >>> from gcv.reference.operations import Observe, Hypothesize, Undermine
+    >>> from gcv.reference.verifier import Turn, Verifier
     >>> v = Verifier(["a", "b"], ["p_tok"])
     >>> ops = (Observe("o9", "401 not 503"), Hypothesize("h2", "Redis -> auth"))
     >>> _ = v.apply_turn(Turn("a", ops))
@@ -269,8 +269,8 @@ def render_checkpoint(
 
     Examples
     --------
-    >>> from reference.operations import Observe
-    >>> from reference.verifier import Turn, Verifier
+    >>> from gcv.reference.operations import Observe
+    >>> from gcv.reference.verifier import Turn, Verifier
     >>> v = Verifier(["a"])
     >>> report = v.apply_turn(Turn("a", (Observe("o1", "401s"),)))
     >>> print("\\n".join(render_checkpoint([report], v.state)))

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from reference.operations import OperationKind
-from reference.records import Standing
+from gcv.reference.operations import OperationKind
+from gcv.reference.records import Standing
 
 __all__ = ["RULES", "Registration", "Rule"]
 

@@ -2,7 +2,7 @@
 
 :meth:`Verifier.apply_turn` is the only way to change the dependency map.  It
 applies a turn's operations in the fixed order of
-:data:`~reference.operations.APPLICATION_ORDER`, each checked against the state
+:data:`~gcv.reference.operations.APPLICATION_ORDER`, each checked against the state
 the turn has produced so far, and commits all of them or none.  The queries
 (:meth:`~Verifier.verify`, :meth:`~Verifier.affected`,
 :meth:`~Verifier.affected_star`, ...) never mutate.  The epistemic queries
@@ -18,17 +18,17 @@ from dataclasses import dataclass
 
 import icontract
 
-from reference.apply import apply_announcements, apply_operation
-from reference.closure import (
+from gcv.reference.apply import apply_announcements, apply_operation
+from gcv.reference.closure import (
     Grounding,
     dependency_walk,
     names_of,
     one_step_affected,
     reverse_closure,
 )
-from reference.depmap import Change, DependencyMap
-from reference.epistemic.abduction import Problem, open_problems
-from reference.epistemic.formula import (
+from gcv.reference.depmap import Change, DependencyMap
+from gcv.reference.epistemic.abduction import Problem, open_problems
+from gcv.reference.epistemic.formula import (
     MAX_DEPTH,
     Believes,
     CondBelieves,
@@ -37,18 +37,18 @@ from reference.epistemic.formula import (
     Not,
     parse,
 )
-from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.semantics import check_formula, everything, is_ordered, truth_set
-from reference.epistemic.table import DEL_RULES
-from reference.errors import (
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.epistemic.semantics import check_formula, everything, is_ordered, truth_set
+from gcv.reference.epistemic.table import DEL_RULES
+from gcv.reference.errors import (
     GcvError,
     MalformedFormula,
     MalformedInput,
     UnknownAgent,
     UnknownRecord,
 )
-from reference.operations import Observe, Operation, in_application_order
-from reference.predicates import (
+from gcv.reference.operations import Observe, Operation, in_application_order
+from gcv.reference.predicates import (
     is_conflict_free,
     is_conflict_free_after,
     is_dependency_path,
@@ -57,7 +57,7 @@ from reference.predicates import (
     is_within_good_standing,
     keeps_out_of_standing_out,
 )
-from reference.records import GOOD_STANDING, AgentId, RecordId, Standing, is_identifier
+from gcv.reference.records import GOOD_STANDING, AgentId, RecordId, Standing, is_identifier
 
 __all__ = ["Turn", "TurnReport", "Verifier"]
 
@@ -186,7 +186,7 @@ class Verifier:
 
     Examples
     --------
-    >>> from reference.operations import Hypothesize, Observe, Revise
+    >>> from gcv.reference.operations import Hypothesize, Observe, Revise
     >>> v = Verifier(["a", "b"])
     >>> hypothesis = Hypothesize("h1", "token bug", depends_on=("o1",))
     >>> _ = v.apply_turn(Turn("a", (Observe("o1", "401s"), hypothesis)))
@@ -486,7 +486,7 @@ class Verifier:
     def is_ordered(self, agent: AgentId, layers: Sequence[Formula | str]) -> bool:
         """Whether every world of each layer precedes every world of the later layers for i.
 
-        Each layer must hold somewhere; see :func:`reference.epistemic.semantics.is_ordered`.
+        Each layer must hold somewhere; see :func:`gcv.reference.epistemic.semantics.is_ordered`.
         """
         agent = self._agent(agent)
         if isinstance(layers, str) or not isinstance(layers, Sequence):

@@ -169,10 +169,10 @@ CLAIMS: tuple[Claim, ...] = (
         "active or resolved",
         Status.TESTED,
         implemented_in=(
-            "spec.core.DependencyMap",
-            "spec.core.get_active_set",
-            "reference.depmap.DependencyMap",
-            "reference.records.GOOD_STANDING",
+            "gcv.spec.core.DependencyMap",
+            "gcv.spec.core.get_active_set",
+            "gcv.reference.depmap.DependencyMap",
+            "gcv.reference.records.GOOD_STANDING",
         ),
         tests=(_t("test_operations.py", "test_random_turns_keep_every_invariant"),),
     ),
@@ -183,7 +183,7 @@ CLAIMS: tuple[Claim, ...] = (
         "a candidate is grounded iff every argument of Dep*(alpha_c) belongs to S_t; "
         "a candidate with no associated record is ungrounded",
         Status.TESTED,
-        implemented_in=("spec.core.is_grounded", "reference.verifier.Verifier.verify"),
+        implemented_in=("gcv.spec.core.is_grounded", "gcv.reference.verifier.Verifier.verify"),
         tests=(
             _t("test_closure.py", "test_walk_accepts_exactly_when_the_closure_is_in_good_standing"),
             _t("test_operations.py", "test_unknown_records_in_queries_are_typed_errors"),
@@ -201,7 +201,7 @@ CLAIMS: tuple[Claim, ...] = (
         "bound |Args_t| by pigeonhole; the unrolled walk to a bound; the loops of "
         "dependency_walk themselves are tested, not proved)",
         Status.PROVED_UNBOUNDED,
-        implemented_in=("reference.closure.dependency_walk",),
+        implemented_in=("gcv.reference.closure.dependency_walk",),
         tests=(
             _t("test_closure.py", "test_accepted_walk_returns_exactly_dep_star"),
             _t(
@@ -222,7 +222,7 @@ CLAIMS: tuple[Claim, ...] = (
         "under the operation preconditions of Table 3, no argument of S_t is the target "
         "of an attack; S_t is conflict-free at every turn",
         Status.PROVED_UNBOUNDED,
-        implemented_in=("spec.core.is_conflict_free_map", "reference.rules.RULES"),
+        implemented_in=("gcv.spec.core.is_conflict_free_map", "gcv.reference.rules.RULES"),
         tests=(
             _t("test_operations.py", "test_random_turns_keep_every_invariant"),
             _t("test_scenarios.py", "test_reference_agrees_with_spec_after_every_turn"),
@@ -237,7 +237,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Section 2 (proof of Lemma 2.2)",
         "no operation moves a weakened or abandoned argument back into S_t",
         Status.PROVED_UNBOUNDED,
-        implemented_in=("reference.predicates.keeps_out_of_standing_out",),
+        implemented_in=("gcv.reference.predicates.keeps_out_of_standing_out",),
         tests=(_t("test_operations.py", "test_random_turns_keep_every_invariant"),),
         obligations=("no-return", "abandoned-final"),
     ),
@@ -249,11 +249,11 @@ CLAIMS: tuple[Claim, ...] = (
         "described in prose only), as spec/normative.md completes the prose",
         Status.TESTED,
         implemented_in=(
-            "spec.transition.process_turn",
-            "spec.clauses.CLAUSES",
-            "reference.rules.RULES",
-            "reference.preconditions.find_violation",
-            "reference.apply.apply_operation",
+            "gcv.spec.transition.process_turn",
+            "gcv.spec.clauses.CLAUSES",
+            "gcv.reference.rules.RULES",
+            "gcv.reference.preconditions.find_violation",
+            "gcv.reference.apply.apply_operation",
         ),
         tests=(
             _t(
@@ -284,9 +284,9 @@ CLAIMS: tuple[Claim, ...] = (
         "into one per-turn transition (all or none)",
         Status.TESTED,
         implemented_in=(
-            "spec.transition.ORDER",
-            "reference.operations.APPLICATION_ORDER",
-            "reference.verifier.Verifier.apply_turn",
+            "gcv.spec.transition.ORDER",
+            "gcv.reference.operations.APPLICATION_ORDER",
+            "gcv.reference.verifier.Verifier.apply_turn",
         ),
         tests=(
             _t("test_operations.py", "test_operations_apply_in_the_fixed_order_not_as_written"),
@@ -306,7 +306,7 @@ CLAIMS: tuple[Claim, ...] = (
         "conflict-free and admissible in AF_t|R, some preferred extension contains it, "
         "and every member of S_t not resting directly on beta is preserved",
         Status.PROVED_UNBOUNDED,
-        implemented_in=("spec.retraction.is_selective_retraction_sound",),
+        implemented_in=("gcv.spec.retraction.is_selective_retraction_sound",),
         tests=(_t("test_retraction.py", "test_selective_retraction_is_sound"),),
         obligations=("proposition-2.3",),
         vectors=("core/queries/selective-retraction",),
@@ -319,10 +319,10 @@ CLAIMS: tuple[Claim, ...] = (
         "records out of standing included",
         Status.PROVED_UNBOUNDED,
         implemented_in=(
-            "spec.core.compute_affected",
-            "spec.core.compute_affected_iteration",
-            "spec.core.compute_affected_star",
-            "reference.closure.reverse_closure",
+            "gcv.spec.core.compute_affected",
+            "gcv.spec.core.compute_affected_iteration",
+            "gcv.spec.core.compute_affected_star",
+            "gcv.reference.closure.reverse_closure",
         ),
         tests=(_t("test_closure.py", "test_affected_star_is_the_union_of_the_x_k"),),
         obligations=("definition-2.3", "closure-loops", "definition-2.3-bounded"),
@@ -338,7 +338,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Definition 2.3 (stabilisation)",
         "the sequence X_k stabilises within |Args_t| rounds",
         Status.PROVED_BOUNDED,
-        implemented_in=("spec.core.compute_affected_iteration",),
+        implemented_in=("gcv.spec.core.compute_affected_iteration",),
         tests=(
             _t("test_closure.py", "test_x_k_stabilises_within_args_rounds"),
             _t("test_closure.py", "test_the_stabilisation_bound_is_reached_by_a_chain"),
@@ -354,8 +354,8 @@ CLAIMS: tuple[Claim, ...] = (
         "every argument with no such path",
         Status.PROVED_UNBOUNDED,
         implemented_in=(
-            "spec.core.has_dependency_path",
-            "spec.retraction.is_closure_retraction_sound",
+            "gcv.spec.core.has_dependency_path",
+            "gcv.spec.retraction.is_closure_retraction_sound",
         ),
         tests=(
             _t("test_closure.py", "test_affected_star_is_reverse_reachability_by_a_nonempty_path"),
@@ -370,7 +370,10 @@ CLAIMS: tuple[Claim, ...] = (
         "Verify and Affected* take O(|Args_t| + |Dep_t|) time over a maintained reverse "
         "index, Affected* O(1 + |Affected*(beta)| + m_beta)",
         Status.REPRODUCED,
-        implemented_in=("reference.closure.dependency_walk", "reference.closure.reverse_closure"),
+        implemented_in=(
+            "gcv.reference.closure.dependency_walk",
+            "gcv.reference.closure.reverse_closure",
+        ),
         obligations=("worklist-once",),
         benchmarks=("tests/benchmarks/bench_queries.py",),
     ),
@@ -385,10 +388,10 @@ CLAIMS: tuple[Claim, ...] = (
         "<=_i-minimal worlds of the cell (Baltag-Smets reading)",
         Status.TESTED,
         implemented_in=(
-            "spec.epistemic.is_plausibility_model",
-            "spec.epistemic.is_true",
-            "reference.epistemic.model.PlausibilityModel",
-            "reference.epistemic.semantics.truth_set",
+            "gcv.spec.epistemic.is_plausibility_model",
+            "gcv.spec.epistemic.is_true",
+            "gcv.reference.epistemic.model.PlausibilityModel",
+            "gcv.reference.epistemic.semantics.truth_set",
         ),
         tests=(
             _t("epistemic/test_agreement.py", "test_random_models_are_plausibility_models"),
@@ -410,12 +413,12 @@ CLAIMS: tuple[Claim, ...] = (
         "[up psi] promotes the most plausible psi-worlds, keeping every other comparison",
         Status.TESTED,
         implemented_in=(
-            "spec.epistemic.process_announcement",
-            "spec.epistemic.process_lexicographic_upgrade",
-            "spec.epistemic.process_conservative_upgrade",
-            "reference.epistemic.updates.announce",
-            "reference.epistemic.updates.lexicographic_upgrade",
-            "reference.epistemic.updates.conservative_upgrade",
+            "gcv.spec.epistemic.process_announcement",
+            "gcv.spec.epistemic.process_lexicographic_upgrade",
+            "gcv.spec.epistemic.process_conservative_upgrade",
+            "gcv.reference.epistemic.updates.announce",
+            "gcv.reference.epistemic.updates.lexicographic_upgrade",
+            "gcv.reference.epistemic.updates.conservative_upgrade",
         ),
         tests=(
             _t("epistemic/test_agreement.py", "test_models_and_truth_agree_after_random_updates"),
@@ -449,8 +452,8 @@ CLAIMS: tuple[Claim, ...] = (
         "(gamma != chi, M does not satisfy B_i gamma, gamma != true)",
         Status.TESTED,
         implemented_in=(
-            "spec.epistemic.is_abductive_solution",
-            "reference.epistemic.abduction.check_solution",
+            "gcv.spec.epistemic.is_abductive_solution",
+            "gcv.reference.epistemic.abduction.check_solution",
         ),
         tests=(
             _t("epistemic/test_abduction.py", "test_the_abduction_check_agrees_with_the_spec"),
@@ -476,8 +479,8 @@ CLAIMS: tuple[Claim, ...] = (
         "differ on the new proposition",
         Status.TESTED,
         implemented_in=(
-            "spec.epistemic.process_awareness_expansion",
-            "reference.epistemic.updates.expand",
+            "gcv.spec.epistemic.process_awareness_expansion",
+            "gcv.reference.epistemic.updates.expand",
         ),
         tests=(
             _t("epistemic/test_agreement.py", "test_truth_agrees_on_random_models_and_formulas"),
@@ -504,10 +507,10 @@ CLAIMS: tuple[Claim, ...] = (
         "effect",
         Status.TESTED,
         implemented_in=(
-            "reference.epistemic.table.DEL_RULES",
-            "reference.epistemic.effects.apply_effect",
-            "spec.epistemic.DEL_REALISATIONS",
-            "spec.transition.realisation",
+            "gcv.reference.epistemic.table.DEL_RULES",
+            "gcv.reference.epistemic.effects.apply_effect",
+            "gcv.spec.epistemic.DEL_REALISATIONS",
+            "gcv.spec.transition.realisation",
         ),
         tests=(
             _t("epistemic/test_operations.py", "test_the_del_table_is_the_papers"),
@@ -533,7 +536,7 @@ CLAIMS: tuple[Claim, ...] = (
         "the scenarios satisfy (A1) at most 12 agents, (A2) an acyclic attack graph and (A3) "
         "an explicit finite world set W for M_t",
         Status.TESTED,
-        implemented_in=("reference.verifier.Verifier.worlds",),
+        implemented_in=("gcv.reference.verifier.Verifier.worlds",),
         tests=(
             _t("test_scenarios.py", "test_the_scenarios_satisfy_a1_a2_and_a3"),
             _t("test_restrictions.py", "test_an_acyclic_check_that_can_fail"),
@@ -545,7 +548,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Proposition 2.5 (standing updates)",
         "O(1) per standing update: an operation writes its target's label and no other",
         Status.TESTED,
-        implemented_in=("reference.depmap.DependencyMap",),
+        implemented_in=("gcv.reference.depmap.DependencyMap",),
         tests=(
             _t(
                 "test_restrictions.py",
@@ -560,8 +563,8 @@ CLAIMS: tuple[Claim, ...] = (
         "under (A3) a hard announcement costs O(|W|) and a soft upgrade O(|W| log |W|)",
         Status.REPRODUCED,
         implemented_in=(
-            "reference.epistemic.updates.announce",
-            "reference.epistemic.updates.lexicographic_upgrade",
+            "gcv.reference.epistemic.updates.announce",
+            "gcv.reference.epistemic.updates.lexicographic_upgrade",
         ),
         benchmarks=("tests/benchmarks/bench_epistemic.py",),
     ),
@@ -575,7 +578,7 @@ CLAIMS: tuple[Claim, ...] = (
         "each step; with k of n children muddy, the muddy ones first know in round k and the "
         "clean ones in round k + 1",
         Status.REPRODUCED,
-        implemented_in=("reference.replay.replay", "spec.epistemic.compute_muddy_children_model"),
+        implemented_in=("gcv.replay.replay", "gcv.spec.epistemic.compute_muddy_children_model"),
         tests=(
             _t(
                 "epistemic/test_muddy_children.py",
@@ -602,7 +605,7 @@ CLAIMS: tuple[Claim, ...] = (
         "but does not know it; after T9 every agent knows ~h2; after T12 every h4-world "
         "precedes every ~h4-world",
         Status.REPRODUCED,
-        implemented_in=("reference.replay.replay",),
+        implemented_in=("gcv.replay.replay",),
         tests=(
             _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
             _t("epistemic/test_phase2.py", "test_the_epistemic_trace_is_phase_2_with_formulas"),
@@ -622,7 +625,7 @@ CLAIMS: tuple[Claim, ...] = (
         "open from T2 to T11; after T9 o1, o5 and o6 are unexplained; h1, h3 and h4 together "
         "explain every observation",
         Status.PARTIAL,
-        implemented_in=("reference.epistemic.abduction.close_problems",),
+        implemented_in=("gcv.reference.epistemic.abduction.close_problems",),
         tests=(
             _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
             _t("epistemic/test_abduction.py", "test_b2_t5_h1_solves_o7_but_not_o8"),
@@ -644,7 +647,10 @@ CLAIMS: tuple[Claim, ...] = (
         "Section 2, Preliminaries (Dung 1995)",
         "conflict-free, admissible and preferred sets of an argumentation framework",
         Status.TESTED,
-        implemented_in=("spec.dung.compute_preferred_extensions", "spec.dung.is_admissible"),
+        implemented_in=(
+            "gcv.spec.dung.compute_preferred_extensions",
+            "gcv.spec.dung.is_admissible",
+        ),
         tests=(
             _t("test_dung.py", "test_preferred_extensions_agree"),
             _t("test_dung.py", "test_admissible_sets_agree"),
@@ -657,7 +663,10 @@ CLAIMS: tuple[Claim, ...] = (
         "the renderer flags an ungrounded continuation: 'decision alpha no longer "
         "grounded; affected by retraction of a3; depends on a1, a2'",
         Status.REPRODUCED,
-        implemented_in=("reference.render.render_grounding", "reference.render.render_turn"),
+        implemented_in=(
+            "gcv.reference.render.render_grounding",
+            "gcv.reference.render.render_turn",
+        ),
         tests=(
             _t("test_scenarios.py", "test_phase3_renderer_flags_the_decision_in_the_papers_words"),
         ),
@@ -671,10 +680,10 @@ CLAIMS: tuple[Claim, ...] = (
         "own operations; end-to-end arm: a model's, validated, all or none)",
         Status.TESTED,
         implemented_in=(
-            "reference.interpret.native.NativeInterpreter",
-            "reference.interpret.llm.LLMInterpreter",
-            "reference.interpret.validate.read_reply",
-            "reference.interpret.turn.interpret_turn",
+            "gcv.interpret.native.NativeInterpreter",
+            "gcv.interpret.llm.LLMInterpreter",
+            "gcv.interpret.validate.read_reply",
+            "gcv.interpret.turn.interpret_turn",
         ),
         tests=(
             _t("interpret/test_validate.py", "test_a_reply_is_applied_whole_or_not_at_all"),
@@ -690,9 +699,9 @@ CLAIMS: tuple[Claim, ...] = (
         "State-augmented prompt conditions",
         Status.PARTIAL,
         implemented_in=(
-            "reference.interpret.evaluate.evaluate",
-            "reference.interpret.metrics.score",
-            "reference.interpret.prompts.build_messages",
+            "gcv.interpret.evaluate.evaluate",
+            "gcv.interpret.metrics.score",
+            "gcv.interpret.prompts.build_messages",
         ),
         tests=(
             _t(
@@ -716,7 +725,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Phase 3 (19 turns) classification under the Definitions condition, F1 and exact "
         "match over 5 runs per cell",
         Status.PARTIAL,
-        implemented_in=("reference.interpret.runs.repeat", "reference.interpret.runs.spread"),
+        implemented_in=("gcv.interpret.runs.repeat", "gcv.interpret.runs.spread"),
         tests=(
             _t(
                 "interpret/test_runs.py",
@@ -739,7 +748,7 @@ CLAIMS: tuple[Claim, ...] = (
         "h2 is active at T6, weakened at T7, abandoned at T9; h4 is resolved at T13 "
         "with h1 and h3 linked to it",
         Status.REPRODUCED,
-        implemented_in=("reference.replay.replay",),
+        implemented_in=("gcv.replay.replay",),
         tests=(
             _t("test_scenarios.py", "test_phase2_h2_lifecycle"),
             _t("test_scenarios.py", "test_phase2_h4_resolved_with_h1_and_h3_linked_to_it"),
@@ -754,7 +763,7 @@ CLAIMS: tuple[Claim, ...] = (
         "queries (o8, o9, o6, o5), 16 dependency decisions, the one-step query returns "
         "the whole set for one of them and Affected* for all four",
         Status.REPRODUCED,
-        implemented_in=("reference.verifier.Verifier.affected_star",),
+        implemented_in=("gcv.reference.verifier.Verifier.affected_star",),
         tests=(
             _t("test_scenarios.py", "test_phase2_three_hop_retraction_of_o5"),
             _t("test_scenarios.py", "test_phase2_the_four_retraction_queries_of_section_4_4"),
@@ -770,7 +779,7 @@ CLAIMS: tuple[Claim, ...] = (
         "a2, a3 with Bob's dissent recorded; when a3 flips, Affected*(a3) flags exactly the "
         "Yjs decision while the access-control resolution stays grounded",
         Status.PARTIAL,
-        implemented_in=("reference.replay.replay",),
+        implemented_in=("gcv.replay.replay",),
         tests=(
             _t("test_scenarios.py", "test_phase3_t1_registers_what_b3_states"),
             _t("test_scenarios.py", "test_phase3_model_has_the_eleven_atoms_the_paper_counts"),
@@ -792,8 +801,8 @@ CLAIMS: tuple[Claim, ...] = (
         "positives",
         Status.REPRODUCED_ON_GENERATED_DATA,
         implemented_in=(
-            "reference.experiments.casefiles.generate_case_file",
-            "reference.experiments.casefiles.retraction_study",
+            "gcv.experiments.casefiles.generate_case_file",
+            "gcv.experiments.casefiles.retraction_study",
         ),
         tests=(
             _t(
@@ -817,7 +826,7 @@ CLAIMS: tuple[Claim, ...] = (
         "subject-object links from the entities a question names; superseded facts are left "
         "out, and on 336 of 400 multi-hop questions the active records chain to the gold answer",
         Status.REPRODUCED_ON_GENERATED_DATA,
-        implemented_in=("reference.evidence.FactMemory.evidence",),
+        implemented_in=("gcv.evidence.FactMemory.evidence",),
         tests=(
             _t(
                 "test_evidence.py",
@@ -839,7 +848,7 @@ CLAIMS: tuple[Claim, ...] = (
         "on MemAB-FC the verifier sends 97-174 tokens per query, RAG's top-50 facts 753-811 "
         "at every length, and the full context grows with the stream (to 114.5K)",
         Status.REPRODUCED_ON_GENERATED_DATA,
-        implemented_in=("reference.experiments.arms.measure_stream",),
+        implemented_in=("gcv.experiments.arms.measure_stream",),
         tests=(
             _t(
                 "test_experiments.py",
@@ -858,7 +867,7 @@ CLAIMS: tuple[Claim, ...] = (
         "13-2000 turns, against 1.1-190 us for history replay, 4x at 13 turns to 415x at 2000; "
         "under a microsecond over 13-2000 turns",
         Status.NOT_REPRODUCED,
-        implemented_in=("reference.verifier.Verifier.affected_star",),
+        implemented_in=("gcv.reference.verifier.Verifier.affected_star",),
         benchmarks=("tests/benchmarks/suite.py",),
         reason="closest: 1.05-1.58 us per query in CPython under python -O over 13 to 200,000 "
         "turns (docs/performance.md), flat in history length as the paper says, but above "
@@ -883,7 +892,10 @@ CLAIMS: tuple[Claim, ...] = (
         "views: calls not involving a are invisible to a; a call involving a appends the "
         "call with a's resulting local state; R_a is view equality",
         Status.TESTED,
-        implemented_in=("spec.gossip.views.compute_view", "spec.gossip.views.is_view_equivalent"),
+        implemented_in=(
+            "gcv.spec.gossip.views.compute_view",
+            "gcv.spec.gossip.views.is_view_equivalent",
+        ),
         tests=(
             _t("gossip/test_calls_views.py", "test_calls_not_involving_the_agent_are_invisible"),
             _t("gossip/test_calls_views.py", "test_view_records_own_calls_with_resulting_state"),
@@ -897,8 +909,8 @@ CLAIMS: tuple[Claim, ...] = (
         "class sums; P_a(phi); knowledge as probability one",
         Status.TESTED,
         implemented_in=(
-            "spec.gossip.lottery.compute_model",
-            "spec.gossip.lottery.compute_probability",
+            "gcv.spec.gossip.lottery.compute_model",
+            "gcv.spec.gossip.lottery.compute_probability",
         ),
         tests=(
             _t(
@@ -916,9 +928,9 @@ CLAIMS: tuple[Claim, ...] = (
         "translation tau into the Apt-Wojtczak language",
         Status.TESTED,
         implemented_in=(
-            "spec.gossip.formulas.is_in_knowledge_fragment",
-            "spec.gossip.formulas.is_source_compatible",
-            "spec.gossip.formulas.compute_translation",
+            "gcv.spec.gossip.formulas.is_in_knowledge_fragment",
+            "gcv.spec.gossip.formulas.is_source_compatible",
+            "gcv.spec.gossip.formulas.compute_translation",
         ),
         tests=(
             _t(
@@ -934,7 +946,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Proposition 4.1",
         "knowledge in an admissible lottery model is S5",
         Status.TESTED,
-        implemented_in=("spec.gossip.lottery.is_s5_at",),
+        implemented_in=("gcv.spec.gossip.lottery.is_s5_at",),
         tests=(_t("gossip/test_lottery_lemmas.py", "test_knowledge_is_s5"),),
     ),
     Claim(
@@ -943,7 +955,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Example 4.2",
         "ac and bc;ac give a different views although a's calls coincide",
         Status.REPRODUCED,
-        implemented_in=("spec.gossip.views.compute_example_4_2",),
+        implemented_in=("gcv.spec.gossip.views.compute_example_4_2",),
         tests=(
             _t("gossip/test_calls_views.py", "test_example_4_2_same_a_calls_different_views"),
             _t("gossip/test_decide.py", "test_example_4_2_knowledge_after_bc_ac"),
@@ -958,8 +970,8 @@ CLAIMS: tuple[Claim, ...] = (
         "denied with the failed-precondition label",
         Status.REPRODUCED,
         implemented_in=(
-            "spec.gossip.guard.compute_guard",
-            "spec.gossip.execution.compute_section_2_example",
+            "gcv.spec.gossip.guard.compute_guard",
+            "gcv.spec.gossip.execution.compute_section_2_example",
         ),
         tests=(
             _t(
@@ -983,7 +995,7 @@ CLAIMS: tuple[Claim, ...] = (
         "lottery transparency: an L_K formula holds in a lottery model iff it holds in "
         "the underlying Kripke model",
         Status.TESTED,
-        implemented_in=("spec.gossip.lottery.is_lottery_transparent",),
+        implemented_in=("gcv.spec.gossip.lottery.is_lottery_transparent",),
         tests=(
             _t("gossip/test_lottery_lemmas.py", "test_lemma_5_2_lottery_transparency"),
             _t("gossip/test_lottery_lemmas.py", "test_lemma_5_2_fails_with_a_zero_weight"),
@@ -996,7 +1008,7 @@ CLAIMS: tuple[Claim, ...] = (
         "source correspondence: a formula of L_K,src holds in the source instance iff its "
         "translation tau holds in the Apt-Wojtczak model",
         Status.PARTIAL,
-        implemented_in=("spec.gossip.source.is_source_corresponding",),
+        implemented_in=("gcv.spec.gossip.source.is_source_corresponding",),
         tests=(
             _t(
                 "gossip/test_lottery_lemmas.py",
@@ -1018,8 +1030,8 @@ CLAIMS: tuple[Claim, ...] = (
         "theta over the infinite H_src is decided exactly by a finite search",
         Status.TESTED,
         implemented_in=(
-            "spec.gossip.decide.compute_compatible_states",
-            "spec.gossip.decide.is_known_in_source",
+            "gcv.spec.gossip.decide.compute_compatible_states",
+            "gcv.spec.gossip.decide.is_known_in_source",
         ),
         tests=(
             _t("gossip/test_decide.py", "test_agreement_three_agents"),
@@ -1036,7 +1048,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Definition 6.1",
         "three-source lottery reweighting with its normaliser conditions",
         Status.TESTED,
-        implemented_in=("spec.gossip.reweighting.compute_reweighting",),
+        implemented_in=("gcv.spec.gossip.reweighting.compute_reweighting",),
         tests=(
             _t("gossip/test_lottery_lemmas.py", "test_three_source_reweighting_by_hand"),
             _t(
@@ -1051,7 +1063,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Lemma 6.2",
         "positive admissible reweighting preserves L_K truth and guard decisions",
         Status.TESTED,
-        implemented_in=("spec.gossip.reweighting.is_guard_invariant",),
+        implemented_in=("gcv.spec.gossip.reweighting.is_guard_invariant",),
         tests=(
             _t(
                 "gossip/test_lottery_lemmas.py",
@@ -1067,7 +1079,7 @@ CLAIMS: tuple[Claim, ...] = (
         "ranking progress: with a rank that never increases and drops with probability at "
         "least epsilon, E[T] <= rho(x0) / epsilon",
         Status.TESTED,
-        implemented_in=("spec.gossip.ranking.compute_ranking_estimate",),
+        implemented_in=("gcv.spec.gossip.ranking.compute_ranking_estimate",),
         tests=(
             _t("gossip/test_ranking.py", "test_bound_holds_for_the_guarded_gossip_process"),
             _t("gossip/test_ranking.py", "test_counter_process_attains_the_bound"),
@@ -1082,7 +1094,7 @@ CLAIMS: tuple[Claim, ...] = (
         "occurrences group into root-role units whose strength is the maximum over their "
         "renderings (absorption)",
         Status.TESTED,
-        implemented_in=("spec.lineage.compute_units",),
+        implemented_in=("gcv.spec.lineage.compute_units",),
         tests=(
             _t("lineage/test_lineage_model.py", "test_units_take_the_maximum_over_renderings"),
             _t(
@@ -1098,7 +1110,7 @@ CLAIMS: tuple[Claim, ...] = (
         "the principles RRI, LNI, CRI, FLR and qFLR, checkable on any judge; only the "
         "lineage quotient satisfies RRI, LNI and FLR together",
         Status.TESTED,
-        implemented_in=("spec.lineage.principles.find_violations",),
+        implemented_in=("gcv.spec.lineage.principles.find_violations",),
         tests=(
             _t(
                 "lineage/test_lineage_principles.py",
@@ -1116,7 +1128,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Proposition 4.1",
         "RRI is exactly threshold-uniform replication immunity",
         Status.TESTED,
-        implemented_in=("spec.lineage.principles.is_threshold_uniform_immune",),
+        implemented_in=("gcv.spec.lineage.principles.is_threshold_uniform_immune",),
         tests=(
             _t(
                 "lineage/test_lineage_principles.py",
@@ -1131,7 +1143,7 @@ CLAIMS: tuple[Claim, ...] = (
         "an interface that maps a replica and a matched fresh root to the same observation "
         "cannot satisfy both RRI and strict FLR",
         Status.TESTED,
-        implemented_in=("spec.lineage.principles.is_information_boundary_witness",),
+        implemented_in=("gcv.spec.lineage.principles.is_information_boundary_witness",),
         tests=(_t("lineage/test_lineage_principles.py", "test_information_boundary"),),
     ),
     Claim(
@@ -1142,7 +1154,7 @@ CLAIMS: tuple[Claim, ...] = (
         "replication is strictly dominated; occurrence-sensitive and content-keyed judges "
         "admit profitable deviations",
         Status.TESTED,
-        implemented_in=("spec.lineage.game.find_profitable_deviations",),
+        implemented_in=("gcv.spec.lineage.game.find_profitable_deviations",),
         tests=(
             _t("lineage/test_lineage_game.py", "test_occurrence_sensitive_judges_reward_a_relay"),
             _t("lineage/test_lineage_game.py", "test_lineage_quotient_is_neutral_to_both"),
@@ -1154,7 +1166,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Section 6 (DF-QuAD, Rago et al. 2016)",
         "DF-QuAD: probabilistic-sum aggregation and the standard combination",
         Status.TESTED,
-        implemented_in=("spec.lineage.dfquad.compute_dfquad_strengths",),
+        implemented_in=("gcv.spec.lineage.dfquad.compute_dfquad_strengths",),
         tests=(
             _t("lineage/test_lineage_dfquad.py", "test_dfquad_agrees_with_formal_argumentation"),
         ),
@@ -1166,7 +1178,7 @@ CLAIMS: tuple[Claim, ...] = (
         "the lifting quotients equivalent occurrence nodes before evaluation and rejects "
         "malformed classes",
         Status.TESTED,
-        implemented_in=("spec.lineage.quotient.check_compatibility",),
+        implemented_in=("gcv.spec.lineage.quotient.check_compatibility",),
         tests=(
             _t("lineage/test_lineage_quotient.py", "test_compatibility_rejects_malformed_classes"),
             _t(
@@ -1181,11 +1193,11 @@ CLAIMS: tuple[Claim, ...] = (
         "Section 6.1 and B.5 (response modulus)",
         "a fresh direct supporter moves the score by at least t(1 - v_s) min{v0, 1 - v0}, "
         "the attacker alike, tightly; B.5's configuration gives 0.00128 (the proof assumes, "
-        "and does not derive from spec.lineage, Section 5's reduction of LQ-DF-QuAD on a "
+        "and does not derive from gcv.spec.lineage, Section 5's reduction of LQ-DF-QuAD on a "
         "direct star to v0 and the two aggregates, and the fresh-root rule that a fresh "
         "report joins as a new root leaf; both are tested)",
         Status.PROVED_UNBOUNDED,
-        implemented_in=("spec.lineage.response.compute_response_modulus",),
+        implemented_in=("gcv.spec.lineage.response.compute_response_modulus",),
         tests=(
             _t(
                 "lineage/test_lineage_response.py",
@@ -1202,7 +1214,7 @@ CLAIMS: tuple[Claim, ...] = (
         "fresh roots at intermediate nodes move the topic with the parity-determined sign "
         "when all paths share attack parity; opposite parities can cancel",
         Status.TESTED,
-        implemented_in=("spec.lineage.response.compute_predicted_sign",),
+        implemented_in=("gcv.spec.lineage.response.compute_predicted_sign",),
         tests=(
             _t("lineage/test_lineage_response.py", "test_theorem_6_parity_determined_sign"),
             _t("lineage/test_lineage_response.py", "test_b4_opposite_parities_cancel"),
@@ -1215,7 +1227,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Appendix B.6",
         "a false split inflates: 1 - (1 - t)^m > t",
         Status.TESTED,
-        implemented_in=("spec.lineage.response.is_split_inflating",),
+        implemented_in=("gcv.spec.lineage.response.is_split_inflating",),
         tests=(
             _t(
                 "lineage/test_lineage_response.py",
@@ -1231,7 +1243,7 @@ CLAIMS: tuple[Claim, ...] = (
         "the lineage quotient stays at .5; matched fresh reports move it to .42 and .58, the "
         ".08 bound; Max-QuAD and the content quotient ignore both",
         Status.REPRODUCED,
-        implemented_in=("spec.lineage.audit.compute_toy_debate",),
+        implemented_in=("gcv.spec.lineage.audit.compute_toy_debate",),
         tests=(_t("lineage/test_lineage_audit.py", "test_toy_debate"),),
     ),
     Claim(
@@ -1241,7 +1253,10 @@ CLAIMS: tuple[Claim, ...] = (
         "over 28,224 direct-star profiles only the lineage quotient meets the joint target: "
         "CD, RSS8, RFR8 and FASR zero, FLG .0298, MinG .0013",
         Status.CONSISTENT_UNDER_INFERRED_READING,
-        implemented_in=("spec.lineage.audit.run_star_audit", "spec.lineage.audit.run_dag_audit"),
+        implemented_in=(
+            "gcv.spec.lineage.audit.run_star_audit",
+            "gcv.spec.lineage.audit.run_dag_audit",
+        ),
         tests=(
             _t("lineage/test_lineage_audit.py", "test_table_2_lineage_row"),
             _t("lineage/test_lineage_audit.py", "test_grid_sizes"),
@@ -1260,7 +1275,10 @@ CLAIMS: tuple[Claim, ...] = (
         "tests and 4,104 fresh interventions: lineage lifting has zero maximum clean "
         "deviation and replication shift, and the response modulus holds on every test",
         Status.REPRODUCED,
-        implemented_in=("spec.lineage.audit.run_dag_audit", "spec.lineage.audit.generate_dags"),
+        implemented_in=(
+            "gcv.spec.lineage.audit.run_dag_audit",
+            "gcv.spec.lineage.audit.generate_dags",
+        ),
         tests=(
             _t("lineage/test_lineage_audit.py", "test_grid_sizes"),
             _t("lineage/test_lineage_audit.py", "test_dag_audit"),
@@ -1272,7 +1290,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Section 7.2 and C.1 (the DAG audit's minimum gain)",
         "lineage lifting's minimum signed fresh-root gain over the DAGs is 1.28e-4",
         Status.CONSISTENT_UNDER_INFERRED_READING,
-        implemented_in=("spec.lineage.audit.DAG_FRESH_STRENGTH",),
+        implemented_in=("gcv.spec.lineage.audit.DAG_FRESH_STRENGTH",),
         tests=(_t("lineage/test_lineage_audit.py", "test_dag_audit"),),
         reason="inferred: the fresh roots' strength .4, which the summary does not state and "
         "which lies outside the stated grid {0.2, 0.5, 0.8}; the minimum is linear in it, and "
@@ -1286,7 +1304,7 @@ CLAIMS: tuple[Claim, ...] = (
         "at B.5's configuration t(1 - v_s) = .0064, min{v0, 1 - v0} = .2, the modulus is "
         ".00128, and the fresh supporter's gain attains it",
         Status.REPRODUCED,
-        implemented_in=("spec.lineage.audit.compute_b5_figures",),
+        implemented_in=("gcv.spec.lineage.audit.compute_b5_figures",),
         tests=(_t("lineage/test_lineage_response.py", "test_b5_configuration_figures"),),
     ),
     Claim(

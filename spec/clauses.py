@@ -1,12 +1,12 @@
 """Where each rule of the transition comes from: the paper, or a choice of the reference.
 
-Every precondition, effect and ordering rule of :mod:`spec.transition` is a
+Every precondition, effect and ordering rule of :mod:`gcv.spec.transition` is a
 :class:`Clause` with a stable identifier.  A clause's ``source`` is ``paper``
 (``place`` cites the section, table, proof or scenario turn that states it) or
 ``chosen`` (``place`` gives the reason, and ``alternative`` names the reading
 a paper-faithful implementation could make instead, where one exists).
 
-The registry fills as :mod:`spec.transition` is imported (each clause is declared
+The registry fills as :mod:`gcv.spec.transition` is imported (each clause is declared
 beside the check or effect that cites it).  ``spec/normative.md`` has one entry per
 clause, headed by its identifier;
 ``tests/test_transition.py`` checks that the two list the same clauses with the

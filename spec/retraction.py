@@ -4,12 +4,12 @@ Each ``is_*`` function states one conclusion for a given map and withdrawn
 premise; :func:`is_selective_retraction_sound` and
 :func:`is_closure_retraction_sound` bundle them, under the propositions'
 hypotheses.  Use them on small maps: the preferred-extension clause is
-decided by brute force (``spec.dung``).
+decided by brute force (``gcv.spec.dung``).
 """
 
 from __future__ import annotations
 
-from spec.core import (
+from gcv.spec.core import (
     DependencyMap,
     compute_affected,
     compute_affected_star,
@@ -17,7 +17,7 @@ from spec.core import (
     has_dependency_path,
     is_conflict_free_map,
 )
-from spec.dung import (
+from gcv.spec.dung import (
     Framework,
     compute_preferred_extensions,
     compute_restriction,

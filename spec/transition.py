@@ -5,11 +5,11 @@ D_t = (M, AF, Cm, Dep) (Definition 2.1): :func:`process_turn` lists the eight
 operation kinds in the fixed order, one line each, and each ``process_<op>``
 states that operation's row of Table 3 (its preconditions as plain checks, one
 per clause) and of Section 2's operation table (its DEL realisation on M_t,
-through :mod:`spec.epistemic`'s updates).  It is slow and obvious on purpose:
+through :mod:`gcv.spec.epistemic`'s updates).  It is slow and obvious on purpose:
 relations are sets of pairs, a turn works on a copy of the state, and nothing
 is indexed.  It imports nothing from ``reference/``.
 
-Every rule cites its clause (:data:`spec.clauses.CLAUSES`), which says whether
+Every rule cites its clause (:data:`gcv.spec.clauses.CLAUSES`), which says whether
 the paper states it or the reference chose it; ``spec/normative.md`` has the
 prose of each.  The clauses a turn exercised are in :attr:`Outcome.clauses` (or
 :attr:`Rejected.clauses`), so a conformance step can say which choices it
@@ -26,7 +26,7 @@ Where the paper's objects are:
   body of :func:`process_turn` (``order.*``); atomicity and composition: ``turn.*``.
 
 Operations are the trace format's operation objects (``spec/trace.schema.json``,
-already schema-valid), except that a ``formula`` is a :mod:`spec.epistemic`
+already schema-valid), except that a ``formula`` is a :mod:`gcv.spec.epistemic`
 formula, not its text: parsing is the caller's.
 
 References
@@ -44,9 +44,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from spec import core
-from spec import epistemic as se
-from spec.clauses import CHOSEN, PAPER, clause
+from gcv.spec import core
+from gcv.spec import epistemic as se
+from gcv.spec.clauses import CHOSEN, PAPER, clause
 
 __all__ = [
     "ORDER",
@@ -192,7 +192,7 @@ class State:
         return {target for _, target in self.att}
 
     def to_core(self) -> core.DependencyMap:
-        """The parts the queries read (:class:`spec.core.DependencyMap`)."""
+        """The parts the queries read (:class:`gcv.spec.core.DependencyMap`)."""
         return core.DependencyMap(
             args=frozenset(self.records),
             att=frozenset(self.att),
@@ -1538,7 +1538,7 @@ def formula_of(state: State, op: Operation) -> se.Formula | None:
 
 def realisation(op: Operation) -> tuple[str | None, bool]:
     """The DEL realisation of a Support, Undermine, Revise or Resolve: (update, negated?), the
-    update one of :data:`spec.epistemic.DEL_REALISATIONS`' names, None for no change to M_t."""
+    update one of :data:`gcv.spec.epistemic.DEL_REALISATIONS`' names, None for no change to M_t."""
     default, alternative = se.DEL_REALISATIONS[op["op"]]
     match op["op"]:
         case "support":

@@ -1,7 +1,7 @@
 """Engines with one planted bug each, which the state machines must catch.
 
 Hypothesis keeps "bad machines" to show that its stateful testing finds real bugs;
-these are ours.  Each engine is a :class:`~reference.verifier.Verifier` with one
+these are ours.  Each engine is a :class:`~gcv.reference.verifier.Verifier` with one
 behaviour of the paper broken, and ``caught_by`` names the check expected to fail
 (a fragment of its message): a machine invariant, a machine rule, or, where the
 engine's own postcondition already refuses the state, that contract.
@@ -9,7 +9,7 @@ engine's own postcondition already refuses the state, that contract.
 machine over each.
 
 The epistemic machine drives M_t through :class:`EpistemicUpdates`, the update
-functions of ``reference.epistemic.updates``; :data:`BROKEN_EPISTEMIC` swaps one of
+functions of ``gcv.reference.epistemic.updates``; :data:`BROKEN_EPISTEMIC` swaps one of
 them for a broken copy (the copies carry none of the originals' contracts, so only
 the machine can catch them), and
 ``test_the_epistemic_machine_catches_a_broken_engine`` runs the machine over each.
@@ -24,20 +24,20 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 
-import reference.apply
-import reference.preconditions
-import reference.verifier
-from reference.closure import Grounding, dependency_walk
-from reference.depmap import StateView
-from reference.epistemic import updates
-from reference.epistemic.formula import Formula, Not
-from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.semantics import members, truth_set
-from reference.errors import GcvError, PreconditionViolation
-from reference.operations import Operation, OperationKind, Resolve, Support
-from reference.records import AgentId, RecordId, Standing
-from reference.rules import RULES
-from reference.verifier import Turn, TurnReport, Verifier
+import gcv.reference.apply
+import gcv.reference.preconditions
+import gcv.reference.verifier
+from gcv.reference.closure import Grounding, dependency_walk
+from gcv.reference.depmap import StateView
+from gcv.reference.epistemic import updates
+from gcv.reference.epistemic.formula import Formula, Not
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.epistemic.semantics import members, truth_set
+from gcv.reference.errors import GcvError, PreconditionViolation
+from gcv.reference.operations import Operation, OperationKind, Resolve, Support
+from gcv.reference.records import AgentId, RecordId, Standing
+from gcv.reference.rules import RULES
+from gcv.reference.verifier import Turn, TurnReport, Verifier
 
 
 @contextmanager
@@ -57,7 +57,7 @@ class UndermineLeavesTargetActive(Verifier):
     """Undermine adds its attack but leaves the target's label as it was (breaks Lemma 2.2)."""
 
     def apply_turn(self, turn: Turn) -> TurnReport:
-        with _table_row(reference.apply, OperationKind.UNDERMINE, target_becomes=None):
+        with _table_row(gcv.reference.apply, OperationKind.UNDERMINE, target_becomes=None):
             return super().apply_turn(turn)
 
 
@@ -66,7 +66,7 @@ class SupportRevivesAbandoned(Verifier):
 
     def apply_turn(self, turn: Turn) -> TurnReport:
         with _table_row(
-            reference.preconditions, OperationKind.SUPPORT, target_standing=frozenset(Standing)
+            gcv.reference.preconditions, OperationKind.SUPPORT, target_standing=frozenset(Standing)
         ):
             return super().apply_turn(turn)
 
@@ -91,7 +91,9 @@ class UndermineIgnoresTargetStanding(Verifier):
 
     def apply_turn(self, turn: Turn) -> TurnReport:
         with _table_row(
-            reference.preconditions, OperationKind.UNDERMINE, target_standing=frozenset(Standing)
+            gcv.reference.preconditions,
+            OperationKind.UNDERMINE,
+            target_standing=frozenset(Standing),
         ):
             return super().apply_turn(turn)
 
@@ -130,18 +132,18 @@ class ResolveReadsTheTurnsStart(Verifier):
 
     def apply_turn(self, turn: Turn) -> TurnReport:
         start = copy.deepcopy(self.state).view()
-        check = reference.apply.find_violation
+        check = gcv.reference.apply.find_violation
 
         def at_the_start(
             op: Operation, view: StateView, speaker: AgentId
         ) -> PreconditionViolation | None:
             return check(op, start if isinstance(op, Resolve) else view, speaker)
 
-        reference.apply.find_violation = at_the_start
+        gcv.reference.apply.find_violation = at_the_start
         try:
             return super().apply_turn(turn)
         finally:
-            reference.apply.find_violation = check
+            gcv.reference.apply.find_violation = check
 
 
 class WrittenOrderTurn(Verifier):
@@ -149,12 +151,12 @@ class WrittenOrderTurn(Verifier):
     (Section 2, "Updating D_t"): a one-operation turn cannot show it."""
 
     def apply_turn(self, turn: Turn) -> TurnReport:
-        saved = reference.verifier.in_application_order
-        reference.verifier.in_application_order = lambda ops: list(enumerate(ops))
+        saved = gcv.reference.verifier.in_application_order
+        gcv.reference.verifier.in_application_order = lambda ops: list(enumerate(ops))
         try:
             return super().apply_turn(turn)
         finally:
-            reference.verifier.in_application_order = saved
+            gcv.reference.verifier.in_application_order = saved
 
 
 class NonAtomicTurn(Verifier):

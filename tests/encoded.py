@@ -20,10 +20,10 @@ from itertools import product
 
 import z3
 
-from proofs.encode import LABELS, REC, Params, Rules, State, transition
-from proofs.solver import Outcome, prove
-from reference.depmap import DependencyMap
-from reference.operations import (
+from gcv.proofs.encode import LABELS, REC, Params, Rules, State, transition
+from gcv.proofs.solver import Outcome, prove
+from gcv.reference.depmap import DependencyMap
+from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
@@ -34,9 +34,9 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.records import Standing
-from reference.rules import RULES
-from spec import transition as spec_transition
+from gcv.reference.records import Standing
+from gcv.reference.rules import RULES
+from gcv.spec import transition as spec_transition
 
 _x = z3.Const("x", REC)
 
@@ -324,7 +324,7 @@ class Evaluator:
     """The encoded transition relation on a fixed finite universe, evaluated, not solved.
 
     For each sequence of operation kinds the composed relation (each transition reading
-    the state the previous one left, A.3) is built once from :func:`proofs.encode.transition`,
+    the state the previous one left, A.3) is built once from :func:`gcv.proofs.encode.transition`,
     its quantifiers instantiated at the universe's constants (:func:`_grounded`); a step is
     then decided by substituting the concrete state and parameters for the formula's free
     arrays and constants and evaluating the result in a model whose universe is exactly

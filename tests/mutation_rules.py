@@ -1,4 +1,4 @@
-"""Mutation testing of the operation table, ``reference.rules.RULES``.
+"""Mutation testing of the operation table, ``gcv.reference.rules.RULES``.
 
     .venv/bin/python -m tests.mutation_rules [--jobs 2]
 
@@ -45,9 +45,9 @@ TESTS = [
 
 def mutants() -> list[tuple[str, str, object]]:
     """(operation, field, new value) for every mutant of the rows the engine reads."""
-    from reference.operations import OperationKind
-    from reference.records import Standing
-    from reference.rules import RULES
+    from gcv.reference.operations import OperationKind
+    from gcv.reference.records import Standing
+    from gcv.reference.rules import RULES
 
     found: list[tuple[str, str, object]] = []
     targets = (
@@ -81,16 +81,16 @@ def describe(mutant: tuple[str, str, object]) -> str:
 def install(index: int) -> None:
     """Replace the operation table by mutant ``index`` wherever a module holds it.
 
-    ``import reference`` already loads the engine, so ``reference.apply`` and
-    ``reference.preconditions`` hold the table under their own name: each is rebound.
+    ``import reference`` already loads the engine, so ``gcv.reference.apply`` and
+    ``gcv.reference.preconditions`` hold the table under their own name: each is rebound.
     """
     from types import MappingProxyType
 
-    import reference.rules
-    from reference.operations import OperationKind
+    import gcv.reference.rules
+    from gcv.reference.operations import OperationKind
 
     kind, field, value = mutants()[index]
-    original = reference.rules.RULES
+    original = gcv.reference.rules.RULES
     table = dict(original)
     operation = OperationKind[kind]
     table[operation] = dataclasses.replace(table[operation], **{field: value})

@@ -10,8 +10,8 @@ two-operation turn over the pair pool is applied too, in both written orders; th
 states are compared, not explored.  The pair pool names ``pair_records`` only, so beyond
 two records it covers the pairs over those two in the state chosen for each class.
 
-Each step is taken by the engine (:class:`reference.verifier.Verifier`) and by
-:func:`spec.transition.process_turn`; they must agree on acceptance, error code, failing
+Each step is taken by the engine (:class:`gcv.reference.verifier.Verifier`) and by
+:func:`gcv.spec.transition.process_turn`; they must agree on acceptance, error code, failing
 operation and the whole of D_t+1.  Each step is also decided by the Z3 encoding's own
 transition relation (``proofs/encode.py``), composed over the turn's operations and
 evaluated on the scope's finite universe (:class:`tests.encoded.Evaluator`): the engine
@@ -21,7 +21,7 @@ state.  So every pool step the encoding allows is one the engine accepts.  Every
 ``enumerate_every``-th state the solver also enumerates every one-operation step the
 encoding allows over the identifier pool with cited sets of any size, and the engine must
 accept each.  Verify and Affected* of every record of every state are compared with
-spec.core in both marking phases of reference/closure.py.
+gcv.spec.core in both marking phases of reference/closure.py.
 
 Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K]`` for the
 counts, as a model checker prints them; ``--records 3`` is the deep profile.
@@ -38,11 +38,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import permutations, product
 
-import reference.closure
-from proofs.encode import Rules
-from reference.conformance.cases.oracle import spec_operation
-from reference.errors import GcvError
-from reference.operations import (
+import gcv.reference.closure
+from gcv.conformance.cases.oracle import spec_operation
+from gcv.proofs.encode import Rules
+from gcv.reference.errors import GcvError
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -55,9 +55,9 @@ from reference.operations import (
     Undermine,
     in_application_order,
 )
-from reference.rules import RULES
-from reference.verifier import Turn, Verifier
-from spec import core, transition
+from gcv.reference.rules import RULES
+from gcv.reference.verifier import Turn, Verifier
+from gcv.spec import core, transition
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
 from tests.test_transition import _same_map as same_map
 
@@ -399,23 +399,23 @@ def _position(turn: Turn, error: GcvError) -> int:
 
 @contextmanager
 def dense_from_the_start(shift: int) -> Iterator[None]:
-    """Set :mod:`reference.closure`'s phase threshold (a module constant, not a parameter):
+    """Set :mod:`gcv.reference.closure`'s phase threshold (a module constant, not a parameter):
     shift 0 keeps a walk over n records in its first, dict-marked loop; the default (4)
     hands a walk over fewer than 16 records to the second, array-marked loop after the
     start's links."""
-    saved = reference.closure._DENSE_SHIFT
-    reference.closure._DENSE_SHIFT = shift
+    saved = gcv.reference.closure._DENSE_SHIFT
+    gcv.reference.closure._DENSE_SHIFT = shift
     try:
         yield
     finally:
-        reference.closure._DENSE_SHIFT = saved
+        gcv.reference.closure._DENSE_SHIFT = saved
 
 
 def check_queries(engine: Verifier, state: transition.State) -> int:
     """Verify (Lemma 2.1) and Affected* (Definition 2.3) of every record, in both marking
     phases of reference/closure.py, against spec.core; the number of queries asked."""
     d, asked = state.to_core(), 0
-    for shift in (0, reference.closure._DENSE_SHIFT):
+    for shift in (0, gcv.reference.closure._DENSE_SHIFT):
         with dense_from_the_start(shift):
             for record in sorted(state.records):
                 grounded = engine.verify(record).grounded

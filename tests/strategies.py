@@ -6,12 +6,12 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
-from reference.conformance.fuzz import AGENTS, typed_operations_over
-from reference.depmap import DependencyMap
-from reference.records import GOOD_STANDING, Standing
-from reference.verifier import Turn
-from spec import core
+from gcv.conformance.fuzz import AGENTS, typed_operations_over
+from gcv.reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
+from gcv.reference.depmap import DependencyMap
+from gcv.reference.records import GOOD_STANDING, Standing
+from gcv.reference.verifier import Turn
+from gcv.spec import core
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
     .venv/bin/python -m tests.table_mutants [--jobs 2] [--deep]
 
 Every mutant of ``tests.mutation_rules`` (one field of one of the four rows with a target:
-44 in all) is installed in memory, on a copy of ``reference.rules.RULES`` (the file is not
+44 in all) is installed in memory, on a copy of ``gcv.reference.rules.RULES`` (the file is not
 touched), before ``proofs`` is imported, so the encoding is built from the mutated table;
 then ``gcv prove``'s suite runs on it, one fresh interpreter per mutant.  Each mutant gets
 one verdict:
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Importing tests.mutation_rules with GCV_RULES_MUTANT set installs the mutant.
 _PROVE = (
-    "import sys, tests.mutation_rules; from proofs.runner import main; "
+    "import sys, tests.mutation_rules; from gcv.proofs.runner import main; "
     "sys.exit(main(['--json', '--quiet'] + sys.argv[1:]))"
 )
 

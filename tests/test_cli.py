@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
+from gcv.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 
 
 def test_replay_defaults_to_phase2_and_every_expectation_holds(

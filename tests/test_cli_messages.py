@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import EXIT_BAD_INPUT, main
-from reference.hints import install_hint
+from gcv.cli import EXIT_BAD_INPUT, main
+from gcv.hints import install_hint
 
 ROOT = Path(__file__).resolve().parent.parent
 

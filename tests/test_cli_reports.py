@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, builtin_scenarios, main
+from gcv.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, builtin_scenarios, main
 
 # One accepted turn, one the trace says is rejected, one rejected unexpectedly, and a final
 # expectation that fails: the four kinds of case a report lists.
@@ -105,7 +105,7 @@ def test_replay_json_of_each_scenario_holds(name: str, capsys: pytest.CaptureFix
 def test_scenarios_json_gives_each_description(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenarios", "--json"]) == EXIT_OK
     listed = json.loads(capsys.readouterr().out)
-    folder = resources.files("spec").joinpath("scenarios")
+    folder = resources.files("gcv.spec").joinpath("scenarios")
     for entry in listed:
         source = json.loads(folder.joinpath(f"{entry['name']}.json").read_text("utf-8"))
         assert entry["description"] == source["description"]
@@ -117,7 +117,7 @@ def test_vectors_check_json_reports_the_suite(capsys: pytest.CaptureFixture[str]
     assert main(["vectors", "--check", "--json", "--spec-worlds", "8"]) == EXIT_OK
     data = json.loads(capsys.readouterr().out)
     manifest = json.loads(
-        resources.files("spec").joinpath("vectors", "manifest.json").read_text("utf-8")
+        resources.files("gcv.spec").joinpath("vectors", "manifest.json").read_text("utf-8")
     )
     assert data["current"] is True and data["stale"] == []
     assert data["cases"] == manifest["cases"] == sum(len(f["cases"]) for f in manifest["files"])
@@ -125,7 +125,7 @@ def test_vectors_check_json_reports_the_suite(capsys: pytest.CaptureFixture[str]
 
 
 def test_paper_json_lists_every_claim(capsys: pytest.CaptureFixture[str]) -> None:
-    from spec.claims import CLAIMS, Status
+    from gcv.spec.claims import CLAIMS, Status
 
     assert main(["paper", "--json", "--check"]) == EXIT_OK
     data = json.loads(capsys.readouterr().out)

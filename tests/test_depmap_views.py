@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from reference import Hypothesize, Observe, Revise, Standing, Turn, Verifier
+from gcv import Hypothesize, Observe, Revise, Standing, Turn, Verifier
 
 
 def _small() -> Verifier:

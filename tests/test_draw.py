@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import EXIT_BAD_INPUT, EXIT_OK, _read_trace, main
-from reference.mapview import map_at
+from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, _read_trace, main
+from gcv.mapview import map_at
 
 SVG = "{http://www.w3.org/2000/svg}"
 

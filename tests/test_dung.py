@@ -12,7 +12,7 @@ from argumentation.core import dung as independent
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec import dung
+from gcv.spec import dung
 
 
 @st.composite

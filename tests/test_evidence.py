@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from reference.errors import DuplicateRecord, MalformedInput, UnknownEntity
-from reference.evidence import Fact, FactMemory
-from reference.experiments.evidence_command import load_facts
-from reference.records import Standing
+from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from gcv.evidence import Fact, FactMemory
+from gcv.experiments.evidence_command import load_facts
+from gcv.reference.errors import DuplicateRecord, MalformedInput, UnknownEntity
+from gcv.reference.records import Standing
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "facts-example.tsv"
 

@@ -15,12 +15,12 @@ from statistics import mean
 
 import pytest
 
-from reference.experiments.arms import Arm, StreamResult, count_tokens, measure_stream
-from reference.experiments.casefiles import CaseFile, generate_case_file, retraction_study
-from reference.experiments.report import Plan, render_markdown, run, summarise
-from reference.experiments.streams import generate_stream, remember
-from reference.records import GOOD_STANDING
-from spec.core import DependencyMap, compute_affected_star
+from gcv.experiments.arms import Arm, StreamResult, count_tokens, measure_stream
+from gcv.experiments.casefiles import CaseFile, generate_case_file, retraction_study
+from gcv.experiments.report import Plan, render_markdown, run, summarise
+from gcv.experiments.streams import generate_stream, remember
+from gcv.reference.records import GOOD_STANDING
+from gcv.spec.core import DependencyMap, compute_affected_star
 
 SEED = 7
 CASES = tuple(generate_case_file(SEED, i) for i in range(8))
@@ -124,7 +124,7 @@ def test_the_committed_experiments_page_is_what_gcv_experiments_computes() -> No
     env = {k: v for k, v in os.environ.items() if k != "ICONTRACT_SLOW"}
     env["PYTHONHASHSEED"] = "1"
     done = subprocess.run(
-        [sys.executable, "-m", "reference.experiments.report", "--check"],
+        [sys.executable, "-m", "gcv.experiments.report", "--check"],
         capture_output=True,
         text=True,
         env=env,

@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from reference.cli import main
-from reference.experiments.arms import Arm, build_prompts
-from reference.experiments.qa import answer_questions, is_correct
-from reference.experiments.streams import generate_stream
-from reference.interpret.client import ChatClient, ClientConfig
+from gcv.cli import main
+from gcv.experiments.arms import Arm, build_prompts
+from gcv.experiments.qa import answer_questions, is_correct
+from gcv.experiments.streams import generate_stream
+from gcv.interpret.client import ChatClient, ClientConfig
 from tests.interpret.loopback import ScriptedEndpoint, reply
 
 

@@ -18,7 +18,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 
-from reference.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
 
 ARTEFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artefacts"
 

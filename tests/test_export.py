@@ -14,10 +14,10 @@ import networkx as nx
 import pytest
 from argumentation.interop import iccma
 
-from reference.cli import EXIT_BAD_INPUT, EXIT_OK, _read_trace, builtin_scenarios, main
-from reference.depmap import DependencyMap
-from reference.export import export
-from reference.mapview import map_at
+from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, _read_trace, builtin_scenarios, main
+from gcv.export import export
+from gcv.mapview import map_at
+from gcv.reference.depmap import DependencyMap
 
 # Every scenario's final map, and Phase 2 after T7 (h2 weakened by o9's attack).
 MAPS = [(name, None) for name in builtin_scenarios()] + [("phase2-debugging", 7)]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import main
-from reference.figures import FOLDER
+from gcv.cli import main
+from gcv.figures import FOLDER
 
 
 def test_the_committed_figures_are_current(capsys: pytest.CaptureFixture[str]) -> None:

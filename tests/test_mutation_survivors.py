@@ -10,15 +10,15 @@ import dataclasses
 
 import pytest
 
-from reference.apply import _has_table_effect, _only_eliminates
-from reference.closure import (
+from gcv.reference.apply import _has_table_effect, _only_eliminates
+from gcv.reference.closure import (
     Grounding,
     Walk,
     _accepts_a_closed_set,
     _accepts_within_good_standing,
     _rejects_with_a_witness,
 )
-from reference.depmap import (
+from gcv.reference.depmap import (
     AtomAdded,
     AttackAdded,
     AwarenessGained,
@@ -32,13 +32,13 @@ from reference.depmap import (
     StandingChanged,
     StateView,
 )
-from reference.epistemic.abduction import Problem
-from reference.epistemic.effects import EpistemicState
-from reference.epistemic.formula import Atom, Formula, parse
-from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.updates import restrict
-from reference.errors import GcvError, MalformedOperation
-from reference.operations import (
+from gcv.reference.epistemic.abduction import Problem
+from gcv.reference.epistemic.effects import EpistemicState
+from gcv.reference.epistemic.formula import Atom, Formula, parse
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.epistemic.updates import restrict
+from gcv.reference.errors import GcvError, MalformedOperation
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -50,9 +50,9 @@ from reference.operations import (
     Undermine,
     _is_stable_order,
 )
-from reference.preconditions import find_violation
-from reference.records import MAX_CLAIM_LENGTH, Kind, Record, Standing
-from reference.verifier import Turn, Verifier
+from gcv.reference.preconditions import find_violation
+from gcv.reference.records import MAX_CLAIM_LENGTH, Kind, Record, Standing
+from gcv.reference.verifier import Turn, Verifier
 
 ATOM_P = Atom("p")
 

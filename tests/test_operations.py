@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.depmap import StateView
-from reference.errors import GcvError, MalformedOperation
-from reference.operations import (
+from gcv.reference.depmap import StateView
+from gcv.reference.errors import GcvError, MalformedOperation
+from gcv.reference.operations import (
     APPLICATION_ORDER,
     ExpandAwareness,
     Hypothesize,
@@ -21,10 +21,10 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.preconditions import find_violation
-from reference.records import GOOD_STANDING, Kind, Standing
-from reference.verifier import Turn, Verifier
-from spec import core
+from gcv.reference.preconditions import find_violation
+from gcv.reference.records import GOOD_STANDING, Kind, Standing
+from gcv.reference.verifier import Turn, Verifier
+from gcv.spec import core
 from tests.strategies import AGENTS, spec_map, turns_over
 
 A, W, X, R = Standing.ACTIVE, Standing.WEAKENED, Standing.ABANDONED, Standing.RESOLVED

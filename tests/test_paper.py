@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from reference.paper import MAP, ROOT, find_problems, find_unregistered, main, render_markdown
-from spec.claims import CLAIMS, NUMBERED, PAPERS, Claim, Status, is_registered
+from gcv.paper import MAP, ROOT, find_problems, find_unregistered, main, render_markdown
+from gcv.spec.claims import CLAIMS, NUMBERED, PAPERS, Claim, Status, is_registered
 
 
 def test_no_statement_is_unchecked_and_no_reference_dangles() -> None:
@@ -25,7 +25,7 @@ def test_dangling_references_are_reported() -> None:
         "Lemma 9.9",
         "nothing",
         Status.PROVED_UNBOUNDED,
-        implemented_in=("reference.closure.no_such_function", "no_such_module.x"),
+        implemented_in=("gcv.reference.closure.no_such_function", "no_such_module.x"),
         tests=("tests/test_closure.py::test_no_such_test", "tests/no_such_file.py::test_x"),
         obligations=("no-such-obligation",),
         vectors=("no-such-vector-*",),
@@ -64,7 +64,7 @@ def test_gcv_paper_exits_clean() -> None:
 def test_gcv_paper_check_fails_on_a_claim_without_a_status(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import reference.paper as paper
+    import gcv.paper as paper
 
     statusless = dataclasses.replace(CLAIMS[0], id="core.statusless", status=None)
     monkeypatch.setattr(paper, "CLAIMS", (*CLAIMS, statusless))

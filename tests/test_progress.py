@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.progress import progress
+from gcv.progress import progress
 
 ROOT = Path(__file__).resolve().parent.parent
 PROVE_ONE = ["prove", "--only", "lemma-2.2"]
@@ -45,7 +45,7 @@ def test_a_bar_is_drawn_only_on_a_terminal_and_not_quiet(
 
 def _gcv(words: list[str], terminal: bool) -> tuple[int, str, str]:
     """Run gcv with stderr on a pseudo-terminal (or a pipe); return code, stdout, stderr."""
-    command = [sys.executable, "-m", "reference.cli", *words]
+    command = [sys.executable, "-m", "gcv.cli", *words]
     if not terminal:
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
         return done.returncode, done.stdout, done.stderr

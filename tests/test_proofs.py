@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from proofs.necessity import necessity_table
-from proofs.registry import Budget, Report
-from proofs.runner import main, run_suite
-from proofs.solver import Outcome
-from proofs.suite import OBLIGATIONS
-from reference.operations import OperationKind
+from gcv.proofs.necessity import necessity_table
+from gcv.proofs.registry import Budget, Report
+from gcv.proofs.runner import main, run_suite
+from gcv.proofs.solver import Outcome
+from gcv.proofs.suite import OBLIGATIONS
+from gcv.reference.operations import OperationKind
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import reference.closure
-from proofs.obligations.closure_loop import LOOPS
+import gcv.reference.closure
+from gcv.proofs.obligations.closure_loop import LOOPS
 
-SOURCE = Path(reference.closure.__file__).read_text()
+SOURCE = Path(gcv.reference.closure.__file__).read_text()
 
 
 def _is_phase_switch(statement: ast.stmt) -> bool:

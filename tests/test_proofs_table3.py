@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-import proofs.encode
-from proofs.encode import Params, State
-from proofs.obligations.table3 import _same_effect, _same_precondition
-from proofs.solver import Outcome
-from proofs.table3 import stated
-from reference.operations import OperationKind
-from reference.records import Standing
-from reference.rules import RULES
+import gcv.proofs.encode
+from gcv.proofs.encode import Params, State
+from gcv.proofs.obligations.table3 import _same_effect, _same_precondition
+from gcv.proofs.solver import Outcome
+from gcv.proofs.table3 import stated
+from gcv.reference.operations import OperationKind
+from gcv.reference.records import Standing
+from gcv.reference.rules import RULES
 
 TIMEOUT_MS = 60_000
 
@@ -33,10 +33,10 @@ def _with_row(kind: OperationKind, **change: object) -> dict[OperationKind, obje
 def _patched_encoding(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> types.ModuleType:
     """A copy of proofs/encode.py with ``old`` replaced by ``new`` (the sorts are shared
     with the original, since Z3 declares an enumeration sort once)."""
-    source = Path(proofs.encode.__file__).read_text()
+    source = Path(gcv.proofs.encode.__file__).read_text()
     assert source.count(old) == 1, old
     labels = 'LABEL, _LABEL_CONSTANTS = z3.EnumSort("Label", [s.value for s in Standing])'
-    source = source.replace(labels, "from proofs.encode import LABEL, _LABEL_CONSTANTS")
+    source = source.replace(labels, "from gcv.proofs.encode import LABEL, _LABEL_CONSTANTS")
     module = types.ModuleType("encode_mutant")
     monkeypatch.setitem(sys.modules, module.__name__, module)  # dataclasses look it up
     exec(compile(source.replace(old, new), "encode_mutant", "exec"), module.__dict__)
@@ -46,7 +46,7 @@ def _patched_encoding(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> ty
 def test_the_unchanged_table_is_table_3() -> None:
     s, p = State.fresh("s"), Params.fresh("p")
     for kind in OperationKind:
-        table, statement = proofs.encode.transition(kind, s, p), stated(kind, s, p)
+        table, statement = gcv.proofs.encode.transition(kind, s, p), stated(kind, s, p)
         assert _same_precondition(table, statement, TIMEOUT_MS).outcome is Outcome.PROVED
         assert _same_effect(table, statement, TIMEOUT_MS).outcome is Outcome.PROVED
 
@@ -54,7 +54,7 @@ def test_the_unchanged_table_is_table_3() -> None:
 def test_a_narrower_revise_precondition_is_rejected() -> None:
     s, p, kind = State.fresh("s"), Params.fresh("p"), OperationKind.REVISE
     narrower = _with_row(kind, target_standing=frozenset(Standing) - {Standing.ABANDONED})
-    table = proofs.encode.transition(kind, s, p, narrower)  # type: ignore[arg-type]
+    table = gcv.proofs.encode.transition(kind, s, p, narrower)  # type: ignore[arg-type]
     result = _same_precondition(table, stated(kind, s, p), TIMEOUT_MS)
     assert result.outcome is Outcome.COUNTEREXAMPLE
 
@@ -62,7 +62,7 @@ def test_a_narrower_revise_precondition_is_rejected() -> None:
 def test_undermine_ignoring_its_targets_standing_is_rejected() -> None:
     s, p, kind = State.fresh("s"), Params.fresh("p"), OperationKind.UNDERMINE
     any_label = _with_row(kind, target_standing=frozenset(Standing))
-    table = proofs.encode.transition(kind, s, p, any_label)  # type: ignore[arg-type]
+    table = gcv.proofs.encode.transition(kind, s, p, any_label)  # type: ignore[arg-type]
     result = _same_precondition(table, stated(kind, s, p), TIMEOUT_MS)
     assert result.outcome is Outcome.COUNTEREXAMPLE
 

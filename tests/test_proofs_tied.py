@@ -1,6 +1,6 @@
 """The Z3 encoding agrees with the engine, and with the spec transition, on concrete steps.
 
-Hypothesis drives the engine (and, separately, ``spec.transition``) through operation
+Hypothesis drives the engine (and, separately, ``gcv.spec.transition``) through operation
 sequences; at every step the encoded transition relation is instantiated on the concrete
 state (a finite universe: the registered records and the identifiers the operation names)
 and must agree with the system that took the step: the encoded precondition holds exactly
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs.encode import Rules
-from reference.conformance.cases.oracle import spec_operation
-from reference.errors import GcvError
-from reference.operations import (
+from gcv.conformance.cases.oracle import spec_operation
+from gcv.proofs.encode import Rules
+from gcv.reference.errors import GcvError
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -30,10 +30,10 @@ from reference.operations import (
     Revise,
     Undermine,
 )
-from reference.records import Standing
-from reference.rules import RULES
-from reference.verifier import Turn, Verifier
-from spec import transition as spec_transition
+from gcv.reference.records import Standing
+from gcv.reference.rules import RULES
+from gcv.reference.verifier import Turn, Verifier
+from gcv.spec import transition as spec_transition
 from tests.encoded import Concrete, Refusal, check
 from tests.strategies import AGENTS, operations_over
 

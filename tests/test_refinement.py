@@ -18,8 +18,8 @@ from types import MappingProxyType
 
 import pytest
 
-from proofs.encode import Rules
-from reference.operations import (
+from gcv.proofs.encode import Rules
+from gcv.reference.operations import (
     APPLICATION_ORDER,
     Observe,
     OperationKind,
@@ -27,9 +27,9 @@ from reference.operations import (
     Revise,
     Undermine,
 )
-from reference.records import Standing
-from reference.rules import RULES
-from reference.verifier import Turn, Verifier
+from gcv.reference.records import Standing
+from gcv.reference.rules import RULES
+from gcv.reference.verifier import Turn, Verifier
 from tests import broken_engines
 from tests.refinement import SMALL, Counts, Divergence, Explorer, Scope, operations
 

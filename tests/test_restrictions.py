@@ -7,9 +7,9 @@ from graphlib import CycleError, TopologicalSorter
 
 import pytest
 
-from reference.depmap import StandingChanged
-from reference.operations import Observe, Revise
-from reference.verifier import Turn, Verifier
+from gcv.reference.depmap import StandingChanged
+from gcv.reference.operations import Observe, Revise
+from gcv.reference.verifier import Turn, Verifier
 
 
 def test_an_acyclic_check_that_can_fail() -> None:

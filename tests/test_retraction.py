@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from reference.records import GOOD_STANDING, Standing
-from spec import core, retraction
+from gcv.reference.records import GOOD_STANDING, Standing
+from gcv.spec import core, retraction
 from tests.strategies import RandomMap, random_maps
 
 

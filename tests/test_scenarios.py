@@ -7,17 +7,17 @@ from importlib import resources
 
 import pytest
 
-from reference.render import render_grounding
-from reference.replay import replay
-from reference.scenarios import builtin_scenarios
-from reference.trace import Trace, load_trace
-from reference.verifier import Verifier
-from spec import core, retraction
+from gcv.reference.render import render_grounding
+from gcv.reference.verifier import Verifier
+from gcv.replay import replay
+from gcv.scenarios import builtin_scenarios
+from gcv.spec import core, retraction
+from gcv.trace import Trace, load_trace
 from tests.strategies import spec_map
 
 
 def _scenario(name: str) -> Trace:
-    source = resources.files("spec").joinpath("scenarios", f"{name}.json")
+    source = resources.files("gcv.spec").joinpath("scenarios", f"{name}.json")
     return load_trace(source.read_bytes())
 
 

@@ -22,17 +22,17 @@ from typing import Any
 
 import pytest
 
-from reference.cli import main
-from reference.history import LoggedTurn, header_of, prefix, trace_document, turn_to_json
-from reference.operations import Hypothesize, Observe, Operation, Revise
-from reference.replay import replay
-from reference.scenarios import builtin_scenarios, load_scenario, scenario_text
-from reference.store import open_session
-from reference.trace import load_trace
-from reference.verifier import Turn
+from gcv.cli import main
+from gcv.history import LoggedTurn, header_of, prefix, trace_document, turn_to_json
+from gcv.reference.operations import Hypothesize, Observe, Operation, Revise
+from gcv.reference.verifier import Turn
+from gcv.replay import replay
+from gcv.scenarios import builtin_scenarios, load_scenario, scenario_text
+from gcv.store import open_session
+from gcv.trace import load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
-GCV = [sys.executable, "-m", "reference.cli"]
+GCV = [sys.executable, "-m", "gcv.cli"]
 KILLS = 50
 CONTINUATION = 3000  # generated turns after Phase 2: more than the killed writers reach
 
@@ -85,10 +85,10 @@ FAST_ENV = {k: v for k, v in os.environ.items() if k != "ICONTRACT_SLOW"}
 _DIGESTS = """
 import sys
 from pathlib import Path
-from reference.history import prefix
-from reference.replay import replay
-from reference.store import open_session
-from reference.trace import load_trace
+from gcv.history import prefix
+from gcv.replay import replay
+from gcv.store import open_session
+from gcv.trace import load_trace
 trace = load_trace(Path(sys.argv[1]).read_bytes())
 with open_session(sys.argv[2]) as session:
     for n in map(int, sys.argv[3:]):

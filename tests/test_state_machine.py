@@ -1,6 +1,6 @@
 """Model-based state machines: spec/ is the model, reference/ the system under test.
 
-:class:`DependencyMapMachine` drives a :class:`~reference.verifier.Verifier` with
+:class:`DependencyMapMachine` drives a :class:`~gcv.reference.verifier.Verifier` with
 long turn sequences built from a Bundle of registered record identifiers.  Every
 one of the eight operations has rules that apply it with valid arguments and rules
 that break one of its preconditions on purpose (an unknown or duplicate identifier,
@@ -8,15 +8,15 @@ a target or ground with the wrong standing, a self-reference, an attacked Resolv
 target, an unknown agent, an expansion that changes nothing); a rejection is
 checked by its typed error code, and ``@precondition`` (never ``assume``) keeps a
 rule out of the states where it cannot be built.  Beside the engine the machine
-keeps the spec transition's D_t (:mod:`spec.transition`): every accepted turn is
+keeps the spec transition's D_t (:mod:`gcv.spec.transition`): every accepted turn is
 applied to it by ``process_turn``, every rejected turn must be refused by it with the
 engine's code, and after every step the machine checks:
 
 * the engine's canonical state equals the spec transition's;
-* Lemma 2.2: no member of S_t is attacked (``spec.core.is_conflict_free_map``);
+* Lemma 2.2: no member of S_t is attacked (``gcv.spec.core.is_conflict_free_map``);
 * the reverse indexes rdep and ratt are exactly the inverses of Dep and Att;
 * no record that was ever weakened or abandoned is back in S_t;
-* Verify, Affected, Affected* and the active dependents agree with ``spec.core``
+* Verify, Affected, Affected* and the active dependents agree with ``gcv.spec.core``
   (on the model's map) and with networkx reachability.
 
 A rejected turn is checked where it happens: the canonical state digest is the
@@ -54,14 +54,14 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from reference.conformance.cases.oracle import spec_operation
-from reference.epistemic import formula as rf
-from reference.epistemic.formula import MAX_DEPTH, parse
-from reference.epistemic.model import PlausibilityModel, build_model
-from reference.epistemic.semantics import check_formula, truth_set
-from reference.epistemic.updates import Downgrade
-from reference.errors import GcvError
-from reference.operations import (
+from gcv.conformance.cases.oracle import spec_operation
+from gcv.reference.epistemic import formula as rf
+from gcv.reference.epistemic.formula import MAX_DEPTH, parse
+from gcv.reference.epistemic.model import PlausibilityModel, build_model
+from gcv.reference.epistemic.semantics import check_formula, truth_set
+from gcv.reference.epistemic.updates import Downgrade
+from gcv.reference.errors import GcvError
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -72,12 +72,12 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.predicates import is_dependency_path
-from reference.records import GOOD_STANDING, Kind
-from reference.trace import operation_from_json
-from reference.verifier import Turn, Verifier
-from spec import core, transition
-from spec import epistemic as se
+from gcv.reference.predicates import is_dependency_path
+from gcv.reference.records import GOOD_STANDING, Kind
+from gcv.reference.verifier import Turn, Verifier
+from gcv.spec import core, transition
+from gcv.spec import epistemic as se
+from gcv.trace import operation_from_json
 from tests import broken_engines
 from tests.broken_engines import EpistemicUpdates
 from tests.epistemic import support as epistemic_support
@@ -737,12 +737,12 @@ def _names(worlds: Iterable[frozenset[str]]) -> list[list[str]]:
 class EpistemicMachine(RuleBasedStateMachine):
     """M_t through the reference's updates, against the brute-force semantics of spec/epistemic.
 
-    The system under test is the :class:`~reference.epistemic.model.PlausibilityModel`,
-    changed by the update functions of :mod:`reference.epistemic.updates` (public and group
+    The system under test is the :class:`~gcv.reference.epistemic.model.PlausibilityModel`,
+    changed by the update functions of :mod:`gcv.reference.epistemic.updates` (public and group
     announcements, lexicographic and conservative upgrades, both downgrades, awareness
-    expansion) and by the :class:`~reference.verifier.Verifier`'s formula-carrying operations
+    expansion) and by the :class:`~gcv.reference.verifier.Verifier`'s formula-carrying operations
     (their DEL realisations, Section 2's table), which is where bad input meets its typed
-    checks.  The model is ``spec.epistemic``'s :class:`~spec.epistemic.EpistemicModel`,
+    checks.  The model is ``gcv.spec.epistemic``'s :class:`~gcv.spec.epistemic.EpistemicModel`,
     changed by the spec's ``process_*`` functions.  After every step: both have the same
     worlds, the same plausibility order for each agent and the same awareness sets; each
     order is a locally connected preorder (Definition A.1); K_i, B_i, conditional belief,

@@ -17,19 +17,19 @@ from pathlib import Path
 
 import pytest
 
-from reference import Hypothesize, Observe, Revise, Turn
-from reference.errors import GcvError, OutOfSequence, StoreCorrupt, StoreExists
-from reference.history import TraceWriter, header_of, prefix
-from reference.replay import replay
-from reference.scenarios import builtin_scenarios, load_scenario, scenario_text
-from reference.store import (
+from gcv import Hypothesize, Observe, Revise, Turn
+from gcv.history import TraceWriter, header_of, prefix
+from gcv.reference.errors import GcvError, OutOfSequence, StoreCorrupt, StoreExists
+from gcv.replay import replay
+from gcv.scenarios import builtin_scenarios, load_scenario, scenario_text
+from gcv.store import (
     STORE_VERSION,
     StoredSession,
     create_session,
     import_trace,
     open_session,
 )
-from reference.trace import load_trace
+from gcv.trace import load_trace
 
 HEADER = {"agents": {"a": "Alice", "b": "Bob"}}
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.errors import MalformedTrace
-from reference.replay import replay
-from reference.trace import MAX_TRACE_BYTES, load_trace, operation_from_json, operation_to_json
+from gcv.reference.errors import MalformedTrace
+from gcv.replay import replay
+from gcv.trace import MAX_TRACE_BYTES, load_trace, operation_from_json, operation_to_json
 from tests.strategies import operations_over
 
 

@@ -22,15 +22,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference.preconditions
-import reference.rules
-from reference.cli import _read_trace, builtin_scenarios
-from reference.conformance.cases import CaseBuilder, CaseError
-from reference.conformance.cases.oracle import spec_formula, spec_model, spec_operation
-from reference.conformance.fuzz import AGENTS, ATOMS, typed_operations_over
-from reference.conformance.statements import LEMMA22
-from reference.errors import GcvError
-from reference.operations import (
+import gcv.reference.preconditions
+import gcv.reference.rules
+from gcv.cli import _read_trace, builtin_scenarios
+from gcv.conformance.cases import CaseBuilder, CaseError
+from gcv.conformance.cases.oracle import spec_formula, spec_model, spec_operation
+from gcv.conformance.fuzz import AGENTS, ATOMS, typed_operations_over
+from gcv.conformance.statements import LEMMA22
+from gcv.reference.errors import GcvError
+from gcv.reference.operations import (
     Observe,
     Operation,
     OperationKind,
@@ -39,10 +39,10 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.records import Standing
-from reference.verifier import Turn, Verifier
-from spec import transition
-from spec.clauses import CLAUSES
+from gcv.reference.records import Standing
+from gcv.reference.verifier import Turn, Verifier
+from gcv.spec import transition
+from gcv.spec.clauses import CLAUSES
 from tests import broken_engines
 
 NORMATIVE = Path(__file__).resolve().parents[1] / "spec" / "normative.md"
@@ -270,10 +270,10 @@ def test_the_generator_stops_on_an_engine_row_that_is_not_the_spec(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The vector generator's oracle is the spec transition, not the engine's own table."""
-    table = dict(reference.rules.RULES)
+    table = dict(gcv.reference.rules.RULES)
     row = table[OperationKind.SUPPORT]
     table[OperationKind.SUPPORT] = replace(row, target_standing=frozenset(Standing))
-    monkeypatch.setattr(reference.preconditions, "RULES", MappingProxyType(table))
+    monkeypatch.setattr(gcv.reference.preconditions, "RULES", MappingProxyType(table))
     b = CaseBuilder("x/support", "Support needs a target not abandoned", (LEMMA22,))
     b.apply("a", Observe("o1", "c"), Observe("o2", "c"))
     b.apply("a", Revise("o1"))

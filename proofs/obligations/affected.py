@@ -1,6 +1,6 @@
 """Definition 2.3 and Corollary 2.4 (Affected* is exact reverse reachability), unbounded.
 
-``reference.closure.reverse_closure`` with its pending list abstracted to a set
+``gcv.reference.closure.reverse_closure`` with its pending list abstracted to a set
 popped in any order: discovered set V, pending set W, and for each discovered
 record the next record on a Dep path towards beta, at a smaller depth.  "x has
 a non-empty Dep path to beta" is an uninterpreted predicate ``path`` with the
@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 import z3
 
-from proofs.decode import Decoded, decode_map, decode_members, decode_record
-from proofs.encode import LABELS, REC, State
-from proofs.obligations.worklist import Frame, Step, empty
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import prove
-from reference.records import Standing
-from spec import core
+from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
+from gcv.proofs.encode import LABELS, REC, State
+from gcv.proofs.obligations.worklist import Frame, Step, empty
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import prove
+from gcv.reference.records import Standing
+from gcv.spec import core
 
 __all__ = ["OBLIGATION"]
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 import z3
 
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import CheckResult, prove
-from spec import core
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import CheckResult, prove
+from gcv.spec import core
 
 __all__ = ["AFFECTED", "WALK", "bound"]
 

@@ -1,4 +1,4 @@
-"""The loops of ``reference.closure.reverse_closure`` themselves: a loop invariant and a
+"""The loops of ``gcv.reference.closure.reverse_closure`` themselves: a loop invariant and a
 decreasing measure, unbounded.
 
 Unlike ``definition-2.3``, which abstracts the worklist to a set, this is the code's own
@@ -29,9 +29,9 @@ from typing import TypeAlias
 
 import z3
 
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import prove
-from reference.closure import reverse_closure
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import prove
+from gcv.reference.closure import reverse_closure
 
 __all__ = ["LOOPS", "OBLIGATION"]
 
@@ -426,7 +426,7 @@ def _chain(a: Input) -> list[z3.BoolRef]:
 
 def _early_exit_twin(budget: Budget) -> Twin:
     """Leaving the outer loop with one record still unread: the postcondition fails, and
-    ``reference.closure.reverse_closure`` on the decoded index returns another set."""
+    ``gcv.reference.closure.reverse_closure`` on the decoded index returns another set."""
     a, s = Input.fresh(), Loop.fresh("s")
     early = z3.And(z3.Not(s.inner), s.head == s.tail - 1)
     hypotheses = [*a.requires(), a.path_closed(), invariant(a, s), early, *_chain(a)]

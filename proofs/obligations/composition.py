@@ -19,12 +19,12 @@ from collections.abc import Callable
 
 import z3
 
-from proofs.encode import Params, State, Transition, conflict_free, transition, well_formed
-from proofs.obligations.conflict_free import step_twin
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import prove
-from proofs.table3 import stated
-from reference.operations import OperationKind
+from gcv.proofs.encode import Params, State, Transition, conflict_free, transition, well_formed
+from gcv.proofs.obligations.conflict_free import step_twin
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import prove
+from gcv.proofs.table3 import stated
+from gcv.reference.operations import OperationKind
 
 __all__ = ["OBLIGATION"]
 

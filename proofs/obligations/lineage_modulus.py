@@ -1,15 +1,15 @@
 """Replication or Corroboration?, Section 6.1 / Appendix B.5: the DF-QuAD response modulus,
-over the reals, registered with the suite (the encoding is ``proofs.lineage_modulus``)."""
+over the reals, registered with the suite (the encoding is ``gcv.proofs.lineage_modulus``)."""
 
 from __future__ import annotations
 
-from proofs.lineage_modulus import (
+from gcv.proofs.lineage_modulus import (
     decode_counterexample,
     prove_response_modulus,
     prove_response_modulus_without_freshness,
     replay_counterexample,
 )
-from proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
 
 __all__ = ["OBLIGATION"]
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import z3
 
-from proofs.decode import Decoded, decode_map, decode_members, decode_record
-from proofs.encode import REC, State, conflict_free, good, well_formed
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import CheckResult, prove
-from spec import core, retraction
+from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
+from gcv.proofs.encode import REC, State, conflict_free, good, well_formed
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import CheckResult, prove
+from gcv.spec import core, retraction
 
 __all__ = ["OBLIGATION"]
 
@@ -77,7 +77,7 @@ class Closure:
     ``path(x)``: x has a non-empty Dep path to beta (its two defining axioms and, for
     ``star``, its induction rule).  ``star``: the engine's result, a set containing
     Affected(beta), closed under the X_k step, and least (inside every such set; here
-    instantiated for ``path``).  That ``reference.closure.reverse_closure`` returns such a
+    instantiated for ``path``).  That ``gcv.reference.closure.reverse_closure`` returns such a
     set is the ``definition-2.3`` obligation."""
 
     path: z3.FuncDeclRef

@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import z3
 
-from proofs.decode import Decoded, decode_map
-from proofs.encode import (
+from gcv.proofs.decode import Decoded, decode_map
+from gcv.proofs.encode import (
     LABELS,
     REC,
     Params,
@@ -22,13 +22,13 @@ from proofs.encode import (
     transition,
     well_formed,
 )
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import prove
-from proofs.table3 import stated
-from reference.operations import OperationKind
-from reference.records import Standing
-from spec import core
-from spec import transition as spec
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import prove
+from gcv.proofs.table3 import stated
+from gcv.reference.operations import OperationKind
+from gcv.reference.records import Standing
+from gcv.spec import core
+from gcv.spec import transition as spec
 
 __all__ = ["ABANDONED_FINAL", "NO_RETURN", "abandoned_stays_abandoned"]
 

@@ -3,7 +3,7 @@ from ``spec/normative.md`` (``proofs/table3.py``), unbounded.
 
 For each operation, two checks over every state and every parameter (no invariant
 assumed): the two preconditions are the same formula, and where they hold the two next
-states are the same four arrays.  A row of ``reference.rules.RULES`` changed in any way
+states are the same four arrays.  A row of ``gcv.reference.rules.RULES`` changed in any way
 that changes the engine's transition fails one of them.
 """
 
@@ -13,13 +13,13 @@ import dataclasses
 
 import z3
 
-from proofs.decode import Decoded, decode_map, decode_members, decode_record
-from proofs.encode import REC, Params, State, Transition, transition
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import CheckResult, prove
-from proofs.table3 import stated
-from reference.operations import OperationKind
-from spec import transition as spec
+from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
+from gcv.proofs.encode import REC, Params, State, Transition, transition
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import CheckResult, prove
+from gcv.proofs.table3 import stated
+from gcv.reference.operations import OperationKind
+from gcv.spec import transition as spec
 
 __all__ = ["OBLIGATION"]
 

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import z3
 
-from proofs.decode import Decoded, decode_members, decode_record
-from proofs.encode import REC
-from proofs.obligations.worklist import Frame, Step, empty
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import prove
+from gcv.proofs.decode import Decoded, decode_members, decode_record
+from gcv.proofs.encode import REC
+from gcv.proofs.obligations.worklist import Frame, Step, empty
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import prove
 
 __all__ = ["OBLIGATION"]
 

@@ -1,6 +1,6 @@
 """Lemma 2.1 (the Verify walk is exact), unbounded.
 
-The walk of ``reference.closure.dependency_walk`` with its worklist abstracted to
+The walk of ``gcv.reference.closure.dependency_walk`` with its worklist abstracted to
 a set popped in any order (so every visiting order is covered): visited set V,
 worklist W, and the breadth-first parent pointers and depths that the code keeps
 to return its witness path.  Dep*(c) is an uninterpreted predicate ``reach``
@@ -22,12 +22,12 @@ from dataclasses import dataclass
 
 import z3
 
-from proofs.decode import Decoded, decode_map, decode_members, decode_record
-from proofs.encode import LABEL, REC, State, good
-from proofs.obligations.worklist import Frame, Step, empty, singleton
-from proofs.registry import Budget, Check, Obligation, Twin
-from proofs.solver import prove
-from spec import core
+from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
+from gcv.proofs.encode import LABEL, REC, State, good
+from gcv.proofs.obligations.worklist import Frame, Step, empty, singleton
+from gcv.proofs.registry import Budget, Check, Obligation, Twin
+from gcv.proofs.solver import prove
+from gcv.spec import core
 
 __all__ = ["OBLIGATION"]
 

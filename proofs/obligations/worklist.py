@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import z3
 
-from proofs.encode import REC
+from gcv.proofs.encode import REC
 
 __all__ = ["Frame", "Step", "empty", "singleton"]
 

@@ -1,13 +1,13 @@
 """The epistemic component M_t of D_t (Appendix A): formulas, plausibility models, updates.
 
-* :mod:`~reference.epistemic.formula`: the language (K, B, conditional B, E, C, A, X),
+* :mod:`~gcv.reference.epistemic.formula`: the language (K, B, conditional B, E, C, A, X),
   its parser and printer.
-* :mod:`~reference.epistemic.model`: the plausibility model over an explicit world set.
-* :mod:`~reference.epistemic.semantics`: truth sets.
-* :mod:`~reference.epistemic.updates`: announcements, upgrades, downgrades, awareness expansion.
-* :mod:`~reference.epistemic.abduction`: Definition A.2's problems and checks.
-* :mod:`~reference.epistemic.table`: each operation's DEL realisation (Section 2's table).
-* :mod:`~reference.epistemic.effects`: M_t with its problem queue, and the operations' effects.
+* :mod:`~gcv.reference.epistemic.model`: the plausibility model over an explicit world set.
+* :mod:`~gcv.reference.epistemic.semantics`: truth sets.
+* :mod:`~gcv.reference.epistemic.updates`: announcements, upgrades, downgrades, awareness expansion.
+* :mod:`~gcv.reference.epistemic.abduction`: Definition A.2's problems and checks.
+* :mod:`~gcv.reference.epistemic.table`: each operation's DEL realisation (Section 2's table).
+* :mod:`~gcv.reference.epistemic.effects`: M_t with its problem queue, and the operations' effects.
 
-The brute-force oracle is ``spec.epistemic``; the choices are in ``spec/normative.md``.
+The brute-force oracle is ``gcv.spec.epistemic``; the choices are in ``spec/normative.md``.
 """

@@ -23,7 +23,7 @@ problem arose: at T6, h2 := (p_redis -> p_auth) "answers the abductive problem
 posed by o1" (T1) because Redis is known to be failing from T3; at T5, h1
 explains o7 because "Redis being down plus h1 entails Stripe 429s".
 
-Mirrors ``spec.epistemic.is_abductive_problem`` and ``is_abductive_solution``.
+Mirrors ``gcv.spec.epistemic.is_abductive_problem`` and ``is_abductive_solution``.
 
 References
 ----------
@@ -41,12 +41,12 @@ from itertools import combinations
 
 import icontract
 
-from reference.epistemic.formula import TOP, Believes, Formula, Not, atoms_of, show
-from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.predicates import keeps_the_queue
-from reference.epistemic.semantics import holds_everywhere
-from reference.epistemic.updates import lexicographic_upgrade
-from reference.records import GOOD_STANDING, AgentId, RecordId, Standing
+from gcv.reference.epistemic.formula import TOP, Believes, Formula, Not, atoms_of, show
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.epistemic.predicates import keeps_the_queue
+from gcv.reference.epistemic.semantics import holds_everywhere
+from gcv.reference.epistemic.updates import lexicographic_upgrade
+from gcv.reference.records import GOOD_STANDING, AgentId, RecordId, Standing
 
 __all__ = [
     "Problem",
@@ -146,8 +146,8 @@ def check_solution(current: PlausibilityModel, problem: Problem, gamma: Formula)
 
     Examples
     --------
-    >>> from reference.epistemic.formula import parse
-    >>> from reference.epistemic.updates import announce
+    >>> from gcv.reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.updates import announce
     >>> before = PlausibilityModel.implicit(["b"], ["redis", "stripe429", "h1"])
     >>> posed = announce(before, parse("redis"))   # o8 announced, o7 not yet
     >>> problem = Problem("b", parse("stripe429"), "o7", posed)

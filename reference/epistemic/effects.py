@@ -3,7 +3,7 @@
 :class:`EpistemicState` is the epistemic component the dependency map holds:
 the plausibility model M_t (Prop_t, W, the orders, the awareness sets) and the
 queue of abductive problems.  The functions below compute an operation's
-effect on it from :data:`~reference.epistemic.table.DEL_RULES`; the dependency
+effect on it from :data:`~gcv.reference.epistemic.table.DEL_RULES`; the dependency
 map installs the result inside the turn's transaction, so a rejected turn
 leaves M_t exactly as it was.
 
@@ -20,33 +20,33 @@ from dataclasses import dataclass
 
 import icontract
 
-from reference.epistemic.abduction import (
+from gcv.reference.epistemic.abduction import (
     Problem,
     close_problems,
     is_surprising,
     queue_question,
 )
-from reference.epistemic.formula import Formula, Not
-from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.predicates import keeps_the_queue
-from reference.epistemic.semantics import check_formula, everything, truth_set
-from reference.epistemic.table import DEL_RULES, FormulaSource, Update, realisation
-from reference.epistemic.updates import (
+from gcv.reference.epistemic.formula import Formula, Not
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.epistemic.predicates import keeps_the_queue
+from gcv.reference.epistemic.semantics import check_formula, everything, truth_set
+from gcv.reference.epistemic.table import DEL_RULES, FormulaSource, Update, realisation
+from gcv.reference.epistemic.updates import (
     announce,
     conservative_upgrade,
     expand,
     lexicographic_upgrade,
     restrict,
 )
-from reference.errors import DuplicateAtom, NoSurvivingWorld, PreconditionViolation
-from reference.operations import (
+from gcv.reference.errors import DuplicateAtom, NoSurvivingWorld, PreconditionViolation
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
     Operation,
     Question,
 )
-from reference.records import RecordId, Standing
+from gcv.reference.records import RecordId, Standing
 
 __all__ = [
     "EpistemicState",
@@ -104,7 +104,7 @@ def find_epistemic_violation(
     the introduced ones included (``unknown-atom``).  A target's formula was
     checked when the target was registered, and Prop_t only grows.
 
-    >>> from reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.formula import parse
     >>> m = PlausibilityModel.implicit(["a"], ["p"])
     >>> find_epistemic_violation(Observe("o1", "q holds", formula=parse("q")), m).code
     'unknown-atom'
@@ -228,8 +228,8 @@ def apply_effect(
 
     Examples
     --------
-    >>> from reference.epistemic.formula import parse
-    >>> from reference.operations import Revise
+    >>> from gcv.reference.epistemic.formula import parse
+    >>> from gcv.reference.operations import Revise
     >>> s = EpistemicState(PlausibilityModel.implicit(["a"], ["h2"]))
     >>> apply_effect(s, Revise("h2"), target_formula=parse("h2"), standing={}).model.size
     1

@@ -18,7 +18,7 @@ an agent inside brackets is any identifier of Ags.
 :func:`parse` and :func:`show` round-trip: ``parse(show(f)) == f`` for every
 formula ``f``.  No formula is nested deeper than :data:`MAX_DEPTH`: the
 constructors refuse it, and the parser, which keeps its stacks in lists, refuses
-deeper text with :class:`~reference.errors.MalformedFormula` instead of
+deeper text with :class:`~gcv.reference.errors.MalformedFormula` instead of
 running out of Python stack.  Every function here may therefore recurse on a
 formula's structure.
 """
@@ -31,8 +31,8 @@ from typing import ClassVar
 
 import icontract
 
-from reference.errors import MalformedFormula
-from reference.records import is_identifier
+from gcv.reference.errors import MalformedFormula
+from gcv.reference.records import is_identifier
 
 __all__ = [
     "BOTTOM",

@@ -34,14 +34,14 @@ from types import MappingProxyType
 
 import icontract
 
-from reference.errors import (
+from gcv.reference.errors import (
     MalformedInput,
     ModelTooLarge,
     UnknownAgent,
     UnknownAtom,
     UnknownWorld,
 )
-from reference.records import AgentId, is_identifier
+from gcv.reference.records import AgentId, is_identifier
 
 __all__ = ["MAX_WORLDS", "PlausibilityModel", "build_model"]
 
@@ -74,7 +74,7 @@ class PlausibilityModel:
     """M_t: worlds, valuation, per-agent indistinguishability and plausibility, awareness.
 
     Build one with :func:`build_model` or :meth:`implicit`; the update functions
-    of :mod:`reference.epistemic.updates` return new models.
+    of :mod:`gcv.reference.epistemic.updates` return new models.
 
     Examples
     --------

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from reference.epistemic.formula import Formula
-from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.semantics import members, truth_set
-from reference.records import AgentId
+from gcv.reference.epistemic.formula import Formula
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.epistemic.semantics import members, truth_set
+from gcv.reference.records import AgentId
 
 if TYPE_CHECKING:  # abduction builds on the updates, whose contracts use this module
-    from reference.epistemic.abduction import Problem
+    from gcv.reference.epistemic.abduction import Problem
 
 __all__ = [
     "is_bitset_over",

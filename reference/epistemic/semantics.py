@@ -5,7 +5,7 @@ indices (bit w set iff phi holds at world w).  Boolean connectives are single
 big-integer operations; each modality makes one pass over W, grouping worlds
 by cell, so evaluating phi costs O(|phi| * |W|).
 
-Mirrors ``spec.epistemic.is_true``, which states the same clauses world by world.
+Mirrors ``gcv.spec.epistemic.is_true``, which states the same clauses world by world.
 
 References
 ----------
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 
 import icontract
 
-from reference.epistemic.formula import (
+from gcv.reference.epistemic.formula import (
     And,
     Atom,
     Aware,
@@ -42,9 +42,9 @@ from reference.epistemic.formula import (
     agents_of,
     atoms_of,
 )
-from reference.epistemic.model import PlausibilityModel
-from reference.errors import PreconditionViolation, UnknownAgent, UnknownAtom
-from reference.records import AgentId
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.errors import PreconditionViolation, UnknownAgent, UnknownAtom
+from gcv.reference.records import AgentId
 
 __all__ = [
     "check_formula",
@@ -115,8 +115,8 @@ def truth_set(model: PlausibilityModel, formula: Formula) -> int:
 
     Examples
     --------
-    >>> from reference.epistemic.model import build_model
-    >>> from reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.model import build_model
+    >>> from gcv.reference.epistemic.formula import parse
     >>> m = build_model(["a", "b"], ["p"], observes={"a": ["p"]})
     >>> bin(truth_set(m, parse("K[a] p"))), bin(truth_set(m, parse("K[b] p | K[b] ~p")))
     ('0b10', '0b0')
@@ -201,7 +201,7 @@ def check_formula(
 
     ``also`` are atoms about to join Prop_t (they count as known).
 
-    >>> from reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.formula import parse
     >>> check_formula(PlausibilityModel.implicit(["a"], ["p"]), parse("K[b] q")).code
     'unknown-agent'
     """
@@ -222,7 +222,7 @@ def check_formula(
 def holds_everywhere(model: PlausibilityModel, formula: Formula) -> bool:
     """M |= phi: the formula holds at every world of W.
 
-    >>> from reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.formula import parse
     >>> holds_everywhere(PlausibilityModel.implicit(["a"], ["p"]), parse("p | ~p"))
     True
     """
@@ -253,8 +253,8 @@ def is_ordered(model: PlausibilityModel, agent: AgentId, layers: Sequence[Formul
     the same cell.  B.2 prints orderings this way, e.g. after T7:
     w_{h1 & ~h2} <_i w_{~h1 & ~h2} <_i w_{h1 & h2} <_i w_{~h1 & h2}.
 
-    >>> from reference.epistemic.formula import parse
-    >>> from reference.epistemic.model import build_model
+    >>> from gcv.reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.model import build_model
     >>> m = build_model(["a"], ["p"], ranks={"a": [(["p"], 0), ([], 1)]})
     >>> is_ordered(m, "a", [parse("p"), parse("~p")]), is_ordered(m, "a", [parse("~p"), parse("p")])
     (True, False)

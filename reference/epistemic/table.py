@@ -1,6 +1,6 @@
 """The DEL realisations of the eight operations (Section 2's table, Table 3): one row each.
 
-This table is the sibling of :data:`reference.rules.RULES`: RULES says what an
+This table is the sibling of :data:`gcv.reference.rules.RULES`: RULES says what an
 operation does to the argumentation framework, :data:`DEL_RULES` what it does
 to M_t.  The engine reads both, so the epistemic effect of an operation is
 written in one place.
@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 import icontract
 
-from reference.operations import Operation, OperationKind, Resolve, Revise, Support, Undermine
+from gcv.reference.operations import Operation, OperationKind, Resolve, Revise, Support, Undermine
 
 __all__ = ["DEL_RULES", "DelRule", "FormulaSource", "Realisation", "Update", "realisation"]
 
@@ -182,7 +182,7 @@ def _is_a_reading_of_its_row(op: Operation, result: Realisation) -> bool:
 def realisation(op: Operation) -> Realisation:
     """The reading of ``op`` in M_t: its row's default, or the alternative its switch selects.
 
-    >>> from reference.operations import Revise
+    >>> from gcv.reference.operations import Revise
     >>> realisation(Revise("h2")), realisation(Revise("h2", ("h4",)))
     (Realisation(update=<Update.HARD_ANNOUNCEMENT: '[!phi]'>, negated=True), \
 Realisation(update=None, negated=False))

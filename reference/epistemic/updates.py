@@ -17,7 +17,7 @@ Every upgrade applies to the named agents (default: all, a public upgrade);
 the others' orders are unchanged.  Psi is evaluated once, in the model before
 the update (the update's precondition and trigger are read in the old model).
 
-Mirrors ``spec.epistemic.process_announcement`` and its siblings.
+Mirrors ``gcv.spec.epistemic.process_announcement`` and its siblings.
 
 References
 ----------
@@ -32,18 +32,18 @@ from collections.abc import Mapping, Sequence
 
 import icontract
 
-from reference.epistemic.formula import Formula, Not
-from reference.epistemic.model import MAX_WORLDS, PlausibilityModel
-from reference.epistemic.predicates import (
+from gcv.reference.epistemic.formula import Formula, Not
+from gcv.reference.epistemic.model import MAX_WORLDS, PlausibilityModel
+from gcv.reference.epistemic.predicates import (
     is_bitset_over,
     is_conservative_upgrade,
     is_lexicographic_upgrade,
     is_submodel_on,
     keeps_the_worlds,
 )
-from reference.epistemic.semantics import members, truth_set
-from reference.errors import ModelTooLarge, NoSurvivingWorld, UnknownAgent
-from reference.records import AgentId
+from gcv.reference.epistemic.semantics import members, truth_set
+from gcv.reference.errors import ModelTooLarge, NoSurvivingWorld, UnknownAgent
+from gcv.reference.records import AgentId
 
 __all__ = [
     "Downgrade",
@@ -120,8 +120,8 @@ def announce(
 
     Examples
     --------
-    >>> from reference.epistemic.formula import parse
-    >>> from reference.epistemic.model import PlausibilityModel
+    >>> from gcv.reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.model import PlausibilityModel
     >>> m = PlausibilityModel.implicit(["a"], ["m_a", "m_b", "m_c"])
     >>> announce(m, parse("m_a | m_b | m_c")).size
     7
@@ -179,8 +179,8 @@ def lexicographic_upgrade(
 
     Examples
     --------
-    >>> from reference.epistemic.formula import parse
-    >>> from reference.epistemic.model import PlausibilityModel
+    >>> from gcv.reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.model import PlausibilityModel
     >>> m = lexicographic_upgrade(PlausibilityModel.implicit(["a"], ["h"]), parse("h"))
     >>> [(sorted(v), r) for v, r in zip(m.valuations(), m.ranks("a"))]
     [([], 1), (['h'], 0)]
@@ -217,8 +217,8 @@ def conservative_upgrade(
 
     Examples
     --------
-    >>> from reference.epistemic.formula import parse
-    >>> from reference.epistemic.model import build_model
+    >>> from gcv.reference.epistemic.formula import parse
+    >>> from gcv.reference.epistemic.model import build_model
     >>> m = build_model(["a"], ["p", "q"], ranks={"a": [([], 0), (["p"], 1), (["p", "q"], 2)]})
     >>> conservative_upgrade(m, parse("p")).ranks("a")
     (1, 0, 1, 2)
@@ -277,11 +277,11 @@ def expand(
     Raises
     ------
     ModelTooLarge
-        Splitting would exceed :data:`~reference.epistemic.model.MAX_WORLDS`.
+        Splitting would exceed :data:`~gcv.reference.epistemic.model.MAX_WORLDS`.
 
     Examples
     --------
-    >>> from reference.epistemic.model import PlausibilityModel
+    >>> from gcv.reference.epistemic.model import PlausibilityModel
     >>> m = expand(PlausibilityModel.implicit(["a", "b"], ["p"], {"a": ["p"], "b": ["p"]}), "q")
     >>> m.size, sorted(m.awareness["a"])
     (4, ['p', 'q'])

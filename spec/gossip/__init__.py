@@ -4,24 +4,24 @@ Executable reading of Arvenaghi, Vaezi and Ardeshir-Larijani, "Epistemic-
 Probabilistic Model for Guarded Multi-Agent LLM Coordination" (extended
 abstract), Sections 2-7.  Modules, in paper order:
 
-* :mod:`~spec.gossip.calls`: agents, calls, histories, push-pull (Section 3);
-* :mod:`~spec.gossip.views`: views and R_a (Definition 3.1, Example 4.2);
-* :mod:`~spec.gossip.formulas`: L_K, L_K,src, tau (Definitions 3.3, 3.5);
-* :mod:`~spec.gossip.lottery`: admissible ELGMs, P_a, K_a, M_0 (Definition 3.2,
+* :mod:`~gcv.spec.gossip.calls`: agents, calls, histories, push-pull (Section 3);
+* :mod:`~gcv.spec.gossip.views`: views and R_a (Definition 3.1, Example 4.2);
+* :mod:`~gcv.spec.gossip.formulas`: L_K, L_K,src, tau (Definitions 3.3, 3.5);
+* :mod:`~gcv.spec.gossip.lottery`: admissible ELGMs, P_a, K_a, M_0 (Definition 3.2,
   Proposition 4.1, Lemma 5.2);
-* :mod:`~spec.gossip.source`: the Apt-Wojtczak source instance (Definition 3.4,
+* :mod:`~gcv.spec.gossip.source`: the Apt-Wojtczak source instance (Definition 3.4,
   Lemma 5.3);
-* :mod:`~spec.gossip.decide`: deciding K_a(theta) over H_src (Theorem 5.4);
-* :mod:`~spec.gossip.guard`: the Guard and its diagnostics (Definition 5.1);
-* :mod:`~spec.gossip.execution`: versioned commits and intent records (Section 2.1);
-* :mod:`~spec.gossip.reweighting`: Definition 6.1 and Lemma 6.2;
-* :mod:`~spec.gossip.ranking`: Theorem 7.1's simulation harness;
-* :mod:`~spec.gossip.audit`: ``gcv audit gossip``.
+* :mod:`~gcv.spec.gossip.decide`: deciding K_a(theta) over H_src (Theorem 5.4);
+* :mod:`~gcv.spec.gossip.guard`: the Guard and its diagnostics (Definition 5.1);
+* :mod:`~gcv.spec.gossip.execution`: versioned commits and intent records (Section 2.1);
+* :mod:`~gcv.spec.gossip.reweighting`: Definition 6.1 and Lemma 6.2;
+* :mod:`~gcv.spec.gossip.ranking`: Theorem 7.1's simulation harness;
+* :mod:`~gcv.spec.gossip.audit`: ``gcv audit gossip``.
 
 This package imports nothing from ``reference`` or ``proofs``.
 """
 
-from spec.gossip.calls import (
+from gcv.spec.gossip.calls import (
     Agent,
     AgentSet,
     Call,
@@ -36,7 +36,7 @@ from spec.gossip.calls import (
     get_secrets,
     is_secret_known,
 )
-from spec.gossip.decide import (
+from gcv.spec.gossip.decide import (
     compute_agreement,
     compute_bounded_histories,
     compute_compatible_states,
@@ -45,7 +45,7 @@ from spec.gossip.decide import (
     is_known_in_source,
     is_satisfied_in_source,
 )
-from spec.gossip.errors import (
+from gcv.spec.gossip.errors import (
     AgentSetError,
     FormulaTooDeepError,
     FragmentError,
@@ -57,7 +57,7 @@ from spec.gossip.errors import (
     StaleVersionError,
     UnknownAgentError,
 )
-from spec.gossip.execution import (
+from gcv.spec.gossip.execution import (
     ElcStore,
     IntentJournal,
     Permit,
@@ -67,7 +67,7 @@ from spec.gossip.execution import (
     compute_store,
     process_commit,
 )
-from spec.gossip.formulas import (
+from gcv.spec.gossip.formulas import (
     MAX_FORMULA_DEPTH,
     And,
     Formula,
@@ -83,7 +83,7 @@ from spec.gossip.formulas import (
     is_in_wn_language,
     is_source_compatible,
 )
-from spec.gossip.guard import (
+from gcv.spec.gossip.guard import (
     Diagnostic,
     GuardDecision,
     compute_available_calls,
@@ -91,7 +91,7 @@ from spec.gossip.guard import (
     compute_not_yet_known_precondition,
     compute_source_guard,
 )
-from spec.gossip.lottery import (
+from gcv.spec.gossip.lottery import (
     LotteryGossipModel,
     WeightedStructure,
     compute_model,
@@ -104,26 +104,26 @@ from spec.gossip.lottery import (
     is_satisfied,
     is_satisfied_kripke,
 )
-from spec.gossip.ranking import (
+from gcv.spec.gossip.ranking import (
     RankingEstimate,
     RankingProcess,
     compute_counter_process,
     compute_gossip_process,
     compute_ranking_estimate,
 )
-from spec.gossip.reweighting import (
+from gcv.spec.gossip.reweighting import (
     compute_reweighting,
     compute_scaled_structure,
     is_guard_invariant,
     is_reweighting_invariant,
 )
-from spec.gossip.source import (
+from gcv.spec.gossip.source import (
     compute_length_decay_weight,
     is_satisfied_aw,
     is_source_corresponding,
     is_source_equivalent,
 )
-from spec.gossip.views import compute_example_4_2, compute_view, is_view_equivalent
+from gcv.spec.gossip.views import compute_example_4_2, compute_view, is_view_equivalent
 
 __all__ = [
     "MAX_FORMULA_DEPTH",

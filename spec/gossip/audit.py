@@ -22,10 +22,10 @@ from fractions import Fraction
 
 from tqdm import tqdm
 
-from spec.gossip.calls import AgentSet, compute_history
-from spec.gossip.decide import compute_agreement, compute_bounded_histories
-from spec.gossip.execution import compute_section_2_example
-from spec.gossip.formulas import (
+from gcv.spec.gossip.calls import AgentSet, compute_history
+from gcv.spec.gossip.decide import compute_agreement, compute_bounded_histories
+from gcv.spec.gossip.execution import compute_section_2_example
+from gcv.spec.gossip.formulas import (
     Formula,
     Know,
     Not,
@@ -34,30 +34,30 @@ from spec.gossip.formulas import (
     compute_expertise,
     compute_random_formula,
 )
-from spec.gossip.guard import compute_not_yet_known_precondition
-from spec.gossip.lottery import (
+from gcv.spec.gossip.guard import compute_not_yet_known_precondition
+from gcv.spec.gossip.lottery import (
     LotteryGossipModel,
     WeightedStructure,
     compute_model,
     compute_structure,
     is_lottery_transparent,
 )
-from spec.gossip.ranking import (
+from gcv.spec.gossip.ranking import (
     compute_counter_process,
     compute_gossip_process,
     compute_ranking_estimate,
 )
-from spec.gossip.reweighting import (
+from gcv.spec.gossip.reweighting import (
     compute_scaled_structure,
     is_guard_invariant,
     is_reweighting_invariant,
 )
-from spec.gossip.source import (
+from gcv.spec.gossip.source import (
     compute_length_decay_lotteries,
     is_source_corresponding,
     is_source_equivalent,
 )
-from spec.gossip.views import compute_call_subsequence, compute_example_4_2, is_view_equivalent
+from gcv.spec.gossip.views import compute_call_subsequence, compute_example_4_2, is_view_equivalent
 
 __all__ = ["compute_random_model", "main"]
 

@@ -7,7 +7,7 @@ knows.  A call ``ab`` is an unordered pair of distinct agents, stored in
 canonical order (``first < second``); a history is a tuple of calls.
 
 Bad input (an unknown agent, a self-call, a malformed agent set) raises a typed
-error from :mod:`spec.gossip.errors`; nothing here mutates its arguments.
+error from :mod:`gcv.spec.gossip.errors`; nothing here mutates its arguments.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from spec.gossip.errors import AgentSetError, HistoryError, SelfCallError, UnknownAgentError
+from gcv.spec.gossip.errors import AgentSetError, HistoryError, SelfCallError, UnknownAgentError
 
 __all__ = [
     "Agent",

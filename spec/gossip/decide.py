@@ -41,7 +41,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from spec.gossip.calls import (
+from gcv.spec.gossip.calls import (
     Agent,
     AgentSet,
     GossipState,
@@ -55,8 +55,8 @@ from spec.gossip.calls import (
     require_agent,
     require_history,
 )
-from spec.gossip.errors import FragmentError
-from spec.gossip.formulas import (
+from gcv.spec.gossip.errors import FragmentError
+from gcv.spec.gossip.formulas import (
     And,
     Formula,
     Know,
@@ -68,8 +68,8 @@ from spec.gossip.formulas import (
     is_factual,
     is_source_compatible,
 )
-from spec.gossip.source import compute_source_calls, require_source_agents
-from spec.gossip.views import View, compute_view
+from gcv.spec.gossip.source import compute_source_calls, require_source_agents
+from gcv.spec.gossip.views import View, compute_view
 
 __all__ = [
     "Agreement",
@@ -139,7 +139,7 @@ def compute_compatible_states(
 def is_known_in_source(agents: AgentSet, agent: Agent, history: History, theta: Formula) -> bool:
     """Theorem 5.4. Decide K_a(theta) at ``c`` over the infinite domain H_src, exactly.
 
-    >>> from spec.gossip.calls import compute_history
+    >>> from gcv.spec.gossip.calls import compute_history
     >>> agents = AgentSet(("a", "b", "c"))
     >>> is_known_in_source(agents, "a", compute_history(agents, "bc;ac"), Secret("c", "b"))
     True

@@ -10,7 +10,7 @@ Choices made here, where the paper is silent:
 
 * The authoritative ELC state is an :class:`ElcStore` over the source domain
   H_src (the secret-only root of Section 2.4), guarded by
-  :func:`spec.gossip.guard.compute_source_guard`.  Its version counts commits.
+  :func:`gcv.spec.gossip.guard.compute_source_guard`.  Its version counts commits.
 * A :class:`Permit` names the store, the call and the version it was checked
   on.  Its intent id ``<store>@v<version>:<call>`` is deterministic: the same
   call checked against the same version is the same intent.
@@ -39,15 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spec.gossip.calls import AgentSet, Call, History, compute_call, compute_history
-from spec.gossip.errors import HistoryError, StaleVersionError
-from spec.gossip.guard import (
+from gcv.spec.gossip.calls import AgentSet, Call, History, compute_call, compute_history
+from gcv.spec.gossip.errors import HistoryError, StaleVersionError
+from gcv.spec.gossip.guard import (
     GuardDecision,
     Preconditions,
     compute_not_yet_known_precondition,
     compute_source_guard,
 )
-from spec.gossip.source import require_source_agents
+from gcv.spec.gossip.source import require_source_agents
 
 __all__ = [
     "ElcStore",

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias
 
-from spec.gossip.calls import Agent, AgentSet, require_agent
-from spec.gossip.errors import FormulaTooDeepError, FragmentError
+from gcv.spec.gossip.calls import Agent, AgentSet, require_agent
+from gcv.spec.gossip.errors import FormulaTooDeepError, FragmentError
 
 __all__ = [
     "MAX_FORMULA_DEPTH",

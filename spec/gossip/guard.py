@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from spec.gossip.calls import (
+from gcv.spec.gossip.calls import (
     Agent,
     AgentSet,
     Call,
@@ -34,9 +34,9 @@ from spec.gossip.calls import (
     get_secrets,
     require_history,
 )
-from spec.gossip.decide import is_satisfied_in_source
-from spec.gossip.errors import FragmentError, HistoryError
-from spec.gossip.formulas import (
+from gcv.spec.gossip.decide import is_satisfied_in_source
+from gcv.spec.gossip.errors import FragmentError, HistoryError
+from gcv.spec.gossip.formulas import (
     Formula,
     Know,
     Not,
@@ -47,8 +47,8 @@ from spec.gossip.formulas import (
     is_in_knowledge_fragment,
     is_source_compatible,
 )
-from spec.gossip.lottery import WeightedStructure, is_satisfied
-from spec.gossip.source import require_source_agents
+from gcv.spec.gossip.lottery import WeightedStructure, is_satisfied
+from gcv.spec.gossip.source import require_source_agents
 
 __all__ = [
     "LABEL_CALL_PERMISSION",
@@ -175,8 +175,8 @@ def compute_guard(
 ) -> GuardDecision:
     """Definition 5.1 (symbolic guard). permit iff call in A_H(c) and M^G, c |= pre(call).
 
-    >>> from spec.gossip.calls import compute_history
-    >>> from spec.gossip.lottery import compute_model, compute_uniform_lotteries
+    >>> from gcv.spec.gossip.calls import compute_history
+    >>> from gcv.spec.gossip.lottery import compute_model, compute_uniform_lotteries
     >>> agents = AgentSet(("a", "b", "c"))
     >>> H = [(), compute_history(agents, "ab")]
     >>> model = compute_model(agents, H, compute_uniform_lotteries(agents, H))
@@ -208,7 +208,7 @@ def compute_source_guard(
 
     Every call of C_src is available (H_src holds every finite sequence), and
     pre(call), which must be in L_K,src, is decided exactly by
-    :func:`spec.gossip.decide.is_satisfied_in_source`.  By Lemma 5.2 the
+    :func:`gcv.spec.gossip.decide.is_satisfied_in_source`.  By Lemma 5.2 the
     verdict is the same for every admissible lottery on H_src.
     """
     require_source_agents(agents)

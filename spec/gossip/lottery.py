@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
-from spec.gossip.calls import (
+from gcv.spec.gossip.calls import (
     Agent,
     AgentSet,
     History,
@@ -28,8 +28,8 @@ from spec.gossip.calls import (
     require_agent,
     require_history,
 )
-from spec.gossip.errors import FragmentError, HistoryError, InadmissibleLotteryError
-from spec.gossip.formulas import (
+from gcv.spec.gossip.errors import FragmentError, HistoryError, InadmissibleLotteryError
+from gcv.spec.gossip.formulas import (
     And,
     Formula,
     Know,
@@ -42,7 +42,7 @@ from spec.gossip.formulas import (
     compute_text,
     is_in_knowledge_fragment,
 )
-from spec.gossip.views import is_view_equivalent
+from gcv.spec.gossip.views import is_view_equivalent
 
 __all__ = [
     "LotteryGossipModel",
@@ -190,13 +190,13 @@ def compute_model(
 ) -> LotteryGossipModel:
     """Definition 3.2. Build an admissible ELGM, or raise ``InadmissibleLotteryError``.
 
-    >>> from spec.gossip.calls import compute_history
+    >>> from gcv.spec.gossip.calls import compute_history
     >>> agents = AgentSet(("a", "b", "c"))
     >>> H = [(), compute_history(agents, "bc")]
-    >>> compute_model(agents, H, {x: {H[0]: 1, H[1]: 0} for x in "abc"})
+    >>> compute_model(agents, H, {x: {H[0]: 1, H[1]: 0} for x in "abc"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    spec.gossip.errors.InadmissibleLotteryError: inadmissible lottery: L_a(bc) = 0 is not positive
+    gcv.spec.gossip.errors.InadmissibleLotteryError: ...: L_a(bc) = 0 is not positive
     """
     structure = compute_structure(agents, histories, lotteries)
     return LotteryGossipModel(structure.agents, structure.histories, structure.lotteries)

@@ -40,17 +40,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, Literal, TypeAlias, TypeVar
 
-from spec.gossip.calls import (
+from gcv.spec.gossip.calls import (
     AgentSet,
     Call,
     History,
     compute_state,
     get_secrets,
 )
-from spec.gossip.errors import GossipError
-from spec.gossip.formulas import Formula, Not, Secret, compute_conjunction, compute_iff
-from spec.gossip.guard import compute_source_guard
-from spec.gossip.source import compute_source_calls, require_source_agents
+from gcv.spec.gossip.errors import GossipError
+from gcv.spec.gossip.formulas import Formula, Not, Secret, compute_conjunction, compute_iff
+from gcv.spec.gossip.guard import compute_source_guard
+from gcv.spec.gossip.source import compute_source_calls, require_source_agents
 
 __all__ = [
     "RankingEstimate",

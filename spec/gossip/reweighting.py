@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
-from spec.gossip.calls import Agent, History, compute_all_calls, require_agent
-from spec.gossip.errors import HistoryError, ReweightingError
-from spec.gossip.formulas import Formula
-from spec.gossip.guard import Preconditions, compute_guard
-from spec.gossip.lottery import (
+from gcv.spec.gossip.calls import Agent, History, compute_all_calls, require_agent
+from gcv.spec.gossip.errors import HistoryError, ReweightingError
+from gcv.spec.gossip.formulas import Formula
+from gcv.spec.gossip.guard import Preconditions, compute_guard
+from gcv.spec.gossip.lottery import (
     LotteryGossipModel,
     WeightedStructure,
     compute_model,
@@ -68,8 +68,8 @@ def compute_reweighting(
     ``occurrence(e, c)`` is P_occ(e | c) and ``likelihood(o, e, c)`` is
     P_obs(o_a | e, c).  The result is checked admissible again (Definition 3.2).
 
-    >>> from spec.gossip.calls import AgentSet, compute_history
-    >>> from spec.gossip.lottery import compute_uniform_lotteries
+    >>> from gcv.spec.gossip.calls import AgentSet, compute_history
+    >>> from gcv.spec.gossip.lottery import compute_uniform_lotteries
     >>> agents = AgentSet(("a", "b", "c"))
     >>> H = [(), compute_history(agents, "bc")]
     >>> model = compute_model(agents, H, compute_uniform_lotteries(agents, H))

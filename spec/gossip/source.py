@@ -12,7 +12,7 @@ read Apt and Wojtczak (2017, Section 2): the least relation with
 * if ``c ~ d``, ``a`` is in ``k`` and a's secret sets after ``c.k`` and ``d.k``
   agree, then ``c.k ~ d.k``.
 
-Its coincidence with :func:`spec.gossip.views.is_view_equivalent` is checked
+Its coincidence with :func:`gcv.spec.gossip.views.is_view_equivalent` is checked
 by the tests on every pair of short histories, not assumed.
 
 Because H_src is infinite, a lottery on it must have summable weights
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from spec.gossip.calls import (
+from gcv.spec.gossip.calls import (
     Agent,
     AgentSet,
     Call,
@@ -38,8 +38,8 @@ from spec.gossip.calls import (
     require_agent,
     require_history,
 )
-from spec.gossip.errors import AgentSetError
-from spec.gossip.formulas import (
+from gcv.spec.gossip.errors import AgentSetError
+from gcv.spec.gossip.formulas import (
     MAX_FORMULA_DEPTH,
     AwAnd,
     AwFamiliar,
@@ -51,7 +51,7 @@ from spec.gossip.formulas import (
     compute_depth,
     compute_translation,
 )
-from spec.gossip.lottery import WeightedStructure, is_satisfied
+from gcv.spec.gossip.lottery import WeightedStructure, is_satisfied
 
 __all__ = [
     "compute_length_decay_lotteries",
@@ -84,7 +84,7 @@ def is_source_equivalent(agents: AgentSet, agent: Agent, left: History, right: H
     Every derivation of ``c ~ d`` only relates prefixes of ``c`` and ``d``, so a
     table over prefix pairs, filled in order of length, decides the relation.
 
-    >>> from spec.gossip.calls import compute_history
+    >>> from gcv.spec.gossip.calls import compute_history
     >>> agents = AgentSet(("a", "b", "c"))
     >>> def h(text): return compute_history(agents, text)
     >>> is_source_equivalent(agents, "a", h("bc;ab"), h("ab"))
@@ -133,7 +133,7 @@ def compute_length_decay_weight(agents: AgentSet, history: History) -> Fraction:
     is sum_n 2^(-n) = 2: every R_a-class sum is finite and (weights being
     positive) positive.  The paper requires such a summable prior; it names none.
 
-    >>> from spec.gossip.calls import compute_history
+    >>> from gcv.spec.gossip.calls import compute_history
     >>> agents = AgentSet(("a", "b", "c"))
     >>> compute_length_decay_weight(agents, compute_history(agents, "ab;bc"))
     Fraction(1, 36)
@@ -160,7 +160,7 @@ def is_satisfied_aw(
 
     The source model quantifies over all of H_src; the tests use a bounded
     domain on both sides of Lemma 5.3, and the exact H_src question is
-    :mod:`spec.gossip.decide`'s.
+    :mod:`gcv.spec.gossip.decide`'s.
     """
     compute_depth(psi, MAX_FORMULA_DEPTH + 3)
     return _holds_aw(agents, tuple(domain), history, psi)

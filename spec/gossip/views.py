@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from spec.gossip.calls import (
+from gcv.spec.gossip.calls import (
     Agent,
     AgentSet,
     Call,

@@ -6,19 +6,19 @@ Evidential Dependence in Multi-Agent Debate" (arXiv:2610.36151v1), from its
 source-linked summary, which gives the results but not every definition.  Modules,
 in paper order:
 
-* :mod:`~spec.lineage.errors`: the typed errors (base ``LineageError``);
-* :mod:`~spec.lineage.dfquad`: QBAFs, DF-QuAD (Rago et al. 2016) and Max-QuAD;
-* :mod:`~spec.lineage.model`: occurrences, root-role units, extensions, matched
+* :mod:`~gcv.spec.lineage.errors`: the typed errors (base ``LineageError``);
+* :mod:`~gcv.spec.lineage.dfquad`: QBAFs, DF-QuAD (Rago et al. 2016) and Max-QuAD;
+* :mod:`~gcv.spec.lineage.model`: occurrences, root-role units, extensions, matched
   interventions, eligibility (Section 3, Appendices A.1-A.2);
-* :mod:`~spec.lineage.game`: the judgment game and replication-only deviations
+* :mod:`~gcv.spec.lineage.game`: the judgment game and replication-only deviations
   (Sections 3.2, 4.3);
-* :mod:`~spec.lineage.quotient`: the three representations, the judges, the
+* :mod:`~gcv.spec.lineage.quotient`: the three representations, the judges, the
   generic QBAF lifting with its compatibility check (Sections 5-6, B.1);
-* :mod:`~spec.lineage.principles`: RRI, LNI, CRI, FLR, qFLR, Proposition 4.1,
+* :mod:`~gcv.spec.lineage.principles`: RRI, LNI, CRI, FLR, qFLR, Proposition 4.1,
   the information boundary, factorization and coarseness (Sections 4-5);
-* :mod:`~spec.lineage.response`: Proposition 4, the response modulus,
+* :mod:`~gcv.spec.lineage.response`: Proposition 4, the response modulus,
   Theorem 6, Appendices B.4-B.6 (Section 6.1);
-* :mod:`~spec.lineage.audit`: the toy debate, the structural audits and
+* :mod:`~gcv.spec.lineage.audit`: the toy debate, the structural audits and
   ``gcv audit lineage`` (Section 7, Appendix C.1).
 
 The root partition is supplied input throughout, as in the paper.  The
@@ -26,7 +26,7 @@ AVeriTeC audit (Section 7.3) needs a dataset this project does not ship and
 is left out.  This package imports nothing from ``reference`` or ``proofs``.
 """
 
-from spec.lineage.dfquad import (
+from gcv.spec.lineage.dfquad import (
     QBAF,
     Aggregator,
     Real,
@@ -47,7 +47,7 @@ from spec.lineage.dfquad import (
     get_supporters,
     is_multilayer,
 )
-from spec.lineage.errors import (
+from gcv.spec.lineage.errors import (
     CycleError,
     IncompatibleClassError,
     IneligibleExtensionError,
@@ -56,7 +56,7 @@ from spec.lineage.errors import (
     MalformedQBAFError,
     StrengthError,
 )
-from spec.lineage.game import (
+from gcv.spec.lineage.game import (
     Action,
     ActionKind,
     JudgmentGame,
@@ -68,7 +68,7 @@ from spec.lineage.game import (
     make_excerpt_game,
     make_relay_game,
 )
-from spec.lineage.model import (
+from gcv.spec.lineage.model import (
     TOPIC,
     MatchedIntervention,
     Occurrence,
@@ -100,7 +100,7 @@ from spec.lineage.model import (
     make_units_profile,
     rename_roots,
 )
-from spec.lineage.principles import (
+from gcv.spec.lineage.principles import (
     PRINCIPLES,
     Interface,
     Modulus,
@@ -138,7 +138,7 @@ from spec.lineage.principles import (
     make_qbaf_replica,
     observe_prompt,
 )
-from spec.lineage.quotient import (
+from gcv.spec.lineage.quotient import (
     VERDICT_THRESHOLD,
     Judge,
     Leaf,
@@ -171,7 +171,7 @@ from spec.lineage.quotient import (
     judge_qbaf_maxquad,
     make_b1_example,
 )
-from spec.lineage.response import (
+from gcv.spec.lineage.response import (
     B5_FIGURES,
     compute_b5_figures,
     compute_dfquad_modulus,

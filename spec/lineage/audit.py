@@ -33,15 +33,15 @@ from itertools import product
 
 from tqdm import tqdm
 
-from spec.claims import CLAIMS
-from spec.lineage.dfquad import (
+from gcv.spec.claims import CLAIMS
+from gcv.spec.lineage.dfquad import (
     QBAF,
     Real,
     Sign,
     compute_dfquad_strengths,
     get_signed_targets,
 )
-from spec.lineage.model import (
+from gcv.spec.lineage.model import (
     Occurrence,
     Profile,
     compute_extension,
@@ -51,7 +51,7 @@ from spec.lineage.model import (
     make_fresh,
     make_relay,
 )
-from spec.lineage.quotient import (
+from gcv.spec.lineage.quotient import (
     VERDICT_THRESHOLD,
     Judge,
     QJudge,
@@ -65,7 +65,7 @@ from spec.lineage.quotient import (
     judge_qbaf_lineage_dfquad,
     judge_qbaf_maxquad,
 )
-from spec.lineage.response import (
+from gcv.spec.lineage.response import (
     compute_b5_figures,
     compute_dfquad_modulus,
     compute_predicted_sign,
@@ -666,7 +666,7 @@ CLAIM_STATUS = {c.id: c.status.value for c in CLAIMS if c.paper == "lineage"}
 class Figure:
     """One paper figure: what the paper reports, what the module computes, and whether they agree.
 
-    ``claim`` is the id of the registry entry (:data:`spec.claims.CLAIMS`) the figure belongs
+    ``claim`` is the id of the registry entry (:data:`gcv.spec.claims.CLAIMS`) the figure belongs
     to: the report labels an agreeing figure with that claim's status, so the audit and the
     registry say the same thing; a figure that disagrees makes ``gcv audit lineage`` fail.
     """

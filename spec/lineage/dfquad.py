@@ -19,7 +19,7 @@ content labels the liftings read) and the two semantics the paper's judges use:
 Numbers are ``Fraction`` where the paper's figures must come out exact, or
 ``float`` where an audit must be fast; every function accepts either.
 An edge ``(a, b)`` means ``a`` supports (or attacks) ``b``.  Bad input raises a
-:class:`~spec.lineage.errors.LineageError`; a failed ``assert`` marks a state
+:class:`~gcv.spec.lineage.errors.LineageError`; a failed ``assert`` marks a state
 the definitions rule out.
 """
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeAlias
 
-from spec.lineage.errors import CycleError, MalformedQBAFError, StrengthError
+from gcv.spec.lineage.errors import CycleError, MalformedQBAFError, StrengthError
 
 __all__ = [
     "QBAF",
@@ -82,7 +82,7 @@ def check_strength(value: object, what: str) -> Real:
     >>> check_strength(1.5, "strength of o1")
     Traceback (most recent call last):
     ...
-    spec.lineage.errors.StrengthError: strength of o1 must lie in [0, 1], got 1.5
+    gcv.spec.lineage.errors.StrengthError: strength of o1 must lie in [0, 1], got 1.5
     """
     if (type(value) is Fraction or type(value) is float) and 0 <= value <= 1:
         return value

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
-from spec.lineage.dfquad import Real, Sign
-from spec.lineage.errors import IneligibleExtensionError, MalformedProfileError
-from spec.lineage.model import (
+from gcv.spec.lineage.dfquad import Real, Sign
+from gcv.spec.lineage.errors import IneligibleExtensionError, MalformedProfileError
+from gcv.spec.lineage.model import (
     Occurrence,
     Profile,
     compute_extension,
@@ -32,7 +32,7 @@ from spec.lineage.model import (
     is_root_replica,
     make_direct_profile,
 )
-from spec.lineage.quotient import VERDICT_THRESHOLD, Judge, compute_verdict
+from gcv.spec.lineage.quotient import VERDICT_THRESHOLD, Judge, compute_verdict
 
 __all__ = [
     "Action",

@@ -14,7 +14,7 @@ Profiles carry a *skeleton*: the claims (the topic and any intermediate claim)
 with their base scores and their own signed links; occurrences attach to
 skeleton claims as leaves.  A direct profile's skeleton is the topic alone.
 
-Bad input raises a :class:`~spec.lineage.errors.LineageError`; a failed
+Bad input raises a :class:`~gcv.spec.lineage.errors.LineageError`; a failed
 ``assert`` marks a state the definitions rule out.
 """
 
@@ -26,8 +26,8 @@ from fractions import Fraction  # noqa: F401  (doctests)
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
-from spec.lineage.dfquad import QBAF, Real, Sign, check_strength, compute_probabilistic_sum
-from spec.lineage.errors import IneligibleExtensionError, MalformedProfileError
+from gcv.spec.lineage.dfquad import QBAF, Real, Sign, check_strength, compute_probabilistic_sum
+from gcv.spec.lineage.errors import IneligibleExtensionError, MalformedProfileError
 
 __all__ = [
     "TOPIC",

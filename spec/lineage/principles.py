@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from spec.lineage.dfquad import (
+from gcv.spec.lineage.dfquad import (
     QBAF,
     Real,
     Sign,
@@ -33,8 +33,8 @@ from spec.lineage.dfquad import (
     get_signed_sources,
     get_signed_targets,
 )
-from spec.lineage.errors import IneligibleExtensionError
-from spec.lineage.model import (
+from gcv.spec.lineage.errors import IneligibleExtensionError
+from gcv.spec.lineage.model import (
     Occurrence,
     Profile,
     compute_extension,
@@ -51,7 +51,7 @@ from spec.lineage.model import (
     make_relay,
     rename_roots,
 )
-from spec.lineage.quotient import (
+from gcv.spec.lineage.quotient import (
     Judge,
     QJudge,
     check_compatibility,
@@ -60,7 +60,7 @@ from spec.lineage.quotient import (
     compute_quotient,
     compute_verdict,
 )
-from spec.lineage.response import make_fresh_leaf
+from gcv.spec.lineage.response import make_fresh_leaf
 
 __all__ = [
     "PRINCIPLES",

@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 from typing import TypeAlias
 
-from spec.lineage.dfquad import (
+from gcv.spec.lineage.dfquad import (
     QBAF,
     Aggregator,
     Real,
@@ -45,13 +45,13 @@ from spec.lineage.dfquad import (
     get_signed_targets,
     get_supporters,
 )
-from spec.lineage.errors import (
+from gcv.spec.lineage.errors import (
     CycleError,
     IncompatibleClassError,
     MalformedProfileError,
     MalformedQBAFError,
 )
-from spec.lineage.model import Profile, compute_root_aggregate
+from gcv.spec.lineage.model import Profile, compute_root_aggregate
 
 __all__ = [
     "VERDICT_THRESHOLD",
@@ -143,7 +143,7 @@ def compute_lineage_quotient(profile: Profile) -> tuple[Leaf, ...]:
     Renderings of one root-role merge (maximal strength); distinct roots stay
     separate; wording, identity, multiplicity and root names are forgotten.
 
-    >>> from spec.lineage.model import make_units_profile, make_relay, compute_extension
+    >>> from gcv.spec.lineage.model import make_units_profile, make_relay, compute_extension
     >>> p = make_units_profile(Fraction(1, 2), [(Sign.SUPPORT, Fraction(1, 5))])
     >>> compute_lineage_quotient(compute_extension(p, make_relay(p.occurrences[0], "bob")))
     (('topic', <Sign.SUPPORT: 1>, Fraction(1, 5)),)
@@ -220,7 +220,7 @@ def judge_content_dfquad(profile: Profile) -> Real:
 def judge_lineage_dfquad(profile: Profile) -> Real:
     """Section 5 (LQ-DF-QuAD). DF-QuAD on the lineage quotient.
 
-    >>> from spec.lineage.model import make_units_profile
+    >>> from gcv.spec.lineage.model import make_units_profile
     >>> p = make_units_profile(Fraction(1, 2), [(Sign.SUPPORT, Fraction(1, 5)),
     ...                                         (Sign.ATTACK, Fraction(1, 5))])
     >>> judge_lineage_dfquad(p)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from spec.lineage.dfquad import (
+from gcv.spec.lineage.dfquad import (
     QBAF,
     Aggregator,
     Real,
@@ -39,8 +39,8 @@ from spec.lineage.dfquad import (
     get_signed_sources,
     get_signed_targets,
 )
-from spec.lineage.errors import IneligibleExtensionError, MalformedQBAFError
-from spec.lineage.model import (
+from gcv.spec.lineage.errors import IneligibleExtensionError, MalformedQBAFError
+from gcv.spec.lineage.model import (
     Occurrence,
     Profile,
     compute_same_side_aggregate,
@@ -50,7 +50,7 @@ from spec.lineage.model import (
     is_eligible,
     make_units_profile,
 )
-from spec.lineage.quotient import (
+from gcv.spec.lineage.quotient import (
     check_compatibility,
     compute_lineage_partition,
     compute_quotient,

@@ -24,11 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from reference.conformance.fuzz import fuzz_report
-from reference.conformance.process import Implementation
-from reference.conformance.runner import main as conform
-from reference.conformance.runner import run_cases
-from reference.conformance.vectors import load_suite
+from gcv.conformance.fuzz import fuzz_report
+from gcv.conformance.process import Implementation
+from gcv.conformance.runner import main as conform
+from gcv.conformance.runner import run_cases
+from gcv.conformance.vectors import load_suite
 
 _STUB = """
 import json, sys
@@ -76,8 +76,8 @@ def main(rounds: int = 3) -> None:
     stub = Path(os.environ.get("TMPDIR", "/tmp")) / "gcv_conform_stub.py"
     stub.write_text(_STUB)
     runs = [
-        ("gcv serve, contracts on", [python, "-m", "reference.cli", "serve"]),
-        ("gcv serve, python -O", [python, "-O", "-m", "reference.cli", "serve"]),
+        ("gcv serve, contracts on", [python, "-m", "gcv.cli", "serve"]),
+        ("gcv serve, python -O", [python, "-O", "-m", "gcv.cli", "serve"]),
     ]
     for label, command in runs:
         rate, steps, passed = _best_rate(command, rounds)
@@ -93,7 +93,7 @@ def main(rounds: int = 3) -> None:
     rate = 2000 / (time.perf_counter() - started)
     impl.close()
     print(f"{'stub (the runner alone)':26} {rate:8.0f} steps/s   (2000 standing queries)")
-    impl = Implementation([python, "-O", "-m", "reference.cli", "serve"])
+    impl = Implementation([python, "-O", "-m", "gcv.cli", "serve"])
     impl.start()
     started = time.perf_counter()
     report = fuzz_report(impl, 30, 1, 8)

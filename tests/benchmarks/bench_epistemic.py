@@ -20,9 +20,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from reference.epistemic.formula import parse
-from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.updates import announce, lexicographic_upgrade
+from gcv.reference.epistemic.formula import parse
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.epistemic.updates import announce, lexicographic_upgrade
 
 AGENTS = ("a", "b", "c")
 

@@ -16,9 +16,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from reference.epistemic.formula import MAX_LENGTH, parse
-from reference.replay import replay
-from reference.trace import load_trace
+from gcv.reference.epistemic.formula import MAX_LENGTH, parse
+from gcv.replay import replay
+from gcv.trace import load_trace
 
 
 def _cpu(work: Callable[[], object]) -> float:

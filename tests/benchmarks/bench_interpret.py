@@ -19,9 +19,9 @@ import sys
 import time
 import timeit
 
-from reference.interpret.validate import check_turn, read_reply
-from reference.operations import Hypothesize, Observe, Question
-from reference.verifier import Turn, Verifier
+from gcv.interpret.validate import check_turn, read_reply
+from gcv.reference.operations import Hypothesize, Observe, Question
+from gcv.reference.verifier import Turn, Verifier
 
 
 def generate(turns: int, seed: int = 0) -> Verifier:

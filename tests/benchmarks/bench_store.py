@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reference.store import DEFAULT_SNAPSHOT_EVERY, create_session, open_session
-from reference.verifier import Turn
+from gcv.reference.verifier import Turn
+from gcv.store import DEFAULT_SNAPSHOT_EVERY, create_session, open_session
 from tests.benchmarks.conversation import AGENTS, PHASE2_ATOMS, Conversation
 
 __all__ = ["BEGIN", "END", "kept_block", "main", "measure", "render"]

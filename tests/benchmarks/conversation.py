@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 
-from reference.operations import (
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -48,9 +48,9 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.records import GOOD_STANDING, Kind, RecordId, Standing
-from reference.trace import load_trace
-from reference.verifier import Turn, Verifier
+from gcv.reference.records import GOOD_STANDING, Kind, RecordId, Standing
+from gcv.reference.verifier import Turn, Verifier
+from gcv.trace import load_trace
 
 __all__ = [
     "AGENTS",
@@ -78,7 +78,7 @@ _WINDOW = 40  # how far back a new record looks for what it rests on
 
 def phase2() -> tuple[Verifier, list[Turn]]:
     """The Phase 2 conversation (B.2) applied: the verifier and its 13 turns."""
-    text = resources.files("spec").joinpath("scenarios", "phase2-debugging.json").read_bytes()
+    text = resources.files("gcv.spec").joinpath("scenarios", "phase2-debugging.json").read_bytes()
     trace = load_trace(text)
     if tuple(trace.agents) != AGENTS or trace.atoms != PHASE2_ATOMS:
         raise RuntimeError("the Phase 2 scenario's agents or atoms changed")

@@ -17,7 +17,7 @@ import io
 import pstats
 from collections.abc import Callable
 
-from reference.verifier import Verifier
+from gcv.reference.verifier import Verifier
 from tests.benchmarks.conversation import AGENTS, PLANTED, Conversation, empty_map, worst_case
 
 __all__ = ["main", "profile"]

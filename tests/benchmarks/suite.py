@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reference.verifier import Turn, Verifier
+from gcv.reference.verifier import Turn, Verifier
 from tests.benchmarks import peers
 from tests.benchmarks.conversation import (
     PLANTED,

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reference.conformance.runner import main
+from gcv.conformance.runner import main
 
 FAKE = Path(__file__).parent / "fakes" / "fake_impl.py"
 ADAPTER = Path(__file__).parents[2] / "docs" / "example_adapter.py"
-SERVE = [sys.executable, "-m", "reference.cli", "serve"]
+SERVE = [sys.executable, "-m", "gcv.cli", "serve"]
 
 
 def fake(mode: str) -> list[str]:

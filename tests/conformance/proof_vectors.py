@@ -25,16 +25,16 @@ import json
 import re
 from pathlib import Path
 
-from proofs.obligations import bounded
-from proofs.registry import Budget, Obligation
-from reference.conformance.cases import case_from_trace, trace_from_map
-from reference.conformance.generate import DESCRIPTIONS
-from reference.conformance.vectors import (
+from gcv.conformance.cases import case_from_trace, trace_from_map
+from gcv.conformance.generate import DESCRIPTIONS
+from gcv.conformance.vectors import (
     Case,
     default_directory,
     dump_vector_file,
     load_vector_file,
 )
+from gcv.proofs.obligations import bounded
+from gcv.proofs.registry import Budget, Obligation
 
 __all__ = ["counterexample_cases", "main"]
 

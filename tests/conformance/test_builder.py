@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from reference.conformance import session as session_module
-from reference.conformance.cases import CaseBuilder, CaseError, case_from_trace, rederive
-from reference.conformance.compare import check, normalize_state
-from reference.operations import Hypothesize, Observe, Revise
+from gcv.conformance import session as session_module
+from gcv.conformance.cases import CaseBuilder, CaseError, case_from_trace, rederive
+from gcv.conformance.compare import check, normalize_state
+from gcv.reference.operations import Hypothesize, Observe, Revise
 
 
 def test_a_stated_outcome_the_reference_does_not_give_stops_the_build() -> None:

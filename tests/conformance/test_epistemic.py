@@ -1,5 +1,5 @@
 """The conformance suite's epistemic part: the protocol's M_t queries and declared M_0, the
-generator's cross-check with ``spec.epistemic`` (it catches planted bugs, its M_0 is the
+generator's cross-check with ``gcv.spec.epistemic`` (it catches planted bugs, its M_0 is the
 reference's, its bound changes no vector), how answers about M_t compare, and the runner
 skipping the layer for an implementation that does not declare it."""
 
@@ -13,18 +13,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import apply
-from reference.conformance import session as session_module
-from reference.conformance.cases import CaseBuilder, CaseError, oracle, rederive
-from reference.conformance.cases.registry import REGISTRY
-from reference.conformance.compare import check, normalize_state
-from reference.conformance.protocol import request_problem
-from reference.conformance.runner import EXIT_FAILED, EXIT_INCOMPLETE
-from reference.conformance.session import Session, model_from_json
-from reference.conformance.vectors import load_suite
-from reference.epistemic import effects, updates
-from reference.epistemic.formula import parse
-from reference.operations import Hypothesize, Observe, Question
+from gcv.conformance import session as session_module
+from gcv.conformance.cases import CaseBuilder, CaseError, oracle, rederive
+from gcv.conformance.cases.registry import REGISTRY
+from gcv.conformance.compare import check, normalize_state
+from gcv.conformance.protocol import request_problem
+from gcv.conformance.runner import EXIT_FAILED, EXIT_INCOMPLETE
+from gcv.conformance.session import Session, model_from_json
+from gcv.conformance.vectors import load_suite
+from gcv.reference import apply
+from gcv.reference.epistemic import effects, updates
+from gcv.reference.epistemic.formula import parse
+from gcv.reference.operations import Hypothesize, Observe, Question
 from tests.conformance.helpers import ADAPTER, conform, fake, statuses
 
 SUITE = load_suite()
@@ -141,7 +141,7 @@ def test_an_upgrade_the_spec_computes_otherwise_stops_the_build(
 
 
 def test_a_queue_the_spec_keeps_otherwise_stops_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
-    from reference.epistemic import abduction
+    from gcv.reference.epistemic import abduction
 
     monkeypatch.setattr(abduction, "is_surprising", lambda model, agent, chi: True)
     b = CaseBuilder("epistemic/x/queue", "d", ["Definition A.2"], atoms=("p",))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reference.conformance.runner import EXIT_FAILED, EXIT_OK
-from reference.conformance.vectors import Case, open_suite
+from gcv.conformance.runner import EXIT_FAILED, EXIT_OK
+from gcv.conformance.vectors import Case, open_suite
 from tests.conformance.helpers import SERVE, conform, fake, statuses
 
 CELLS = "epistemic/cells/*"

@@ -14,11 +14,11 @@ from hypothesis import find
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from reference.conformance.cases import CaseBuilder
-from reference.conformance.fuzz import EPISTEMIC_PROBES, save_finding, turns_over
-from reference.conformance.runner import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
-from reference.conformance.vectors import load_vector_file
-from reference.operations import Observe
+from gcv.conformance.cases import CaseBuilder
+from gcv.conformance.fuzz import EPISTEMIC_PROBES, save_finding, turns_over
+from gcv.conformance.runner import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
+from gcv.conformance.vectors import load_vector_file
+from gcv.reference.operations import Observe
 from tests.conformance.helpers import SERVE, conform, fake, statuses
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from reference.conformance.runner import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, KnownFailures
-from reference.conformance.vectors import open_suite
+from gcv.conformance.runner import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, KnownFailures
+from gcv.conformance.vectors import open_suite
 from tests.conformance.helpers import conform, fake
 
 CASE = "core/queries/affected-is-one-step"

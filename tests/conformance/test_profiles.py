@@ -22,18 +22,18 @@ from typing import Any
 
 import pytest
 
-import reference.preconditions
-import reference.verifier
-import spec.transition  # noqa: F401  (declares the clauses)
-from reference.closure import Grounding, dependency_walk
-from reference.conformance.compare import check
-from reference.conformance.runner import EXIT_FAILED, EXIT_OK
-from reference.conformance.session import Session
-from reference.conformance.vectors import Case, load_suite
-from reference.errors import GcvError
-from reference.operations import OperationKind
-from reference.records import RecordId, Standing
-from spec.clauses import CLAUSES
+import gcv.reference.preconditions
+import gcv.reference.verifier
+import gcv.spec.transition
+from gcv.conformance.compare import check
+from gcv.conformance.runner import EXIT_FAILED, EXIT_OK
+from gcv.conformance.session import Session
+from gcv.conformance.vectors import Case, load_suite
+from gcv.reference.closure import Grounding, dependency_walk
+from gcv.reference.errors import GcvError
+from gcv.reference.operations import OperationKind
+from gcv.reference.records import RecordId, Standing
+from gcv.spec.clauses import CLAUSES
 from tests import broken_engines
 from tests.conformance.fakes.choices import ALTERNATIVES, all_alternatives
 from tests.conformance.helpers import FAKE, conform, fake
@@ -92,14 +92,14 @@ def test_all_alternatives_at_once_pass_every_paper_profile_step() -> None:
     assert named == set(CHOSEN)
 
 
-class _OneStepAffectedStar(reference.verifier.Verifier):
+class _OneStepAffectedStar(gcv.reference.verifier.Verifier):
     """Affected* answered with one-step Affected (the closure not iterated)."""
 
     def affected_star(self, withdrawn: str) -> tuple[str, ...]:
         return self.affected(withdrawn)
 
 
-class _AbandonedInGoodStanding(reference.verifier.Verifier):
+class _AbandonedInGoodStanding(gcv.reference.verifier.Verifier):
     """The Verify walk counts abandoned records in S_t (only weakened ones stop it)."""
 
     def verify(self, candidate: RecordId | None) -> Grounding:
@@ -110,7 +110,7 @@ class _AbandonedInGoodStanding(reference.verifier.Verifier):
         return dependency_walk(n.supports, good, n.number[candidate]).named(candidate, n.name)
 
 
-class _StaleReverseIndex(reference.verifier.Verifier):
+class _StaleReverseIndex(gcv.reference.verifier.Verifier):
     """A rejected turn's Dep links stay in the reverse index that Affected and Affected* walk
     (the index is updated as operations apply and not rolled back)."""
 
@@ -118,7 +118,7 @@ class _StaleReverseIndex(reference.verifier.Verifier):
         super().__init__(*args)
         self.stale: dict[RecordId, list[RecordId]] = {}
 
-    def apply_turn(self, turn: reference.verifier.Turn) -> reference.verifier.TurnReport:
+    def apply_turn(self, turn: gcv.reference.verifier.Turn) -> gcv.reference.verifier.TurnReport:
         try:
             return super().apply_turn(turn)
         except GcvError:
@@ -134,7 +134,7 @@ class _StaleReverseIndex(reference.verifier.Verifier):
         return (*super().affected_star(withdrawn), *self.stale.get(withdrawn, ()))
 
 
-_BUGS: dict[str, type[reference.verifier.Verifier]] = {
+_BUGS: dict[str, type[gcv.reference.verifier.Verifier]] = {
     "one-step Affected for Affected*": _OneStepAffectedStar,
     "a walk that ignores standing": broken_engines.WalkIgnoresStanding,
     "abandoned records counted in S_t": _AbandonedInGoodStanding,
@@ -148,7 +148,7 @@ _BUGS: dict[str, type[reference.verifier.Verifier]] = {
 def test_a_classic_bug_fails_a_paper_profile_step(
     bug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("reference.conformance.session.Verifier", _BUGS[bug])
+    monkeypatch.setattr("gcv.conformance.session.Verifier", _BUGS[bug])
     caught = next(
         (
             f"{case.id} step {k + 1}"
@@ -188,22 +188,22 @@ def test_support_reviving_a_weakened_record_fails_a_paper_profile_step(tmp_path:
 
 @contextmanager
 def _resolve_without_the_attack_check() -> Iterator[None]:
-    table = dict(reference.preconditions.RULES)
+    table = dict(gcv.reference.preconditions.RULES)
     table[OperationKind.RESOLVE] = dataclasses.replace(
         table[OperationKind.RESOLVE], target_unattacked=False
     )
-    saved = reference.preconditions.RULES
-    reference.preconditions.RULES = MappingProxyType(table)
+    saved = gcv.reference.preconditions.RULES
+    gcv.reference.preconditions.RULES = MappingProxyType(table)
     try:
         yield
     finally:
-        reference.preconditions.RULES = saved
+        gcv.reference.preconditions.RULES = saved
 
 
 def test_resolve_without_the_no_incoming_attack_check_passes_both_profiles() -> None:
     """Lemma 2.2: a record in S_t has no incoming attack, and Resolve checks its target's
     standing first, so its "no incoming attack" check never decides a turn."""
-    assert reference.preconditions.RULES[OperationKind.RESOLVE].target_unattacked
+    assert gcv.reference.preconditions.RULES[OperationKind.RESOLVE].target_unattacked
     with _resolve_without_the_attack_check():
         differing = [f"{case.id} step {k + 1}" for case in SUITE for k in _mismatches(case)]
     assert not differing

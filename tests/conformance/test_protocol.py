@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.conformance import protocol
-from reference.conformance.fuzz import turns_over
-from reference.conformance.server import serve
-from reference.conformance.session import Session
-from reference.conformance.vectors import load_suite
+from gcv.conformance import protocol
+from gcv.conformance.fuzz import turns_over
+from gcv.conformance.server import serve
+from gcv.conformance.session import Session
+from gcv.conformance.vectors import load_suite
 
 SUITE = load_suite()
 
@@ -155,8 +155,8 @@ def test_serve_answers_each_line_skips_blank_ones_and_stops_at_shutdown() -> Non
 
 
 def test_gcv_serve_is_a_delegated_command() -> None:
-    from reference.cli import _DELEGATED
+    from gcv.cli import _DELEGATED
 
-    assert _DELEGATED["serve"][0] == "reference.conformance.server"
-    assert _DELEGATED["conform"][0] == "reference.conformance.runner"
-    assert _DELEGATED["vectors"][0] == "reference.conformance.generate"
+    assert _DELEGATED["serve"][0] == "gcv.conformance.server"
+    assert _DELEGATED["conform"][0] == "gcv.conformance.runner"
+    assert _DELEGATED["vectors"][0] == "gcv.conformance.generate"

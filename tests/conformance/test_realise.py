@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.conformance.cases import Unrealisable, trace_from_map
-from reference.errors import GcvError
-from reference.replay import replay
-from reference.trace import load_trace
-from reference.verifier import Verifier
-from spec import core
+from gcv.conformance.cases import Unrealisable, trace_from_map
+from gcv.reference.errors import GcvError
+from gcv.reference.verifier import Verifier
+from gcv.replay import replay
+from gcv.spec import core
+from gcv.trace import load_trace
 from tests.strategies import AGENTS, spec_map, turns_over
 
 
@@ -56,7 +56,7 @@ def test_a_map_no_conversation_reaches_is_refused(d: core.DependencyMap, why: st
 
 
 def test_every_refuted_bounded_twin_is_a_vector_in_the_suite() -> None:
-    from reference.conformance.vectors import load_suite
+    from gcv.conformance.vectors import load_suite
     from tests.conformance.proof_vectors import counterexample_cases
 
     built = counterexample_cases()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.conformance.protocol import response_problem
-from reference.conformance.session import Session
-from reference.operations import Hypothesize, Observe, Undermine
-from reference.render import render_state, render_turn
-from reference.verifier import Turn, Verifier
+from gcv.conformance.protocol import response_problem
+from gcv.conformance.session import Session
+from gcv.reference.operations import Hypothesize, Observe, Undermine
+from gcv.reference.render import render_state, render_turn
+from gcv.reference.verifier import Turn, Verifier
 
 
 def _answer(session: Session, request: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.conformance.runner import (
+from gcv.conformance.runner import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_OK,
@@ -18,7 +18,7 @@ from reference.conformance.runner import (
     main,
     select,
 )
-from reference.conformance.vectors import default_directory, load_suite
+from gcv.conformance.vectors import default_directory, load_suite
 from tests.conformance.helpers import ADAPTER, SERVE, conform, fake, statuses
 
 SUITE = load_suite()
@@ -147,7 +147,7 @@ def test_a_broken_vector_file_is_exit_2_naming_the_place(
 def test_fuzzing_without_hypothesis_is_exit_2_saying_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from reference.conformance import runner
+    from gcv.conformance import runner
 
     monkeypatch.setattr(runner.importlib.util, "find_spec", lambda name: None)
     assert main(["--fuzz", "3", "--", *SERVE]) == EXIT_BAD_INPUT

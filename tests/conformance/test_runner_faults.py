@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from reference.conformance.runner import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK, EXIT_UNUSABLE
+from gcv.conformance.runner import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK, EXIT_UNUSABLE
 from tests.conformance.helpers import conform, fake, statuses
 
 # A case that comes after the others in the suite's order and reaches no fault: its only

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from reference.conformance.process import STDERR_KEEP
-from reference.conformance.runner import (
+from gcv.conformance.process import STDERR_KEEP
+from gcv.conformance.runner import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_INCOMPLETE,
@@ -31,12 +31,12 @@ from reference.conformance.runner import (
     EXIT_UNUSABLE,
     main,
 )
-from reference.conformance.vectors import SUITE_VERSION, default_directory, load_suite
+from gcv.conformance.vectors import SUITE_VERSION, default_directory, load_suite
 from tests.conformance.helpers import conform, fake, statuses
 
 OBSERVE = "core/operations/observe-observation"  # no affected_star query: "hang" passes it
 HANGS = "core/operations/support-new-evidence"  # "hang" never answers its step 8
-RUNNER = [sys.executable, "-m", "reference.cli", "conform"]
+RUNNER = [sys.executable, "-m", "gcv.cli", "conform"]
 
 
 def _properties(junit: Path) -> dict[str, str]:

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from reference.conformance.cases.builder import spec_map
-from reference.conformance.cases.realise import Unrealisable, trace_from_map
-from reference.conformance.cases.scenario_maps import replayed_scenario
-from reference.conformance.runner import EXIT_FAILED
-from reference.conformance.session import Session
-from reference.conformance.vectors import open_suite
-from spec import core
+from gcv.conformance.cases.builder import spec_map
+from gcv.conformance.cases.realise import Unrealisable, trace_from_map
+from gcv.conformance.cases.scenario_maps import replayed_scenario
+from gcv.conformance.runner import EXIT_FAILED
+from gcv.conformance.session import Session
+from gcv.conformance.vectors import open_suite
+from gcv.spec import core
 from tests.conformance.helpers import conform, fake
 
 CASE = "core/scenario-maps/phase3-deliberation"

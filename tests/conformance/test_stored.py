@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reference.conformance.stored import StoredProtocolSession
-from reference.store import open_session
+from gcv.conformance.stored import StoredProtocolSession
+from gcv.store import open_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,7 +17,7 @@ def _serve(store: Path, *requests: dict[str, object]) -> list[dict[str, object]]
     """Run ``gcv serve --db store`` in a process of its own; its responses, in order."""
     feed = "".join(json.dumps({"id": k, **r}) + "\n" for k, r in enumerate(requests))
     done = subprocess.run(
-        [sys.executable, "-m", "reference.cli", "serve", "--db", str(store)],
+        [sys.executable, "-m", "gcv.cli", "serve", "--db", str(store)],
         input=feed,
         capture_output=True,
         text=True,

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from reference.conformance.cases.oracle import is_epistemic_operation
-from reference.conformance.generate import _check_permanence, _effects, _outcomes
-from reference.conformance.protocol import EPISTEMIC_QUERIES
-from reference.conformance.vectors import (
+from gcv.conformance.cases.oracle import is_epistemic_operation
+from gcv.conformance.generate import _check_permanence, _effects, _outcomes
+from gcv.conformance.protocol import EPISTEMIC_QUERIES
+from gcv.conformance.vectors import (
     STATEMENTS,
     Case,
     default_directory,
@@ -24,10 +24,10 @@ from reference.conformance.vectors import (
     load_suite,
     load_vector_file,
 )
-from reference.errors import MalformedVectors, PreconditionViolation
-from reference.operations import OperationKind
-from reference.trace import operation_to_json
-from spec import epistemic as se
+from gcv.reference.errors import MalformedVectors, PreconditionViolation
+from gcv.reference.operations import OperationKind
+from gcv.spec import epistemic as se
+from gcv.trace import operation_to_json
 from tests.test_operations import REJECTIONS
 
 SUITE = load_suite()
@@ -40,7 +40,7 @@ def test_the_committed_vectors_are_what_the_reference_generates_under_any_hash_s
 ) -> None:
     """What CI runs (``gcv vectors --check``), under two values of PYTHONHASHSEED."""
     done = subprocess.run(
-        [sys.executable, "-m", "reference.cli", "vectors", "--check", "--out", str(DIRECTORY)],
+        [sys.executable, "-m", "gcv.cli", "vectors", "--check", "--out", str(DIRECTORY)],
         capture_output=True,
         text=True,
         env=os.environ | {"PYTHONHASHSEED": seed},

@@ -24,16 +24,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.progress import add_quiet_argument, progress
+from gcv.progress import add_quiet_argument, progress
 
 ROOT = Path(__file__).resolve().parents[2]
 
 TARGETS = (
-    "reference/closure.py",  # dependency_walk, one_step_affected, reverse_closure
-    "reference/preconditions.py",  # find_violation
-    "reference/predicates.py",  # the naive-closure predicates and their lemmas
-    "reference.operations.in_application_order",
-    "reference.trace.operation_to_json",
+    "gcv/reference/closure.py",  # dependency_walk, one_step_affected, reverse_closure
+    "gcv/reference/preconditions.py",  # find_violation
+    "gcv/reference/predicates.py",  # the naive-closure predicates and their lemmas
+    "gcv.reference.operations.in_application_order",
+    "gcv.trace.operation_to_json",
 )
 """What the run searches, largest first so that the two jobs finish together."""
 

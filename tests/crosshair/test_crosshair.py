@@ -23,19 +23,19 @@ from pathlib import Path
 import icontract
 import pytest
 
-from reference.closure import dependency_walk, reverse_closure
-from reference.depmap import StateView
-from reference.epistemic.formula import Formula
-from reference.errors import MalformedOperation
-from reference.operations import ExpandAwareness, Observe
-from reference.preconditions import find_violation
-from reference.predicates import is_least_closed_from, is_reached_exactly
-from reference.records import Standing
+from gcv.reference.closure import dependency_walk, reverse_closure
+from gcv.reference.depmap import StateView
+from gcv.reference.epistemic.formula import Formula
+from gcv.reference.errors import MalformedOperation
+from gcv.reference.operations import ExpandAwareness, Observe
+from gcv.reference.preconditions import find_violation
+from gcv.reference.predicates import is_least_closed_from, is_reached_exactly
+from gcv.reference.records import Standing
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 BUGS = sorted((HERE / "bugs_detected").glob("*.py"))
-CORRECT = [ROOT / "reference" / "closure.py"]
+CORRECT = [ROOT / "gcv" / "reference" / "closure.py"]
 
 # CPU seconds per contract: a planted bug is found in well under a second; on correct
 # code CrossHair spends the whole budget on each contract and prints nothing.

@@ -1,5 +1,5 @@
 """Shared pieces of the epistemic tests: random formulas and models, and the translation of
-the reference's values into the spec's (``spec.epistemic``), so the two can be compared."""
+the reference's values into the spec's (``gcv.spec.epistemic``), so the two can be compared."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from reference.conformance.cases.oracle import spec_formula as to_spec_formula
-from reference.conformance.cases.oracle import spec_model as to_spec_model
-from reference.epistemic import formula as rf
-from reference.epistemic.model import PlausibilityModel
+from gcv.conformance.cases.oracle import spec_formula as to_spec_formula
+from gcv.conformance.cases.oracle import spec_model as to_spec_model
+from gcv.reference.epistemic import formula as rf
+from gcv.reference.epistemic.model import PlausibilityModel
 
 __all__ = [
     "AGENTS",
@@ -39,7 +39,7 @@ def scaled(fraction: float) -> settings:
 
 def reference_truth(m: PlausibilityModel, f: rf.Formula) -> frozenset[frozenset[str]]:
     """[[f]] computed by the reference, as a set of valuations."""
-    from reference.epistemic.semantics import members, truth_set
+    from gcv.reference.epistemic.semantics import members, truth_set
 
     flags = members(truth_set(m, f), m.size)
     names = m.valuations()

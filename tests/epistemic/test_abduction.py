@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.epistemic.abduction import Problem, check_solution, is_surprising
-from reference.epistemic.formula import parse
-from reference.epistemic.updates import announce, lexicographic_upgrade
-from reference.operations import Hypothesize, Observe, Question, Revise
-from reference.verifier import Turn, Verifier
-from spec import epistemic as se
+from gcv.reference.epistemic.abduction import Problem, check_solution, is_surprising
+from gcv.reference.epistemic.formula import parse
+from gcv.reference.epistemic.updates import announce, lexicographic_upgrade
+from gcv.reference.operations import Hypothesize, Observe, Question, Revise
+from gcv.reference.verifier import Turn, Verifier
+from gcv.spec import epistemic as se
 from tests.epistemic.support import formulas, models, to_spec_formula, to_spec_model
 
 

@@ -1,4 +1,4 @@
-"""The reference's M_t against the brute-force semantics of ``spec.epistemic``.
+"""The reference's M_t against the brute-force semantics of ``gcv.spec.epistemic``.
 
 Random small models (3-4 agents, 1-6 atoms, random cells, ranks and awareness) and random
 formulas over every connective and modality: the truth sets agree before any update and
@@ -12,10 +12,10 @@ from __future__ import annotations
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from reference.epistemic import formula as rf
-from reference.epistemic.model import PlausibilityModel
-from reference.epistemic.semantics import truth_set
-from reference.epistemic.updates import (
+from gcv.reference.epistemic import formula as rf
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.epistemic.semantics import truth_set
+from gcv.reference.epistemic.updates import (
     Downgrade,
     announce,
     conservative_upgrade,
@@ -23,8 +23,8 @@ from reference.epistemic.updates import (
     expand,
     lexicographic_upgrade,
 )
-from reference.errors import NoSurvivingWorld
-from spec import epistemic as se
+from gcv.reference.errors import NoSurvivingWorld
+from gcv.spec import epistemic as se
 from tests.epistemic.support import (
     formulas,
     models,

@@ -7,7 +7,7 @@ import sys
 import pytest
 from hypothesis import given
 
-from reference.epistemic.formula import (
+from gcv.reference.epistemic.formula import (
     MAX_DEPTH,
     And,
     Atom,
@@ -24,7 +24,7 @@ from reference.epistemic.formula import (
     parse,
     show,
 )
-from reference.errors import MalformedFormula
+from gcv.reference.errors import MalformedFormula
 from tests.epistemic.support import AGENTS, ATOMS, formulas
 
 p, q, r = Atom("p"), Atom("q"), Atom("r")

@@ -12,21 +12,23 @@ from importlib import resources
 
 import pytest
 
-from reference.epistemic.formula import And, Atom, Formula, Knows, Not, Or, parse
-from reference.epistemic.model import PlausibilityModel, build_model
-from reference.epistemic.semantics import members, truth_set
-from reference.epistemic.updates import announce
-from reference.operations import Observe
-from reference.replay import replay
-from reference.trace import load_trace
-from reference.verifier import Turn, Verifier
-from spec import epistemic as se
+from gcv.reference.epistemic.formula import And, Atom, Formula, Knows, Not, Or, parse
+from gcv.reference.epistemic.model import PlausibilityModel, build_model
+from gcv.reference.epistemic.semantics import members, truth_set
+from gcv.reference.epistemic.updates import announce
+from gcv.reference.operations import Observe
+from gcv.reference.verifier import Turn, Verifier
+from gcv.replay import replay
+from gcv.spec import epistemic as se
+from gcv.trace import load_trace
 
 CHILDREN = "abcdefgh"
 
 
 def _trace_text() -> bytes:
-    return resources.files("spec").joinpath("scenarios", "phase1-muddy-children.json").read_bytes()
+    return (
+        resources.files("gcv.spec").joinpath("scenarios", "phase1-muddy-children.json").read_bytes()
+    )
 
 
 def test_the_phase1_trace_replays_with_every_expectation() -> None:

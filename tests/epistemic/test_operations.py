@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from reference.conformance.cases.oracle import spec_operation
-from reference.epistemic.formula import parse
-from reference.epistemic.table import DEL_RULES, Update, realisation
-from reference.errors import GcvError, MalformedOperation
-from reference.operations import (
+from gcv.conformance.cases.oracle import spec_operation
+from gcv.reference.epistemic.formula import parse
+from gcv.reference.epistemic.table import DEL_RULES, Update, realisation
+from gcv.reference.errors import GcvError, MalformedOperation
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
@@ -26,10 +26,10 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.trace import operation_from_json, operation_to_json
-from reference.verifier import Turn, Verifier
-from spec import epistemic as se
-from spec import transition
+from gcv.reference.verifier import Turn, Verifier
+from gcv.spec import epistemic as se
+from gcv.spec import transition
+from gcv.trace import operation_from_json, operation_to_json
 from tests.epistemic.support import formulas, scaled, to_spec_formula, to_spec_model
 from tests.strategies import turns_over
 

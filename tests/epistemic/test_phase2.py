@@ -7,18 +7,18 @@ import json
 from importlib import resources
 from typing import Any
 
-from reference.epistemic.formula import parse
-from reference.epistemic.table import Update, realisation
-from reference.replay import replay
-from reference.trace import Trace, load_trace
-from reference.verifier import Verifier
+from gcv.reference.epistemic.formula import parse
+from gcv.reference.epistemic.table import Update, realisation
+from gcv.reference.verifier import Verifier
+from gcv.replay import replay
+from gcv.trace import Trace, load_trace
 
 _EPISTEMIC_FIELDS = {"formula", "introduces", "specific", "downgrade", "announce"}
 _EPISTEMIC_QUERIES = {"holds", "knows", "believes", "worlds", "ordered", "unexplained"}
 
 
 def _document(name: str) -> dict[str, Any]:
-    text = resources.files("spec").joinpath("scenarios", f"{name}.json").read_text("utf-8")
+    text = resources.files("gcv.spec").joinpath("scenarios", f"{name}.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from reference.errors import MalformedTrace
-from reference.replay import replay
-from reference.trace import load_trace
+from gcv.reference.errors import MalformedTrace
+from gcv.replay import replay
+from gcv.trace import load_trace
 
 
 def _trace(**extra: Any) -> dict[str, Any]:

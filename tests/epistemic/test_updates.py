@@ -8,19 +8,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.epistemic import updates
-from reference.epistemic.formula import parse
-from reference.epistemic.model import PlausibilityModel, build_model
-from reference.epistemic.semantics import members, truth_set
-from reference.epistemic.updates import (
+from gcv.reference.epistemic import updates
+from gcv.reference.epistemic.formula import parse
+from gcv.reference.epistemic.model import PlausibilityModel, build_model
+from gcv.reference.epistemic.semantics import members, truth_set
+from gcv.reference.epistemic.updates import (
     announce,
     conservative_upgrade,
     expand,
     lexicographic_upgrade,
     restrict,
 )
-from reference.errors import ModelTooLarge, NoSurvivingWorld, UnknownAgent
-from spec import epistemic as se
+from gcv.reference.errors import ModelTooLarge, NoSurvivingWorld, UnknownAgent
+from gcv.spec import epistemic as se
 from tests.epistemic.support import formulas, models, to_spec_formula, to_spec_model
 
 

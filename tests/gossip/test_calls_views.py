@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from spec.gossip import (
+from gcv.spec.gossip import (
     AgentSet,
     AgentSetError,
     Call,
@@ -28,7 +28,7 @@ from spec.gossip import (
     is_source_equivalent,
     is_view_equivalent,
 )
-from spec.gossip.views import compute_call_subsequence
+from gcv.spec.gossip.views import compute_call_subsequence
 
 ABC = AgentSet(("a", "b", "c"))
 

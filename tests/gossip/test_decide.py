@@ -7,7 +7,7 @@ from collections import deque
 
 import pytest
 
-from spec.gossip import (
+from gcv.spec.gossip import (
     AgentSet,
     AgentSetError,
     FragmentError,
@@ -30,9 +30,9 @@ from spec.gossip import (
     is_known_in_source,
     is_satisfied_in_source,
 )
-from spec.gossip.decide import compute_brute_force_states
-from spec.gossip.formulas import compute_implies, compute_or, compute_random_formula
-from spec.gossip.source import compute_source_calls
+from gcv.spec.gossip.decide import compute_brute_force_states
+from gcv.spec.gossip.formulas import compute_implies, compute_or, compute_random_formula
+from gcv.spec.gossip.source import compute_source_calls
 
 ABC = AgentSet(("a", "b", "c"))
 ABCD = AgentSet(("a", "b", "c", "d"))

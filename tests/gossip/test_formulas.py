@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from spec.gossip import (
+from gcv.spec.gossip import (
     MAX_FORMULA_DEPTH,
     AgentSet,
     And,
@@ -32,8 +32,8 @@ from spec.gossip import (
     is_satisfied_kripke,
     is_source_compatible,
 )
-from spec.gossip.calls import Call
-from spec.gossip.formulas import (
+from gcv.spec.gossip.calls import Call
+from gcv.spec.gossip.formulas import (
     AwAnd,
     AwFamiliar,
     AwKnow,
@@ -44,7 +44,7 @@ from spec.gossip.formulas import (
     compute_depth,
     compute_text,
 )
-from spec.gossip.lottery import compute_uniform_lotteries
+from gcv.spec.gossip.lottery import compute_uniform_lotteries
 
 ABC = AgentSet(("a", "b", "c"))
 

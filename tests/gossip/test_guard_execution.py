@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from spec.gossip import (
+from gcv.spec.gossip import (
     AgentSet,
     AgentSetError,
     Call,
@@ -35,7 +35,7 @@ from spec.gossip import (
     is_satisfied_in_source,
     process_commit,
 )
-from spec.gossip.lottery import compute_uniform_lotteries
+from gcv.spec.gossip.lottery import compute_uniform_lotteries
 
 ABC = AgentSet(("a", "b", "c"))
 AB, AC, BC = Call("a", "b"), Call("a", "c"), Call("b", "c")

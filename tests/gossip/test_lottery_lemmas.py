@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.gossip import (
+from gcv.spec.gossip import (
     AgentSet,
     And,
     HistoryError,
@@ -45,10 +45,10 @@ from spec.gossip import (
     is_satisfied_kripke,
     is_source_corresponding,
 )
-from spec.gossip.errors import FragmentError
-from spec.gossip.formulas import AwFamiliar
-from spec.gossip.lottery import compute_uniform_lotteries
-from spec.gossip.source import (
+from gcv.spec.gossip.errors import FragmentError
+from gcv.spec.gossip.formulas import AwFamiliar
+from gcv.spec.gossip.lottery import compute_uniform_lotteries
+from gcv.spec.gossip.source import (
     compute_length_decay_lotteries,
     compute_length_decay_weight,
     is_satisfied_aw,

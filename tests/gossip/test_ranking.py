@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from spec.gossip import (
+from gcv.spec.gossip import (
     AgentSet,
     GossipError,
     RankingProcess,
@@ -16,7 +16,7 @@ from spec.gossip import (
     compute_history,
     compute_ranking_estimate,
 )
-from spec.gossip.ranking import compute_gossip_rank, compute_hitting_time
+from gcv.spec.gossip.ranking import compute_gossip_rank, compute_hitting_time
 
 ABC = AgentSet(("a", "b", "c"))
 

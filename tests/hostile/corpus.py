@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from reference.conformance.vectors import load_suite
+from gcv.conformance.vectors import load_suite
 
 TRICKY_STRINGS = st.sampled_from(
     [
@@ -107,7 +107,7 @@ def mutated(draw: st.DrawFn, document: Any, most: int = 3) -> Any:
 
 @cache
 def scenario_documents() -> tuple[Any, ...]:
-    folder = resources.files("spec").joinpath("scenarios")
+    folder = resources.files("gcv.spec").joinpath("scenarios")
     return tuple(
         json.loads(p.read_text(encoding="utf-8"))
         for p in sorted(folder.iterdir(), key=lambda p: p.name)
@@ -127,7 +127,7 @@ def vector_requests() -> tuple[tuple[dict[str, Any], ...], ...]:
 
 @cache
 def vector_file() -> Any:
-    path = resources.files("spec").joinpath("vectors", "core", "queries.json")
+    path = resources.files("gcv.spec").joinpath("vectors", "core", "queries.json")
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
-from reference import Observe, Turn, Verifier
-from reference.epistemic.formula import Formula, Not
-from reference.errors import GcvError
-from reference.trace import load_trace
+from gcv import Observe, Turn, Verifier
+from gcv.reference.epistemic.formula import Formula, Not
+from gcv.reference.errors import GcvError
+from gcv.trace import load_trace
 
 
 def _one_record() -> Verifier:

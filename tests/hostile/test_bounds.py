@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from reference.depmap import DependencyMap
-from reference.epistemic import formula as rf
-from reference.epistemic.formula import MAX_DEPTH, MAX_LENGTH, parse
-from reference.errors import MalformedFormula, MalformedOperation
-from reference.operations import Hypothesize, Observe, Operation, Question, Revise, Undermine
-from reference.replay import replay
-from reference.trace import load_trace
-from reference.verifier import Turn, Verifier
+from gcv.reference.depmap import DependencyMap
+from gcv.reference.epistemic import formula as rf
+from gcv.reference.epistemic.formula import MAX_DEPTH, MAX_LENGTH, parse
+from gcv.reference.errors import MalformedFormula, MalformedOperation
+from gcv.reference.operations import Hypothesize, Observe, Operation, Question, Revise, Undermine
+from gcv.reference.verifier import Turn, Verifier
+from gcv.replay import replay
+from gcv.trace import load_trace
 from tests.benchmarks.bench_hostile import chain_trace
 
 AT_LIMIT = "~" * (MAX_DEPTH - 1) + "p"  # depth MAX_DEPTH: 127 negations over an atom
@@ -75,7 +75,7 @@ def test_the_queries_take_a_formula_at_the_limit_and_refuse_one_past_it() -> Non
 
 
 def test_the_atom_syntax_is_the_identifier_syntax_in_docs_schema_and_code() -> None:
-    from reference.trace import trace_schema
+    from gcv.trace import trace_schema
 
     pattern = trace_schema()["$defs"]["atom-names"]["items"]["pattern"]
     assert pattern.startswith("^[A-Za-z0-9]["), pattern
@@ -113,6 +113,6 @@ def test_replay_takes_no_digest_when_the_costly_checks_are_off(
         return original(self)
 
     monkeypatch.setattr(DependencyMap, "digest", counting)
-    monkeypatch.setattr("reference.replay.icontract.SLOW", False)
+    monkeypatch.setattr("gcv.replay.icontract.SLOW", False)
     result = replay(load_trace(chain_trace(100)))
     assert result.ok and len(result.turns) == 110 and digests == [], len(digests)

@@ -25,16 +25,16 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.cli import main
-from reference.conformance.protocol import schema_problem
-from reference.conformance.runner import _parser as conform_parser
-from reference.conformance.server import serve
-from reference.conformance.session import Session
-from reference.conformance.vectors import load_vector_file
-from reference.epistemic.formula import parse, show
-from reference.errors import GcvError, MalformedFormula, MalformedVectors
-from reference.interpret.validate import read_reply
-from reference.verifier import Verifier
+from gcv.cli import main
+from gcv.conformance.protocol import schema_problem
+from gcv.conformance.runner import _parser as conform_parser
+from gcv.conformance.server import serve
+from gcv.conformance.session import Session
+from gcv.conformance.vectors import load_vector_file
+from gcv.interpret.validate import read_reply
+from gcv.reference.epistemic.formula import parse, show
+from gcv.reference.errors import GcvError, MalformedFormula, MalformedVectors
+from gcv.reference.verifier import Verifier
 from tests.hostile.corpus import (
     JSON_VALUES,
     TRICKY_STRINGS,

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import main
-from reference.conformance.vectors import load_vector_file
-from reference.errors import MalformedTrace, MalformedVectors
-from reference.interpret.validate import read_reply
-from reference.jsoninput import MAX_JSON_DEPTH, ecma_pattern
-from reference.trace import MAX_TRACE_BYTES, load_trace
+from gcv.cli import main
+from gcv.conformance.vectors import load_vector_file
+from gcv.interpret.validate import read_reply
+from gcv.jsoninput import MAX_JSON_DEPTH, ecma_pattern
+from gcv.reference.errors import MalformedTrace, MalformedVectors
+from gcv.trace import MAX_TRACE_BYTES, load_trace
 
 
 def _deep(depth: int) -> list[object]:
@@ -102,7 +102,7 @@ def test_a_huge_sparse_trace_is_refused_without_reading_it(tmp_path: Path) -> No
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
     result = subprocess.run(
-        [sys.executable, "-m", "reference.cli", "replay", str(path)],
+        [sys.executable, "-m", "gcv.cli", "replay", str(path)],
         capture_output=True,
         text=True,
         preexec_fn=cap_memory,

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import main
-from reference.errors import EndpointTimeout
-from reference.interpret.client import ChatClient, ClientConfig
+from gcv.cli import main
+from gcv.interpret.client import ChatClient, ClientConfig
+from gcv.reference.errors import EndpointTimeout
 
-SERVE = ["--", sys.executable, "-m", "reference.cli", "serve"]
+SERVE = ["--", sys.executable, "-m", "gcv.cli", "serve"]
 
 
 def _one_line_refusal(capsys: pytest.CaptureFixture[str]) -> str:
@@ -141,7 +141,7 @@ def test_output_escapes_what_the_terminal_cannot_encode(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "reference.cli", "replay", str(path)],
+        [sys.executable, "-m", "gcv.cli", "replay", str(path)],
         env=dict(os.environ, PYTHONIOENCODING="ascii"),
         capture_output=True,
         text=True,
@@ -153,7 +153,7 @@ def test_output_escapes_what_the_terminal_cannot_encode(tmp_path: Path) -> None:
 
 
 def test_a_deeply_nested_answer_is_an_endpoint_error() -> None:
-    from reference.errors import EndpointError
+    from gcv.reference.errors import EndpointError
     from tests.interpret.loopback import ScriptedEndpoint, Step
 
     # json.loads raised RecursionError, which the client did not catch.

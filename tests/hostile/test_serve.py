@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from reference.conformance import server
-from reference.conformance.server import MAX_LINE_BYTES, serve
-from reference.jsoninput import MAX_JSON_DEPTH, read_lines
+from gcv.conformance import server
+from gcv.conformance.server import MAX_LINE_BYTES, serve
+from gcv.jsoninput import MAX_JSON_DEPTH, read_lines
 
 HANDSHAKE = b'{"id": 9, "cmd": "handshake", "protocol": "gcv-conform/1"}'
 

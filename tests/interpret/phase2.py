@@ -32,7 +32,7 @@ import json
 from fractions import Fraction
 from importlib import resources
 
-from reference.trace import Trace, load_trace, operation_to_json
+from gcv.trace import Trace, load_trace, operation_to_json
 
 F1_CLASSIFIED, EM_CLASSIFIED = Fraction(6, 7), Fraction(9, 13)
 F1_KEY, EM_KEY = Fraction(2, 3), Fraction(1, 2)
@@ -41,7 +41,7 @@ F1_APPLIED, EM_APPLIED = Fraction(34, 41), Fraction(8, 13)
 
 def phase2() -> Trace:
     """The built-in Phase 2 trace."""
-    path = resources.files("spec").joinpath("scenarios", "phase2-debugging.json")
+    path = resources.files("gcv.spec").joinpath("scenarios", "phase2-debugging.json")
     return load_trace(path.read_bytes())
 
 

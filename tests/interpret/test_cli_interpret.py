@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import main
+from gcv.cli import main
 from tests.interpret import phase2
 from tests.interpret.loopback import ScriptedEndpoint, reply
 

@@ -6,17 +6,17 @@ from importlib import resources
 
 import pytest
 
-from reference.errors import EndpointError
-from reference.interpret.evaluate import StateSource, evaluate, is_key_shift
-from reference.interpret.native import NativeInterpreter
-from reference.interpret.protocol import Reply, Request
-from reference.trace import Trace, load_trace
-from reference.verifier import Verifier
+from gcv.interpret.evaluate import StateSource, evaluate, is_key_shift
+from gcv.interpret.native import NativeInterpreter
+from gcv.interpret.protocol import Reply, Request
+from gcv.reference.errors import EndpointError
+from gcv.reference.verifier import Verifier
+from gcv.trace import Trace, load_trace
 from tests.interpret import phase2
 
 
 def _scenario(name: str) -> Trace:
-    path = resources.files("spec").joinpath("scenarios", f"{name}.json")
+    path = resources.files("gcv.spec").joinpath("scenarios", f"{name}.json")
     return load_trace(path.read_bytes())
 
 

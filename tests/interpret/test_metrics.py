@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.interpret.metrics import LabelPair, score
-from reference.interpret.validate import OPERATION_NAMES
+from gcv.interpret.metrics import LabelPair, score
+from gcv.interpret.validate import OPERATION_NAMES
 
 
 def _pair(gold: str, predicted: str) -> LabelPair:

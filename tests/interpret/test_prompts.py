@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from reference.interpret.prompts import (
+from gcv.interpret.prompts import (
     PROMPT_FILES,
     PROMPT_VERSION,
     build_messages,
     load_prompts,
     prompt_digest,
 )
-from reference.interpret.protocol import Condition, Request
-from reference.interpret.validate import OPERATION_NAMES, operation_variants, read_reply
+from gcv.interpret.protocol import Condition, Request
+from gcv.interpret.validate import OPERATION_NAMES, operation_variants, read_reply
 
 ROOT = Path(__file__).resolve().parents[2]
-PROMPTS = ROOT / "reference" / "interpret" / "prompts"
+PROMPTS = ROOT / "gcv" / "interpret" / "prompts"
 
 
 def _versions() -> list[Path]:

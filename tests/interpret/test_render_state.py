@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from importlib import resources
 
-from reference.operations import ExpandAwareness, Observe
-from reference.render import render_checkpoint, render_state
-from reference.replay import replay
-from reference.trace import load_trace
-from reference.verifier import Turn, Verifier
+from gcv.reference.operations import ExpandAwareness, Observe
+from gcv.reference.render import render_checkpoint, render_state
+from gcv.reference.verifier import Turn, Verifier
+from gcv.replay import replay
+from gcv.trace import load_trace
 
 
 def _final(name: str) -> tuple[Verifier, dict[str, str]]:
-    trace = load_trace(resources.files("spec").joinpath("scenarios", f"{name}.json").read_bytes())
+    trace = load_trace(
+        resources.files("gcv.spec").joinpath("scenarios", f"{name}.json").read_bytes()
+    )
     return replay(trace).verifier, dict(trace.agents)
 
 

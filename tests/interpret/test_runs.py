@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from reference.cli import main
-from reference.interpret.runs import spread
+from gcv.cli import main
+from gcv.interpret.runs import spread
 from tests.interpret import phase2
 from tests.interpret.loopback import ScriptedEndpoint, reply
 

@@ -13,23 +13,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.interpret.protocol import Reply, Request
-from reference.interpret.turn import interpret_turn
-from reference.interpret.validate import (
+from gcv.interpret.protocol import Reply, Request
+from gcv.interpret.turn import interpret_turn
+from gcv.interpret.validate import (
     MAX_OPERATIONS,
     OPERATION_NAMES,
     check_turn,
     read_reply,
     response_schema,
 )
-from reference.operations import Hypothesize, Observe, Revise
-from reference.trace import Trace, load_trace, operation_to_json, trace_schema
-from reference.verifier import Turn, Verifier
+from gcv.reference.operations import Hypothesize, Observe, Revise
+from gcv.reference.verifier import Turn, Verifier
+from gcv.trace import Trace, load_trace, operation_to_json, trace_schema
 from tests.strategies import operations_over
 
 
 def _scenario(name: str) -> Trace:
-    path = resources.files("spec").joinpath("scenarios", f"{name}.json")
+    path = resources.files("gcv.spec").joinpath("scenarios", f"{name}.json")
     return load_trace(path.read_bytes())
 
 

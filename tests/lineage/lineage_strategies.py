@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from spec.lineage import QBAF, Occurrence, Profile, Sign, make_direct_profile
+from gcv.spec.lineage import QBAF, Occurrence, Profile, Sign, make_direct_profile
 
 TENTHS = [Fraction(k, 10) for k in range(11)]
 INTERIOR = [Fraction(k, 10) for k in range(1, 10)]

@@ -1,7 +1,7 @@
 """Section 7 and Appendix C.1: the paper's figures, computed by the module and compared here.
 
 Expected values are the paper's (from the summary); every observed value is
-computed by ``spec.lineage.audit`` in this run.
+computed by ``gcv.spec.lineage.audit`` in this run.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from types import ModuleType
 
 import pytest
 
-from spec.claims import CLAIMS
-from spec.lineage.audit import (
+from gcv.spec.claims import CLAIMS
+from gcv.spec.lineage.audit import (
     DAG_FRESH_STRENGTH,
     DAG_GRID,
     PAPER,
@@ -29,7 +29,7 @@ from spec.lineage.audit import (
     run_dag_audit,
     run_star_audit,
 )
-from spec.lineage.quotient import compute_verdict, judge_lineage_dfquad
+from gcv.spec.lineage.quotient import compute_verdict, judge_lineage_dfquad
 
 F = Fraction
 LQ = "LQ-DF-QuAD"
@@ -182,7 +182,7 @@ def test_the_audit_prints_the_registrys_label_for_every_figure(
 
 
 def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
-    from reference.cli import main as gcv
+    from gcv.cli import main as gcv
 
     assert gcv(["audit", "lineage", "--skip-star"]) == 0
     out = capsys.readouterr().out
@@ -194,8 +194,8 @@ def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str])
 def stubbed_audit(
     monkeypatch: pytest.MonkeyPatch, dag: AuditResult, propagation: PropagationResult
 ) -> ModuleType:
-    """``spec.lineage.audit`` answering with the module's DAG and propagation audits, run once."""
-    import spec.lineage.audit as audit
+    """``gcv.spec.lineage.audit`` answering with the DAG and propagation audits, run once."""
+    import gcv.spec.lineage.audit as audit
 
     monkeypatch.setattr(audit, "run_dag_audit", lambda *args, **kwargs: dag)
     monkeypatch.setattr(audit, "compute_propagation_audit", lambda *args, **kwargs: propagation)

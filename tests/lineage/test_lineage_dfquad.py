@@ -9,7 +9,7 @@ from argumentation.gradual.dfquad import dfquad_strengths
 from argumentation.gradual.gradual import WeightedBipolarGraph
 from hypothesis import given
 
-from spec.lineage import (
+from gcv.spec.lineage import (
     QBAF,
     CycleError,
     LineageError,

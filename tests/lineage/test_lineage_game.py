@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from spec.lineage import (
+from gcv.spec.lineage import (
     Action,
     ActionKind,
     IneligibleExtensionError,

@@ -9,7 +9,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given
 
-from spec.lineage import (
+from gcv.spec.lineage import (
     IneligibleExtensionError,
     MalformedProfileError,
     Occurrence,
@@ -161,7 +161,7 @@ def test_extension_by_a_replica_keeps_units(profile: Profile) -> None:
 
 
 def test_other_bad_inputs_raise_typed_errors() -> None:
-    from spec.lineage import (
+    from gcv.spec.lineage import (
         QBAF,
         JudgmentGame,
         LineageError,

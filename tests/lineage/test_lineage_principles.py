@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec.lineage import (
+from gcv.spec.lineage import (
     IneligibleExtensionError,
     Occurrence,
     Profile,
@@ -156,7 +156,7 @@ def test_checkers_refuse_cases_outside_their_principle() -> None:
     fresh = make_fresh(make_relay(BALANCED.occurrences[0], "z"), "new")
     with pytest.raises(IneligibleExtensionError, match="not a root replica"):
         is_rri_respected(judge_lineage_dfquad, BALANCED, fresh)
-    from spec.lineage import is_flr_respected
+    from gcv.spec.lineage import is_flr_respected
 
     with pytest.raises(IneligibleExtensionError, match="not an eligible"):
         is_flr_respected(judge_lineage_dfquad, BALANCED, make_relay(BALANCED.occurrences[0], "z"))

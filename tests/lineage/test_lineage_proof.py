@@ -8,15 +8,15 @@ import z3
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs.lineage_modulus import (
+from gcv.proofs.lineage_modulus import (
     decode_counterexample,
     encode_combination,
     prove_response_modulus,
     prove_response_modulus_without_freshness,
     replay_counterexample,
 )
-from proofs.solver import Outcome
-from spec.lineage import compute_combination
+from gcv.proofs.solver import Outcome
+from gcv.spec.lineage import compute_combination
 
 unit = st.fractions(min_value=0, max_value=1, max_denominator=40)
 

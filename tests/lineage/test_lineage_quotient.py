@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from spec.lineage import (
+from gcv.spec.lineage import (
     QBAF,
     CycleError,
     IncompatibleClassError,
@@ -126,7 +126,7 @@ def test_per_occurrence_dfquad_counts_a_replica() -> None:
 
 
 def test_representations_of_a_relay_and_a_matched_fresh_report() -> None:
-    from spec.lineage import make_fresh, make_relay, make_units_profile
+    from gcv.spec.lineage import make_fresh, make_relay, make_units_profile
 
     profile = make_units_profile(F(1, 2), [(Sign.SUPPORT, F(1, 5)), (Sign.ATTACK, F(1, 5))])
     relay = make_relay(profile.occurrences[1], "carol")

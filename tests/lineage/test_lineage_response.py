@@ -8,7 +8,7 @@ from itertools import combinations_with_replacement, product
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec.lineage import (
+from gcv.spec.lineage import (
     B5_FIGURES,
     QBAF,
     Occurrence,

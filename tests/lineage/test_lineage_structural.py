@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 
-from spec.lineage import (
+from gcv.spec.lineage import (
     QBAF,
     IneligibleExtensionError,
     Real,

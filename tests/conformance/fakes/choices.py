@@ -19,19 +19,19 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager, suppre
 from types import MappingProxyType
 from typing import Any
 
-import reference.apply
-import reference.conformance.session
-import reference.epistemic.abduction
-import reference.epistemic.effects
-import reference.operations
-import reference.preconditions
-import reference.verifier
-from reference.depmap import DependencyMap
-from reference.epistemic.abduction import Problem
-from reference.epistemic.effects import EpistemicState
-from reference.epistemic.formula import Not, parse
-from reference.epistemic.updates import lexicographic_upgrade
-from reference.errors import (
+import gcv.conformance.session
+import gcv.reference.apply
+import gcv.reference.epistemic.abduction
+import gcv.reference.epistemic.effects
+import gcv.reference.operations
+import gcv.reference.preconditions
+import gcv.reference.verifier
+from gcv.reference.depmap import DependencyMap
+from gcv.reference.epistemic.abduction import Problem
+from gcv.reference.epistemic.effects import EpistemicState
+from gcv.reference.epistemic.formula import Not, parse
+from gcv.reference.epistemic.updates import lexicographic_upgrade
+from gcv.reference.errors import (
     GcvError,
     MalformedFormula,
     MalformedOperation,
@@ -39,7 +39,7 @@ from reference.errors import (
     UnknownAgent,
     UnknownRecord,
 )
-from reference.operations import (
+from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Operation,
@@ -50,7 +50,7 @@ from reference.operations import (
     Support,
     Undermine,
 )
-from reference.records import AgentId, Kind, Standing
+from gcv.reference.records import AgentId, Kind, Standing
 
 __all__ = ["ALTERNATIVES", "all_alternatives"]
 
@@ -80,7 +80,7 @@ def _after_apply(extra: Callable[[DependencyMap, Operation, AgentId], None]) -> 
 
         return apply_operation
 
-    return lambda: _wrapped(reference.verifier, "apply_operation", wrap)
+    return lambda: _wrapped(gcv.reference.verifier, "apply_operation", wrap)
 
 
 def _before_apply(
@@ -98,7 +98,7 @@ def _before_apply(
 
         return apply_operation
 
-    return lambda: _wrapped(reference.verifier, "apply_operation", wrap)
+    return lambda: _wrapped(gcv.reference.verifier, "apply_operation", wrap)
 
 
 def _table_row(kind: OperationKind, **change: object) -> Alternative:
@@ -109,7 +109,7 @@ def _table_row(kind: OperationKind, **change: object) -> Alternative:
         rows[kind] = dataclasses.replace(rows[kind], **change)
         return MappingProxyType(rows)
 
-    return lambda: _wrapped(reference.preconditions, "RULES", wrap)
+    return lambda: _wrapped(gcv.reference.preconditions, "RULES", wrap)
 
 
 def _cited_field(field: str, **change: object) -> Alternative:
@@ -121,7 +121,7 @@ def _cited_field(field: str, **change: object) -> Alternative:
 
         return cited
 
-    return lambda: _wrapped(reference.preconditions, "_cited", wrap)
+    return lambda: _wrapped(gcv.reference.preconditions, "_cited", wrap)
 
 
 def _all(*alternatives: Alternative) -> Alternative:
@@ -171,13 +171,13 @@ def _speaker_checked_last() -> AbstractContextManager[None]:
     def wrap(original: Any) -> Any:
         def apply_turn(self: Any, turn: Any) -> Any:
             if turn.speaker not in self.state.agents:
-                stand_in = reference.verifier.Turn(self.state.agents[0], turn.operations)
+                stand_in = gcv.reference.verifier.Turn(self.state.agents[0], turn.operations)
                 original(copy.deepcopy(self), stand_in)
             return original(self, turn)
 
         return apply_turn
 
-    return _wrapped(reference.verifier.Verifier, "apply_turn", wrap)
+    return _wrapped(gcv.reference.verifier.Verifier, "apply_turn", wrap)
 
 
 def _speaker_before_form() -> AbstractContextManager[None]:
@@ -192,7 +192,7 @@ def _speaker_before_form() -> AbstractContextManager[None]:
 
         return dispatch
 
-    return _wrapped(reference.conformance.session.Session, "_dispatch", wrap)
+    return _wrapped(gcv.conformance.session.Session, "_dispatch", wrap)
 
 
 def _first_failing_as_written() -> AbstractContextManager[None]:
@@ -208,9 +208,9 @@ def _first_failing_as_written() -> AbstractContextManager[None]:
                     raise
                 failures = []
                 scratch = copy.deepcopy(self)
-                for index, op in reference.verifier.in_application_order(turn.operations):
+                for index, op in gcv.reference.verifier.in_application_order(turn.operations):
                     try:
-                        original(scratch, reference.verifier.Turn(turn.speaker, (op,)))
+                        original(scratch, gcv.reference.verifier.Turn(turn.speaker, (op,)))
                     except GcvError as error:
                         failures.append((index, error))
                 index, first = min(failures, key=lambda failure: failure[0])
@@ -220,13 +220,15 @@ def _first_failing_as_written() -> AbstractContextManager[None]:
 
         return apply_turn
 
-    return _wrapped(reference.verifier.Verifier, "apply_turn", wrap)
+    return _wrapped(gcv.reference.verifier.Verifier, "apply_turn", wrap)
 
 
 def _fields_last_first() -> AbstractContextManager[None]:
     """An operation's fields are checked from the last in its signature to the first."""
     return _wrapped(
-        reference.preconditions, "_first", lambda original: lambda *checks: original(*checks[::-1])
+        gcv.reference.preconditions,
+        "_first",
+        lambda original: lambda *checks: original(*checks[::-1]),
     )
 
 
@@ -244,7 +246,7 @@ def _registration_before_self_reference() -> AbstractContextManager[None]:
 
         return cited
 
-    return _wrapped(reference.preconditions, "_cited", wrap)
+    return _wrapped(gcv.reference.preconditions, "_cited", wrap)
 
 
 def _epistemic_before_table() -> AbstractContextManager[None]:
@@ -254,14 +256,14 @@ def _epistemic_before_table() -> AbstractContextManager[None]:
         def apply_operation(
             dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
         ) -> None:
-            found = reference.apply.find_epistemic_violation(op, dmap.model)
+            found = gcv.reference.apply.find_epistemic_violation(op, dmap.model)
             if found is not None:
                 raise found
             original(dmap, op, speaker, **kw)
 
         return apply_operation
 
-    return _wrapped(reference.verifier, "apply_operation", wrap)
+    return _wrapped(gcv.reference.verifier, "apply_operation", wrap)
 
 
 # -- turns and order ----------------------------------------------------------------------------
@@ -278,7 +280,7 @@ def _every_utterance_numbered() -> AbstractContextManager[None]:
 
         return apply_turn
 
-    return _wrapped(reference.verifier.Verifier, "apply_turn", wrap)
+    return _wrapped(gcv.reference.verifier.Verifier, "apply_turn", wrap)
 
 
 # Resolve before Undermine and Revise: a fixed order of kinds that keeps the pairs the
@@ -305,7 +307,7 @@ def _resolve_early() -> AbstractContextManager[None]:
 
         return ordered
 
-    return _wrapped(reference.verifier, "in_application_order", wrap)
+    return _wrapped(gcv.reference.verifier, "in_application_order", wrap)
 
 
 def _reversed_within_kind() -> AbstractContextManager[None]:
@@ -318,7 +320,7 @@ def _reversed_within_kind() -> AbstractContextManager[None]:
 
         return ordered
 
-    return _wrapped(reference.verifier, "in_application_order", wrap)
+    return _wrapped(gcv.reference.verifier, "in_application_order", wrap)
 
 
 def _kind(pair: tuple[int, Operation]) -> OperationKind:
@@ -334,8 +336,8 @@ def _observations_one_after_another() -> AbstractContextManager[None]:
         return MappingProxyType(rows)
 
     return _all(
-        lambda: _wrapped(reference.verifier, "DEL_RULES", wrap),
-        lambda: _wrapped(reference.apply, "DEL_RULES", wrap),
+        lambda: _wrapped(gcv.reference.verifier, "DEL_RULES", wrap),
+        lambda: _wrapped(gcv.reference.apply, "DEL_RULES", wrap),
     )()
 
 
@@ -349,7 +351,7 @@ def _self_citation_accepted() -> AbstractContextManager[None]:
 
         return cited
 
-    return _wrapped(reference.preconditions, "_cited", wrap)
+    return _wrapped(gcv.reference.preconditions, "_cited", wrap)
 
 
 def _evidence_may_be_target() -> AbstractContextManager[None]:
@@ -362,7 +364,7 @@ def _evidence_may_be_target() -> AbstractContextManager[None]:
 
         return evidence
 
-    return _wrapped(reference.preconditions, "_evidence", wrap)
+    return _wrapped(gcv.reference.preconditions, "_evidence", wrap)
 
 
 def _evidence_always_new() -> AbstractContextManager[None]:
@@ -379,7 +381,7 @@ def _evidence_always_new() -> AbstractContextManager[None]:
 
         return evidence
 
-    return _wrapped(reference.preconditions, "_evidence", wrap)
+    return _wrapped(gcv.reference.preconditions, "_evidence", wrap)
 
 
 def _expansion_of_nothing_accepted(
@@ -411,7 +413,7 @@ def _kind_merged(kind: Kind, into: Kind) -> Alternative:
 
         return register
 
-    return lambda: _wrapped(reference.apply, "_register", wrap)
+    return lambda: _wrapped(gcv.reference.apply, "_register", wrap)
 
 
 def _question_without_record(
@@ -420,14 +422,14 @@ def _question_without_record(
     """A Question queues its problem and registers no record (B.3's letter)."""
     if not isinstance(op, Question):
         return op
-    found = reference.preconditions.find_violation(op, dmap.view(), speaker)
+    found = gcv.reference.preconditions.find_violation(op, dmap.view(), speaker)
     if found is None and op.formula is not None:
-        found = reference.apply.find_epistemic_violation(op, dmap.model)
+        found = gcv.reference.apply.find_epistemic_violation(op, dmap.model)
     if found is not None:
         raise found
     if op.formula is not None:
         dmap.replace_epistemic(
-            reference.epistemic.effects.apply_effect(
+            gcv.reference.epistemic.effects.apply_effect(
                 dmap.epistemic, op, target_formula=None, standing=dmap.standing
             )
         )
@@ -438,7 +440,7 @@ def _premises_outside_dep(dmap: DependencyMap, op: Operation, speaker: AgentId) 
     """A decision lists its premises apart (checked as the reference checks them); they do
     not join Dep(target)."""
     if isinstance(op, Resolve) and op.premises:
-        found = reference.preconditions.find_violation(op, dmap.view(), speaker)
+        found = gcv.reference.preconditions.find_violation(op, dmap.view(), speaker)
         if found is not None:
             raise found
         return dataclasses.replace(op, premises=())
@@ -452,7 +454,7 @@ def _dissenting_speaker_accepted() -> AbstractContextManager[None]:
 
         return agents
 
-    return _wrapped(reference.preconditions, "_agents", wrap)
+    return _wrapped(gcv.reference.preconditions, "_agents", wrap)
 
 
 def _form_relaxed(check: str, accepts: Callable[..., bool]) -> Alternative:
@@ -465,7 +467,7 @@ def _form_relaxed(check: str, accepts: Callable[..., bool]) -> Alternative:
 
         return relaxed
 
-    return lambda: _wrapped(reference.operations, check, wrap)
+    return lambda: _wrapped(gcv.reference.operations, check, wrap)
 
 
 def _is_blank(kind: Any, field: str, value: object) -> bool:
@@ -476,7 +478,7 @@ def _existing_evidence_with_dependencies(
     kind: Any, evidence: object, claim: object, depends_on: object
 ) -> bool:
     if claim is None and depends_on != ():
-        reference.operations._check_evidence(kind, evidence, claim, ())
+        gcv.reference.operations._check_evidence(kind, evidence, claim, ())
         return True
     return False
 
@@ -501,7 +503,7 @@ def _decision_fields_anywhere() -> AbstractContextManager[None]:
 
 def _own_formula_only() -> AbstractContextManager[None]:
     return _wrapped(
-        reference.epistemic.effects,
+        gcv.reference.epistemic.effects,
         "formula_of",
         lambda _: lambda op, target_formula: getattr(op, "formula", None),
     )
@@ -516,7 +518,7 @@ def _switch_ignored(kind: type[Operation], **default: object) -> Alternative:
 
         return realisation
 
-    return lambda: _wrapped(reference.epistemic.effects, "realisation", wrap)
+    return lambda: _wrapped(gcv.reference.epistemic.effects, "realisation", wrap)
 
 
 def _expansion_prefers_the_atom_false() -> AbstractContextManager[None]:
@@ -532,7 +534,7 @@ def _expansion_prefers_the_atom_false() -> AbstractContextManager[None]:
 
         return apply_effect
 
-    return _wrapped(reference.apply, "apply_effect", wrap)
+    return _wrapped(gcv.reference.apply, "apply_effect", wrap)
 
 
 def _surprise_read_before_the_turn() -> AbstractContextManager[None]:
@@ -550,11 +552,11 @@ def _surprise_read_before_the_turn() -> AbstractContextManager[None]:
     def surprising(original: Any) -> Any:
         return lambda posed, agent, formula: original(before[0], agent, formula)
 
-    # The turn's announcement (reference.apply), or one Observe's (apply_effect).
+    # The turn's announcement (gcv.reference.apply), or one Observe's (apply_effect).
     return _all(
-        lambda: _wrapped(reference.apply, "announce_simultaneously", announcing),
-        lambda: _wrapped(reference.epistemic.effects, "announce_simultaneously", announcing),
-        lambda: _wrapped(reference.epistemic.effects, "is_surprising", surprising),
+        lambda: _wrapped(gcv.reference.apply, "announce_simultaneously", announcing),
+        lambda: _wrapped(gcv.reference.epistemic.effects, "announce_simultaneously", announcing),
+        lambda: _wrapped(gcv.reference.epistemic.effects, "is_surprising", surprising),
     )()
 
 
@@ -567,7 +569,7 @@ def _solution_read_in_the_current_model() -> AbstractContextManager[None]:
 
         return check
 
-    return _wrapped(reference.epistemic.abduction, "check_solution", wrap)
+    return _wrapped(gcv.reference.epistemic.abduction, "check_solution", wrap)
 
 
 def _empty_announcement_ignored() -> AbstractContextManager[None]:
@@ -581,8 +583,8 @@ def _empty_announcement_ignored() -> AbstractContextManager[None]:
         return apply
 
     return _all(
-        lambda: _wrapped(reference.verifier, "apply_operation", ignoring),
-        lambda: _wrapped(reference.verifier, "apply_announcements", ignoring),
+        lambda: _wrapped(gcv.reference.verifier, "apply_operation", ignoring),
+        lambda: _wrapped(gcv.reference.verifier, "apply_announcements", ignoring),
     )()
 
 
@@ -598,7 +600,7 @@ def _unknown_agent_malformed() -> AbstractContextManager[None]:
 
         return violation
 
-    return _wrapped(reference.apply, "find_epistemic_violation", wrap)
+    return _wrapped(gcv.reference.apply, "find_epistemic_violation", wrap)
 
 
 ALTERNATIVES: dict[str, Alternative] = {

@@ -55,7 +55,7 @@ import sys
 import time
 from typing import Any
 
-from reference.conformance.session import Session
+from gcv.conformance.session import Session
 
 
 def _is_query(request: Any, name: str) -> bool:
@@ -182,7 +182,7 @@ def _believed_over_w(session: Session, request: dict[str, Any]) -> bool:
 
 
 def _solve_believed_hypotheses() -> None:
-    import reference.epistemic.abduction as abduction
+    import gcv.reference.epistemic.abduction as abduction
 
     original = abduction.check_solution
 
@@ -195,18 +195,18 @@ def _solve_believed_hypotheses() -> None:
 
 
 def _revive_supported() -> None:
-    import reference.verifier
-    from reference.operations import Support
-    from reference.records import Standing
+    import gcv.reference.verifier
+    from gcv.reference.operations import Support
+    from gcv.reference.records import Standing
 
-    original = reference.verifier.apply_operation
+    original = gcv.reference.verifier.apply_operation
 
     def apply_operation(dmap: Any, op: Any, speaker: str, **options: Any) -> None:
         original(dmap, op, speaker, **options)
         if isinstance(op, Support) and dmap.standing[op.target] is Standing.WEAKENED:
             dmap.set_standing(op.target, Standing.ACTIVE)
 
-    reference.verifier.apply_operation = apply_operation  # type: ignore[assignment]
+    gcv.reference.verifier.apply_operation = apply_operation  # type: ignore[assignment]
 
 
 def main(mode: str) -> int:

@@ -1,4 +1,4 @@
-"""``reference.closure.dependency_walk``, with its contracts, and a planted bug CrossHair must find.
+"""``gcv.reference.closure.dependency_walk``, its contracts, and a planted bug for CrossHair.
 
 The body is the engine's first phase alone (marks in a dict throughout), which is
 enough for the contracts to judge.
@@ -14,14 +14,14 @@ from collections.abc import Sequence
 
 import icontract
 
-from reference.closure import (
+from gcv.reference.closure import (
     Walk,
     _accepts_a_closed_set,
     _accepts_within_good_standing,
     _path_to,
     _rejects_with_a_witness,
 )
-from reference.predicates import Links, is_numbered_relation
+from gcv.reference.predicates import Links, is_numbered_relation
 
 
 @icontract.require(

@@ -1,4 +1,4 @@
-"""``reference.closure.reverse_closure``, with its contracts, and a planted bug CrossHair must find.
+"""``gcv.reference.closure.reverse_closure``, its contracts, and a planted bug for CrossHair.
 
 The body is the engine's first phase alone (marks in a dict throughout).
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import icontract
 
-from reference.predicates import (
+from gcv.reference.predicates import (
     Links,
     is_closed_from,
     is_least_closed_from,

@@ -1,0 +1,282 @@
+"""The ``gcv`` command line.
+
+The command line is the composition root: with the other tools directly under
+:mod:`gcv` (the conformance kit, the paper registry) it is where the layers
+``gcv.reference``, ``gcv.spec`` and ``gcv.proofs`` meet.  Subcommands owned by a
+spec module or by the proof suite are imported lazily, so ``gcv replay`` never
+loads Z3 or the audits.
+
+Exit codes: 0 success (every expectation holds; the record is grounded);
+1 an expectation failed or the record is ungrounded; 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from gcv import __version__
+from gcv.reference.errors import GcvError
+from gcv.reference.render import render_grounding, render_turn, render_value
+from gcv.reference.verifier import Verifier
+from gcv.replay import Check, Replay, replay
+from gcv.replay_report import replay_json, replay_junit
+from gcv.scenarios import builtin_scenarios, load_scenario, trace_text
+from gcv.session_cli import turn_number
+from gcv.store import open_session
+from gcv.trace import EPISTEMIC_QUERIES, Trace, load_trace
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+DEFAULT_SCENARIO = "phase2-debugging"
+
+# Commands delegated to a module that parses its own arguments: name -> (module,
+# help).  Each module exposes ``main(argv: list[str]) -> int`` and is imported only
+# when its command runs.
+_DELEGATED: dict[str, tuple[str, str]] = {
+    "prove": ("gcv.proofs.runner", "run the Z3 proof obligations and their non-vacuity twins"),
+    "paper": ("gcv.paper", "the papers' claims: where each is implemented and checked"),
+    "serve": ("gcv.conformance.server", "answer gcv-conform/1 requests on stdin/stdout"),
+    "conform": ("gcv.conformance.runner", "check an implementation against the vectors"),
+    "vectors": ("gcv.conformance.generate", "regenerate (or --check) the vectors"),
+    "interpret-eval": ("gcv.interpret.cli", "score an interpreter on a trace (Table 2)"),
+    "export": ("gcv.export", "write the map as ICCMA, GraphML, node-link JSON or JSON"),
+    "draw": ("gcv.draw", "draw the map (DOT, Mermaid, SVG, PNG), a query highlighted"),
+    "explore": ("gcv.explore", "write an offline HTML page stepping through the turns"),
+    "figures": ("gcv.figures", "redraw (or --check) the figures of docs/pictures.md"),
+    "evidence": (
+        "gcv.experiments.evidence_command",
+        "the active records linked to the entities a question names",
+    ),
+    "experiments": ("gcv.experiments.report", "regenerate docs/experiments.md"),
+    "session": ("gcv.session_cli", "a conversation kept in an SQLite store, turn by turn"),
+}
+
+# ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
+_AUDITS = {
+    "lineage": (
+        "gcv.spec.lineage.audit",
+        "the lineage-quotient audits (Replication or Corroboration?)",
+    ),
+    "gossip": ("gcv.spec.gossip.audit", "the epistemic gossip guard checks (EPLA)"),
+}
+
+
+def _read_trace(name_or_path: str) -> Trace:
+    if name_or_path in builtin_scenarios():
+        return load_scenario(name_or_path)
+    return load_trace(trace_text(name_or_path))
+
+
+def _show_check(check: Check) -> str:
+    e = check.expectation
+    mark = "ok  " if check.ok else "FAIL"
+    subject = e.subject if e.atom is None else f"{e.subject}, {e.atom}"
+    label = e.describe() if e.query in EPISTEMIC_QUERIES else f"{e.query}({subject})"
+    expected, actual = render_value(e.expected), render_value(check.actual)
+    line = f"    [{mark}] {label} = {expected}"
+    if not check.ok:
+        line += f"; got {actual}"
+    return line + (f"   # {e.why}" if e.why and check.ok else "")
+
+
+def _print_replay(result: Replay, quiet: bool) -> None:
+    trace = result.trace
+    print(f"{trace.name}: {trace.description}")
+    for outcome in result.turns:
+        t = outcome.trace_turn
+        speaker = trace.agents.get(t.turn.speaker, t.turn.speaker)
+        if not quiet:
+            text = t.turn.text if len(t.turn.text) <= 100 else t.turn.text[:97] + "..."
+            print(f"\nT{t.number} {speaker}: {text}")
+            applied = outcome.report.applied if outcome.report else t.turn.operations
+            ops = ", ".join(op.operation.value for op in applied)
+            print(f"  operations: {ops or '(none)'}")
+            if outcome.report is not None:
+                for line in render_turn(outcome.report, result.verifier.state, trace.agents):
+                    print(f"  {line}")
+        if outcome.error is not None:
+            expected = t.rejected
+            mark = "ok  " if expected == outcome.error.code else "FAIL"
+            print(f"    [{mark}] rejected: {outcome.error}")
+        elif t.rejected is not None:
+            print(f"    [FAIL] expected rejection {t.rejected}, but the turn was accepted")
+        for check in outcome.checks:
+            if not quiet or not check.ok:
+                print(_show_check(check))
+    shown = [c for c in result.final if not quiet or not c.ok]
+    if shown:
+        print("\nfinal state:")
+        for check in shown:
+            print(_show_check(check))
+    verdict = "all hold" if result.ok else f"{result.failures} FAILED"
+    print(f"\n{len(result.turns)} turns, {len(result.checks)} expectations: {verdict}")
+
+
+def _replay(args: argparse.Namespace) -> int:
+    result = replay(_read_trace(args.trace))
+    if args.junit:
+        Path(args.junit).write_text(replay_junit(result), encoding="utf-8")
+    if args.json:
+        print(json.dumps(replay_json(result), indent=2, ensure_ascii=False))
+    else:
+        _print_replay(result, args.quiet)
+    return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def _final_state(args: argparse.Namespace) -> Verifier:
+    """D_t after turn ``--at`` (default: the last) of the store ``--db`` or of the trace."""
+    if args.db is not None:
+        with open_session(args.db) as session:
+            return session.verifier if args.at is None else session.state_at(args.at)
+    from gcv.mapview import map_at
+
+    return map_at(_read_trace(args.trace), args.at).verifier
+
+
+def _verify(args: argparse.Namespace) -> int:
+    verifier = _final_state(args)
+    # A record named on the command line must exist: unknown is bad input (2), not ungrounded.
+    verifier.standing(args.record)
+    grounding = verifier.verify(args.record)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "record": args.record,
+                    "grounded": grounding.grounded,
+                    "closure": sorted(grounding.closure),
+                    "witness": grounding.witness,
+                    "path": list(grounding.path),
+                }
+            )
+        )
+    else:
+        print(render_grounding(grounding, verifier.state))
+    return EXIT_OK if grounding.grounded else EXIT_FAILED
+
+
+def _affected(args: argparse.Namespace) -> int:
+    verifier = _final_state(args)
+    found = verifier.affected(args.record) if args.one_step else verifier.affected_star(args.record)
+    active = frozenset(found) & verifier.state.active_set()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "record": args.record,
+                    "one_step": args.one_step,
+                    "affected": sorted(found),
+                    "active": sorted(active),
+                }
+            )
+        )
+    else:
+        name = "Affected" if args.one_step else "Affected*"
+        print(f"{name}({args.record}) = {render_value(frozenset(found))}")
+        print(f"  in good standing: {render_value(active)}")
+    return EXIT_OK
+
+
+def _delegate(module_name: str, argv: list[str]) -> int:
+    module = importlib.import_module(module_name)
+    code: int = module.main(argv)
+    return code
+
+
+def _audit(args: argparse.Namespace) -> int:
+    return _delegate(_AUDITS[args.module][0], list(args.rest))
+
+
+def _scenarios(args: argparse.Namespace) -> int:
+    if args.json:
+        described = [
+            {"name": n, "description": _read_trace(n).description} for n in builtin_scenarios()
+        ]
+        print(json.dumps(described, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    for name in builtin_scenarios():
+        print(name)
+    return EXIT_OK
+
+
+def _state_options(p: argparse.ArgumentParser, trace_help: str) -> None:
+    """Where the queried state comes from: a trace or a session store, as of turn N."""
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
+    source.add_argument("--db", help="a session store (gcv session) instead of a trace")
+    p.add_argument("--at", type=turn_number, help="as of turn N (default: the last)")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gcv", description="Grounded Continuation reference verifier."
+    )
+    parser.add_argument("--version", action="version", version=f"gcv {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    trace_help = f"a trace file or built-in scenario name (default: {DEFAULT_SCENARIO})"
+
+    p = commands.add_parser("replay", help="replay a trace and check its expectations")
+    p.add_argument("trace", nargs="?", default=DEFAULT_SCENARIO, help=trace_help)
+    p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
+    p.add_argument("--json", action="store_true", help="print every turn and expectation as JSON")
+    p.add_argument(
+        "--junit", metavar="FILE", help="write a JUnit XML report (a case per expectation)"
+    )
+    p.set_defaults(run=_replay)
+
+    p = commands.add_parser("verify", help="Verify walk (Lemma 2.1) on a trace or store")
+    p.add_argument("record", metavar="RECORD", help="the candidate's associated record")
+    _state_options(p, trace_help)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_verify)
+
+    p = commands.add_parser("affected", help="Affected* (Definition 2.3) on a trace or store")
+    p.add_argument("record", metavar="RECORD", help="the withdrawn premise record beta")
+    _state_options(p, trace_help)
+    p.add_argument("--one-step", action="store_true", help="the one-step Affected(beta) instead")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_affected)
+
+    p = commands.add_parser("scenarios", help="list the built-in scenario traces")
+    p.add_argument("--json", action="store_true", help="print each name and description as JSON")
+    p.set_defaults(run=_scenarios)
+
+    for name, (_, help_text) in _DELEGATED.items():  # listed in the help; main() delegates
+        commands.add_parser(name, help=help_text, add_help=False)
+
+    p = commands.add_parser("audit", help="run a spec module's audits")
+    p.add_argument(
+        "module", metavar="MODULE", choices=sorted(_AUDITS), help="which audit: gossip or lineage"
+    )
+    p.add_argument("rest", metavar="ARGS", nargs=argparse.REMAINDER, help="the audit's options")
+    p.set_defaults(run=_audit)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``gcv`` with ``argv`` (default: ``sys.argv[1:]``) and return its exit code."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    for stream in (sys.stdout, sys.stderr):
+        # What the terminal cannot encode is printed escaped (\xe9), not raised mid-report.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    try:
+        if words and words[0] in _DELEGATED:  # the module parses its own options
+            return _delegate(_DELEGATED[words[0]][0], words[1:])
+        args = _build_parser().parse_args(words)
+        code: int = args.run(args)
+    except GcvError as error:
+        print(f"gcv: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

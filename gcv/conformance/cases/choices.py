@@ -1,0 +1,37 @@
+"""``core/choices``: turns that tell a choice of the reference from its alternative where no
+other case does (spec/normative.md, the clauses ``turn.speaker-checked-first`` and
+``turn.well-formed-first``)."""
+
+from __future__ import annotations
+
+from gcv.conformance.cases.builder import CaseBuilder
+from gcv.conformance.cases.registry import case
+from gcv.conformance.statements import DEF21, OBSERVE
+from gcv.reference.operations import Observe
+
+__all__: list[str] = []
+
+
+@case(
+    "core/choices/unknown-speaker-before-preconditions",
+    "A turn by an agent outside Ags whose operation also breaks a precondition is refused "
+    "for its speaker (normative: turn.speaker-checked-first).",
+    [DEF21, OBSERVE],
+)
+def _speaker_before_preconditions(b: CaseBuilder) -> None:
+    b.apply("a", Observe("o1", "401s"))
+    b.apply("zz", Observe("o1", "again"), rejected="unknown-agent", field="speaker")
+    b.state(note="unchanged: the map after turn 1")
+
+
+@case(
+    "core/choices/malformed-operation-before-speaker",
+    "A turn by an agent outside Ags with an operation that is not well formed is refused "
+    "for the operation (normative: turn.well-formed-first).",
+    [DEF21, OBSERVE],
+)
+def _form_before_speaker(b: CaseBuilder) -> None:
+    b.apply("a", Observe("o1", "401s"))
+    blank = {"op": "observe", "id": "o2", "claim": "   "}
+    b.apply("zz", blank, rejected="malformed-operation", field="claim")
+    b.state(note="unchanged: the map after turn 1")

@@ -1,0 +1,185 @@
+"""``core/interactions``: what classic bugs need to show.
+
+Turns whose operations decide each other's outcome (A.3, "State composition", and the
+fixed order), records out of standing met by the queries, a rejected turn that must
+leave no link behind, and maps deep or shared enough that a walk without a visited set
+or a recursive one does not finish.  Each setup makes no choice of the reference, so a
+step is in the ``paper`` profile unless it tests a choice itself.
+"""
+
+from __future__ import annotations
+
+from gcv.conformance.cases.builder import CaseBuilder
+from gcv.conformance.cases.registry import case
+from gcv.conformance.statements import (
+    COMPOSITION,
+    COR24,
+    DEF21,
+    DEF23,
+    LEMMA21,
+    LEMMA22,
+    ORDER,
+    RESOLVE,
+    SUPPORT,
+)
+from gcv.reference.operations import Hypothesize, Observe, Resolve, Revise, Support, Undermine
+
+__all__: list[str] = []
+
+CHAIN = 300
+"""Records in the deep chain: deeper than Python's default recursion allows a naive walk."""
+LAYERS = 40
+"""Layers of the lattice: 2^40 dependency paths, two records per layer."""
+
+
+def _h1_on_o1(b: CaseBuilder) -> None:
+    b.apply("a", Observe("o1", "401s"))
+    b.apply("a", Hypothesize("h1", "token bug", depends_on=("o1",)))
+
+
+@case(
+    "core/interactions/undermine-then-resolve",
+    "Undermine applies before Resolve in a turn, so Resolve meets a weakened target and the "
+    "turn is refused at the Resolve (wrong-standing), leaving no attack behind.",
+    [ORDER, COMPOSITION, LEMMA22],
+    tags=["order"],
+)
+def _undermine_then_resolve(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply(
+        "b",
+        Resolve("h1"),
+        Undermine("h1", "e1", "wrong error code"),
+        rejected="wrong-standing",
+        field="target",
+    )
+    b.query("standing", "h1", equals="active")
+    b.query("attackers", "h1", equals=[])
+    b.ungrounded("e1", [])
+
+
+@case(
+    "core/interactions/revise-then-resolve",
+    "Revise applies before Resolve, so Resolve meets an abandoned target: refused at the "
+    "Resolve, the target still active.",
+    [ORDER, COMPOSITION, LEMMA22],
+    tags=["order"],
+)
+def _revise_then_resolve(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply("b", Resolve("h1"), Revise("h1"), rejected="wrong-standing", field="target")
+    b.query("standing", "h1", equals="active")
+
+
+@case(
+    "core/interactions/support-evidence-is-a-premise",
+    "Support applies before Resolve, so evidence a Support registers can be a premise of an "
+    "authoritative Resolve of the same turn.",
+    [ORDER, COMPOSITION, SUPPORT, RESOLVE],
+    tags=["order"],
+)
+def _support_then_decision(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply(
+        "b",
+        Resolve("h1", authoritative=True, premises=("e1",)),
+        Support("h1", "e1", "timing is consistent"),
+    )
+    b.query("standing", "h1", equals="resolved")
+    b.query("dependencies", "h1", equals=["o1", "e1"])
+    b.grounded("h1", ["h1", "o1", "e1"])
+
+
+@case(
+    "core/interactions/weakened-record-supported",
+    "Supporting a weakened record adds the Dep link and revives nothing: it stays weakened, "
+    "and what rests on it stays ungrounded (no operation moves it back into S_t).",
+    [SUPPORT, LEMMA22, LEMMA21],
+)
+def _weakened_supported(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply("a", Hypothesize("h2", "retry storm", depends_on=("h1",)))
+    b.apply("b", Undermine("h1", "e1", "wrong error code"))
+    b.apply("c", Support("h1", "e2", "but the timing fits"))
+    b.query("standing", "h1", equals="weakened")
+    b.query("dependencies", "h1", equals=["o1", "e2"])
+    b.ungrounded("h2", ["h1"])
+
+
+@case(
+    "core/interactions/abandoned-records-in-queries",
+    "An abandoned premise stays in the map: Verify of what rests on it fails with it as the "
+    "witness, and Affected* and Affected include records out of standing.",
+    [LEMMA21, DEF23, COR24],
+)
+def _abandoned_in_queries(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply("a", Hypothesize("h2", "retry storm", depends_on=("h1",)))
+    b.apply("b", Revise("h1"))
+    b.apply("b", Revise("o1"))
+    b.query("standing", "o1", equals="abandoned")
+    b.ungrounded("h2", ["h1", "o1"])
+    b.query("affected", "o1", equals=["h1"])
+    b.query("affected_star", "o1", equals=["h1", "h2"])
+    b.query("affected_star_active", "o1", equals=["h2"])
+
+
+@case(
+    "core/interactions/rejected-turn-leaves-no-link",
+    "A rejected turn leaves no trace in the reverse index either: a hypothesis it would have "
+    "registered on o1 is not among o1's dependents, and is unknown.",
+    [COMPOSITION, DEF21, DEF23],
+    tags=["atomicity"],
+)
+def _rejected_leaves_no_link(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply(
+        "b",
+        Hypothesize("h2", "retry storm", depends_on=("o1",)),
+        Hypothesize("h1", "again"),
+        rejected="duplicate-record",
+    )
+    b.query("affected_star", "o1", equals=["h1"])
+    b.query("affected", "o1", equals=["h1"])
+    b.ungrounded("h2", [])
+    b.apply("b", Hypothesize("h2", "retry storm", depends_on=("h1",)))
+    b.query("affected_star", "o1", equals=["h1", "h2"])
+
+
+@case(
+    "core/interactions/deep-chain",
+    f"A chain of {CHAIN} records, each resting on the one before: Verify and Affected* walk "
+    "it whole (a recursive walk exceeds Python's default recursion limit).",
+    [LEMMA21, DEF23, COR24],
+)
+def _deep_chain(b: CaseBuilder) -> None:
+    b.apply("a", Observe("r0", "root"))
+    for k in range(1, CHAIN):
+        b.apply("a", Hypothesize(f"r{k}", f"step {k}", depends_on=(f"r{k - 1}",)))
+    b.grounded(f"r{CHAIN - 1}", [f"r{k}" for k in range(CHAIN)])
+    b.apply("b", Revise("r0"))
+    b.ungrounded(f"r{CHAIN - 1}", ["r0"])
+    b.query("affected_star", "r0", equals=[f"r{k}" for k in range(1, CHAIN)])
+
+
+@case(
+    "core/interactions/shared-lattice",
+    f"{LAYERS} layers of two records, each resting on both of the layer below: 2^{LAYERS} "
+    "dependency paths over 2 records a layer, so only a walk with a visited set finishes.",
+    [LEMMA21, DEF23, COR24],
+)
+def _lattice(b: CaseBuilder) -> None:
+    b.apply("a", Observe("x0", "left root"), Observe("y0", "right root"))
+    for k in range(1, LAYERS):
+        below = (f"x{k - 1}", f"y{k - 1}")
+        b.apply(
+            "a",
+            Hypothesize(f"x{k}", "left", depends_on=below),
+            Hypothesize(f"y{k}", "right", depends_on=below),
+        )
+    top = f"x{LAYERS - 1}"
+    everything = [f"{side}{k}" for k in range(LAYERS) for side in "xy"]
+    b.grounded(top, [r for r in everything if r != f"y{LAYERS - 1}"])
+    b.apply("b", Revise("y0"))
+    b.ungrounded(top, ["y0"])
+    b.query("affected_star", "x0", equals=[r for r in everything if r[1:] != "0"])

@@ -1,0 +1,327 @@
+"""Expected outcomes and how a response is compared with them.
+
+A step's expectation is ``{"accepted": true}`` or ``{"rejected": CODE}`` for a
+turn, ``{"result": VALUE}`` or ``{"error": CODE}`` for a query.  Error codes
+are normative and messages are not; sets compare without order; where the
+answer is not unique (the Verify walk's witness) any valid one conforms
+(spec/normative.md, "Queries").  A mismatch carries what was expected and
+what came back in readable form, and a diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import icontract
+
+from gcv.conformance.predicates import (
+    is_canonical_world_set_of,
+    is_one_outcome,
+    is_printed_form_of,
+)
+from gcv.conformance.protocol import SET_QUERIES
+from gcv.reference.epistemic.formula import parse, show
+from gcv.reference.errors import MalformedFormula
+
+__all__ = [
+    "Mismatch",
+    "canonical_formula",
+    "canonical_worlds",
+    "check",
+    "expectation",
+    "normalize_state",
+    "show_expected",
+]
+
+_STATE_SETS = ("agents", "atoms")
+_STATE_PAIRS = ("dep", "att")
+_STATE_MAPS = ("awareness", "commitments", "dissent")
+_RECORD_FIELDS = ("id", "claim", "speaker", "turn", "kind", "standing")
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """Why a response does not conform: a one-line reason, both sides, and a diff."""
+
+    reason: str
+    expected: str
+    got: str
+    diff: str = ""
+
+
+def _members(values: Collection[Any]) -> list[Any]:
+    return sorted(set(values))
+
+
+def _is_canonical_state(state: Mapping[str, Any], result: Mapping[str, Any]) -> bool:
+    return normalize_state(result) == result
+
+
+@icontract.ensure(
+    lambda state, result: _is_canonical_state(state, result), "normalising is idempotent"
+)
+def normalize_state(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical form of a state dump: every set sorted, empty map entries dropped.
+
+    Only the members the protocol defines are kept (protocol.md, "The state dump").
+
+    >>> normalize_state({"turn": 0, "agents": ["b", "a"], "atoms": [], "records": [],
+    ...                  "awareness": {"a": [], "b": ["p"]}, "dep": [], "att": [],
+    ...                  "commitments": {}, "dissent": {"x": []}})["awareness"]
+    {'b': ['p']}
+    """
+    out: dict[str, Any] = {"turn": state["turn"]}
+    for name in _STATE_SETS:
+        out[name] = _members(state[name])
+    for name in _STATE_PAIRS:
+        out[name] = [list(pair) for pair in sorted({tuple(pair) for pair in state[name]})]
+    for name in _STATE_MAPS:
+        out[name] = {k: _members(v) for k, v in sorted(state[name].items()) if v}
+    records = [_record(r) for r in state["records"]]
+    out["records"] = sorted(records, key=lambda r: json.dumps(r, sort_keys=True))
+    return out
+
+
+def _record(record: Mapping[str, Any]) -> dict[str, Any]:
+    kept = {f: record[f] for f in _RECORD_FIELDS}
+    if isinstance(record.get("formula"), str):
+        kept["formula"] = canonical_formula(record["formula"])
+    return kept
+
+
+@icontract.ensure(
+    lambda text, result: is_printed_form_of(result, text),
+    "the same formula, by parsing",
+)
+def canonical_formula(text: str) -> str:
+    """The printed form of the formula ``text`` parses to, so that formulas compare by
+    parsing, not as text; text that does not parse is kept as it is (it equals no
+    printed form).
+
+    >>> canonical_formula("(p&q)  ->  r"), canonical_formula("p &")
+    ('p & q -> r', 'p &')
+    """
+    try:
+        return show(parse(text))
+    except MalformedFormula:
+        return text
+
+
+@icontract.ensure(
+    lambda worlds, result: is_canonical_world_set_of(result, worlds),
+    "the same world set, in canonical order",
+)
+def canonical_worlds(worlds: Collection[Collection[str]]) -> list[list[str]]:
+    """A world set in canonical form: each world's atoms sorted, the worlds sorted.
+
+    >>> canonical_worlds([["q", "p"], []])
+    [[], ['p', 'q']]
+    """
+    return sorted(sorted(world) for world in worlds)
+
+
+@icontract.ensure(lambda result: is_one_outcome(result), "an expectation states one outcome")
+def expectation(
+    request: Mapping[str, Any], response: Mapping[str, Any], witnesses: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The expectation a vector records for ``request`` from the reference's ``response``.
+
+    ``witnesses`` is, for an ungrounded Verify, every member of Dep*(record)
+    outside S_t (any of them is a valid witness).
+
+    >>> expectation({"cmd": "query", "query": "affected_star", "record": "o1"},
+    ...             {"id": 1, "ok": True, "result": ["h2", "h1"]})
+    {'result': ['h1', 'h2']}
+    >>> expectation({"cmd": "apply"}, {"id": 1, "ok": False, "error": {"code": "unknown-record"}})
+    {'rejected': 'unknown-record'}
+    """
+    if request["cmd"] == "apply":
+        return {"accepted": True} if response["ok"] else {"rejected": response["error"]["code"]}
+    if not response["ok"]:
+        return {"error": response["error"]["code"]}
+    return {"result": _expected_result(request["query"], response["result"], witnesses)}
+
+
+def _expected_result(query: str, result: Any, witnesses: Sequence[str]) -> Any:
+    if query in SET_QUERIES:
+        return _members(result)
+    if query == "state":
+        return normalize_state(result)
+    if query == "verify":
+        if result["grounded"]:
+            return {"grounded": True, "closure": _members(result["closure"])}
+        return {"grounded": False, "witnesses": _members(witnesses)}
+    if query == "worlds":
+        return canonical_worlds(result)
+    return result
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _show_set(values: Collection[Any]) -> str:
+    return "{" + ", ".join(str(v) for v in sorted(values)) + "}"
+
+
+def show_expected(request: Mapping[str, Any], expect: Mapping[str, Any]) -> str:
+    """The expectation in words.
+
+    >>> show_expected({"cmd": "query", "query": "verify"},
+    ...               {"result": {"grounded": False, "witnesses": ["o1"]}})
+    'ungrounded, with a witness among {o1}'
+    """
+    if "accepted" in expect:
+        return "accepted"
+    if "rejected" in expect:
+        return f"rejected with {expect['rejected']}"
+    if "error" in expect:
+        return f"error {expect['error']}"
+    query, result = request["query"], expect["result"]
+    if query in SET_QUERIES:
+        return f"{_show_set(result)} (a set)"
+    if query == "verify":
+        if result["grounded"]:
+            return f"grounded, closure {_show_set(result['closure'])}"
+        if not result["witnesses"]:
+            return "ungrounded, with no witness (no associated record)"
+        return f"ungrounded, with a witness among {_show_set(result['witnesses'])}"
+    if query == "state":
+        return "the state dump below"
+    if query == "worlds":
+        return f"{_show_worlds(result)} (a set of worlds)"
+    return _show(result)
+
+
+def _show_world(world: Collection[str]) -> str:
+    return "{" + ", ".join(sorted(world)) + "}"
+
+
+def _show_worlds(worlds: Collection[Collection[str]]) -> str:
+    return "{" + ", ".join(_show_world(w) for w in canonical_worlds(worlds)) + "}"
+
+
+def _show_response(response: Mapping[str, Any]) -> str:
+    if not response["ok"]:
+        error = response["error"]
+        message = f" ({error['message']})" if "message" in error else ""
+        return f"error {error['code']}{message}"
+    return _show(response.get("result"))
+
+
+def _set_diff(
+    expected: Collection[Any],
+    got: Sequence[Any],
+    show: Callable[[Collection[Any]], str] = _show_set,
+) -> str:
+    parts = []
+    missing = set(expected) - set(got)
+    unexpected = set(got) - set(expected)
+    repeated = {v for v, times in Counter(got).items() if times > 1}  # linear in len(got)
+    if missing:
+        parts.append(f"missing {show(missing)}")
+    if unexpected:
+        parts.append(f"unexpected {show(unexpected)}")
+    if repeated:
+        parts.append(f"repeated {show(repeated)}")
+    return "; ".join(parts)
+
+
+def _state_lines(state: Mapping[str, Any]) -> list[str]:
+    """One line per member of each part of a (normalised) state dump, so a diff reads as
+    the records, links and commitments that differ."""
+    lines = []
+    for name in sorted(state):
+        value = state[name]
+        if isinstance(value, list):
+            lines += [f"{name}: {_show(member)}" for member in value]
+        elif isinstance(value, dict):
+            lines += [f"{name}.{key}: {_show(members)}" for key, members in value.items()]
+        else:
+            lines.append(f"{name}: {_show(value)}")
+    return lines
+
+
+def _state_diff(expected: Mapping[str, Any], got: Mapping[str, Any]) -> str:
+    left, right = _state_lines(expected), _state_lines(normalize_state(got))
+    lines = difflib.unified_diff(left, right, "expected", "response", lineterm="", n=1)
+    return "\n".join(lines)
+
+
+def _verify_mismatch(result: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
+    if got["grounded"] != result["grounded"]:
+        return f"grounded is {str(got['grounded']).lower()}"
+    if result["grounded"]:
+        return _set_diff(result["closure"], got["closure"]) or None
+    witness = got.get("witness")
+    if witness is not None and witness not in result["witnesses"]:
+        return f"witness {witness} is not a member of Dep* outside S_t"
+    return None
+
+
+def _worlds_diff(expected: Sequence[Sequence[str]], got: Sequence[Sequence[str]]) -> str:
+    """Missing, unexpected and repeated worlds, and worlds that repeat an atom."""
+    parts = []
+    repeated_atoms = [w for w in got if len(set(w)) != len(w)]
+    if repeated_atoms:
+        parts.append(f"a world repeats an atom: {_show_world(repeated_atoms[0])}")
+    diff = _set_diff(
+        [frozenset(w) for w in expected], [frozenset(w) for w in got], show=_show_worlds
+    )
+    return "; ".join(parts + ([diff] if diff else []))
+
+
+def _result_mismatch(query: str, result: Any, got: Any) -> str | None:
+    if query in SET_QUERIES:
+        return _set_diff(result, got) or None
+    if query == "worlds":
+        return _worlds_diff(result, got) or None
+    if query == "verify":
+        return _verify_mismatch(result, got)
+    if query == "state":
+        return None if normalize_state(got) == result else "the state differs"
+    return None if got == result else f"{_show(got)} differs"
+
+
+def check(
+    request: Mapping[str, Any], expect: Mapping[str, Any], response: Mapping[str, Any]
+) -> Mismatch | None:
+    """Compare a response (already valid for ``request``) with the expectation.
+
+    Returns ``None`` when they agree.
+
+    >>> request = {"cmd": "query", "query": "affected_star", "record": "o1"}
+    >>> check(request, {"result": ["h1", "h2"]}, {"id": 4, "ok": True, "result": ["h2", "h1"]})
+    >>> check(request, {"result": ["h1", "h2"]}, {"id": 4, "ok": True, "result": ["h1"]}).diff
+    'missing {h2}'
+    """
+    expected = show_expected(request, expect)
+    got = _show_response(response)
+    if "accepted" in expect or "rejected" in expect:
+        if response["ok"]:
+            return (
+                None if "accepted" in expect else Mismatch("the turn was accepted", expected, got)
+            )
+        code = response["error"]["code"]
+        if expect.get("rejected") == code:
+            return None
+        return Mismatch(f"the turn was rejected with {code}", expected, got)
+    if "error" in expect:
+        if not response["ok"] and response["error"]["code"] == expect["error"]:
+            return None
+        return Mismatch(f"expected error {expect['error']}", expected, got)
+    if not response["ok"]:
+        return Mismatch(f"the query failed with {response['error']['code']}", expected, got)
+    query, result, answer = request["query"], expect["result"], response["result"]
+    found = _result_mismatch(query, result, answer)
+    if found is None:
+        return None
+    if query == "state":
+        return Mismatch(found, expected, "the state dump below", _state_diff(result, answer))
+    diff = found if query in SET_QUERIES or query == "worlds" else ""
+    return Mismatch(found if not diff else "the sets differ", expected, got, diff)

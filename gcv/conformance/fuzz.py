@@ -1,0 +1,553 @@
+"""Differential fuzzing: the reference and an implementation in lockstep.
+
+Hypothesis generates conversations (turns of operations over the records the
+reference holds so far, most of them valid, some breaking a precondition or
+not well formed; with the ``epistemic`` feature, formulas on Observe,
+Hypothesize and Question too, and questions about knowledge and belief).  Each
+turn goes to both; after it, both are asked the state dump and Verify and
+Affected* about every record, as far as the implementation's features allow.
+
+The reference's side runs through the case builder, so every expectation is the
+spec's too and carries the choices it depends on (:mod:`.cases.profile`): in the
+``paper`` profile a step that depends on a choice is sent but not compared, so
+only what the papers determine can be a finding.  A difference's *key* is the
+clause and shape of what differed: for a turn, the clause of ``gcv.spec.transition``
+that refused it (or the error the implementation gave) and the two outcomes; for
+a query, the query and how the answers differ.  Fuzzing runs in rounds: each
+round searches until it finds a difference of a key not yet found, which
+Hypothesis shrinks; the next round ignores the keys found, so each distinct
+finding is reported once, shrunk, and (``--save-vector``) saved as a case whose
+requests are kept and whose expectations the generator recomputes.
+
+Hypothesis is a test dependency; it is imported only when fuzzing is asked for.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import icontract
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from gcv.conformance.cases.builder import AS_REFERENCE, CaseBuilder, rederive
+from gcv.conformance.compare import Mismatch, check
+from gcv.conformance.process import Fault, Implementation
+from gcv.conformance.report import CaseResult, FuzzFinding, RunReport
+from gcv.conformance.statements import COR24, DEF21, DEF23, LEMMA21
+from gcv.conformance.vectors import (
+    SUITE_VERSION,
+    Case,
+    Step,
+    dump_vector_file,
+    load_vector_file,
+)
+from gcv.reference.epistemic.formula import parse
+from gcv.reference.operations import (
+    ExpandAwareness,
+    Hypothesize,
+    Observe,
+    Operation,
+    Question,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+)
+from gcv.spec.clauses import CHOSEN, CLAUSES
+from gcv.trace import operation_to_json
+
+__all__ = [
+    "AGENTS",
+    "ATOMS",
+    "EPISTEMIC_ATOMS",
+    "EPISTEMIC_PROBES",
+    "MAX_ROUNDS",
+    "finding_key",
+    "fuzz_report",
+    "operations_over",
+    "save_finding",
+    "turns_over",
+    "typed_operations_over",
+]
+
+AGENTS = ("a", "b", "c")
+ATOMS = ("p",)
+EPISTEMIC_ATOMS = ("p", "q")
+"""Prop_0 when the implementation declares ``epistemic``: four worlds, so the spec
+recomputes every turn and answer."""
+
+MAX_ROUNDS = 20
+"""At most this many distinct findings are searched for (one round each)."""
+
+# Formulas over EPISTEMIC_ATOMS and AGENTS: announcements, upgrades and questions about
+# facts, knowledge and belief (Definition A.1); "r" is unknown until an Expand-Awareness.
+_FORMULAS = st.sampled_from(
+    ["p", "~p", "q", "p | q", "p & ~q", "p -> q", "K[a] p", "~K[b] q", "B[c] p", "r", "q & r"]
+).map(parse)
+_MAYBE_FORMULA = st.one_of(st.none(), _FORMULAS)
+_CLAIMS = st.sampled_from(["p", "q", "the token bug"])
+_AGENT_LISTS = st.lists(st.sampled_from(AGENTS), max_size=2, unique=True).map(tuple)
+
+# Schema-valid operations that are not well formed (malformed-operation), drawn rarely.
+_ILL_FORMED = st.sampled_from(
+    [
+        {"op": "resolve", "target": "n0_0", "dissenters": ["b"]},
+        {"op": "resolve", "target": "n0_0", "premises": ["n0_1"]},
+        {"op": "support", "target": "n0_0", "evidence": "n0_1", "evidence_depends_on": ["n0_2"]},
+        {"op": "observe", "id": "n9_9", "claim": " "},
+    ]
+)
+
+
+@lru_cache(maxsize=512)
+def typed_operations_over(
+    existing: tuple[str, ...], epistemic: bool = False
+) -> st.SearchStrategy[Operation]:
+    """Well-formed operations that mostly cite ``existing`` records and mostly register fresh
+    ones, so conversations grow real maps (cycles included) while still breaking
+    preconditions; with ``epistemic``, Observe, Hypothesize and Question carry a formula
+    now and then (an announcement, an upgrade, a queued problem)."""
+    fresh = st.sampled_from([f"n{len(existing)}_{k}" for k in range(4)])
+    formula = _MAYBE_FORMULA if epistemic else st.none()
+    # Announcements are drawn rarer than upgrades: each one can only shrink W, after which
+    # knowledge and belief coincide and nothing of M_t is left to tell apart.
+    announced = st.one_of(st.none(), st.none(), formula)
+    if not existing:
+        return st.builds(Observe, id=fresh, claim=_CLAIMS, formula=announced)
+    cited = st.sampled_from((*existing * 10, "ghost"))
+    new = st.one_of(*[fresh] * 6, st.sampled_from(existing))
+    cited_tuple = st.lists(cited, max_size=3, unique=True).map(tuple)
+    evidence = [
+        st.builds(
+            cls, target=cited, evidence=new, evidence_claim=_CLAIMS, evidence_depends_on=cited_tuple
+        )
+        for cls in (Support, Undermine)
+    ] + [st.builds(cls, target=cited, evidence=cited) for cls in (Support, Undermine)]
+    # A hypothesis resting on one existing record is weighted up: chains of them are where
+    # one-step and transitive answers part.
+    chain = st.builds(
+        Hypothesize, id=fresh, claim=_CLAIMS, depends_on=cited.map(lambda r: (r,)), formula=formula
+    )
+    return st.one_of(
+        chain,
+        chain,
+        st.builds(Observe, id=new, claim=_CLAIMS, depends_on=cited_tuple, formula=announced),
+        st.builds(Hypothesize, id=new, claim=_CLAIMS, depends_on=cited_tuple, formula=formula),
+        *evidence,
+        st.builds(Revise, target=cited, attackers=cited_tuple),
+        st.builds(Resolve, target=cited, subsumes=cited_tuple),
+        st.builds(
+            Resolve,
+            target=cited,
+            subsumes=cited_tuple,
+            authoritative=st.just(True),
+            premises=cited_tuple,
+            dissenters=_AGENT_LISTS,
+        ),
+        st.builds(ExpandAwareness, atom=st.sampled_from(["p", "q", "r"]), agents=_AGENT_LISTS),
+        st.builds(Question, id=new, claim=_CLAIMS, depends_on=cited_tuple, formula=formula),
+    )
+
+
+@lru_cache(maxsize=512)
+def operations_over(
+    existing: tuple[str, ...], epistemic: bool = False
+) -> st.SearchStrategy[dict[str, Any]]:
+    """The JSON form of :func:`typed_operations_over`, with a few schema-valid operations
+    that are not well formed drawn rarely."""
+    well_formed = typed_operations_over(existing, epistemic).map(operation_to_json)
+    if not existing:
+        return well_formed
+    return st.one_of(*[well_formed] * 30, _ILL_FORMED)
+
+
+@lru_cache(maxsize=512)
+def turns_over(
+    existing: tuple[str, ...], epistemic: bool = False
+) -> st.SearchStrategy[dict[str, Any]]:
+    """``apply`` requests (without id) of one to three operations over ``existing`` records;
+    now and then the speaker is not in Ags."""
+    return st.fixed_dictionaries(
+        {
+            "cmd": st.just("apply"),
+            "speaker": st.sampled_from((*AGENTS * 10, "zz")),
+            "operations": st.lists(operations_over(existing, epistemic), min_size=1, max_size=3),
+        }
+    )
+
+
+# Questions about M_t asked after a turn (Definition A.1; the problem queue, A.2).
+EPISTEMIC_PROBES = st.one_of(
+    st.builds(
+        lambda q, agent, f: {"cmd": "query", "query": q, "agent": agent, "formula": f},
+        st.sampled_from(["knows", "believes"]),
+        st.sampled_from(AGENTS),
+        st.sampled_from(["p", "~q", "p | q", "K[a] p", "B[b] q"]),
+    ),
+    st.builds(
+        lambda f: {"cmd": "query", "query": "holds", "formula": f},
+        st.sampled_from(["p", "K[a] p | K[a] ~p", "B[b] p", "C[a,b,c] p"]),
+    ),
+    st.builds(
+        lambda agent: {"cmd": "query", "query": "unexplained", "agent": agent},
+        st.sampled_from(AGENTS),
+    ),
+)
+
+
+class _Difference(Exception):
+    """The implementation answered differently from the reference (or faulted) in a way
+    whose key this round looks for."""
+
+
+def _probes(
+    builder: CaseBuilder, features: frozenset[str], epistemic: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The queries asked after each turn: the state dump, then Verify and Affected* (and
+    standing, without the dump) about every record, as far as the implementation supports
+    them, then the ``epistemic`` questions drawn for the turn."""
+    assert builder.session.verifier is not None, "a conversation is open"
+    probes: list[dict[str, Any]] = []
+    if "query:state" in features:
+        probes.append({"cmd": "query", "query": "state"})
+    # Standing is in the state dump; asked on its own only when the dump is not declared.
+    queries = ("verify", "affected_star") + (() if probes else ("standing",))
+    for record in sorted(builder.session.verifier.state.records):
+        for query in queries:
+            if f"query:{query}" in features:
+                probes.append({"cmd": "query", "query": query, "record": record})
+    return probes + [q for q in epistemic if f"query:{q['query']}" in features]
+
+
+def _expect(builder: CaseBuilder, request: Mapping[str, Any]) -> Step:
+    """The reference's expectation for ``request``, checked against the spec, with the
+    choices it depends on."""
+    if request["cmd"] == "apply":
+        builder.apply(request["speaker"], *request["operations"], rejected=AS_REFERENCE)
+    else:
+        arguments = {k: v for k, v in request.items() if k not in ("cmd", "query")}
+        builder.query(request["query"], error=AS_REFERENCE, **arguments)
+    return builder.steps[-1]
+
+
+def _outcome(request: Mapping[str, Any], response: Mapping[str, Any]) -> str:
+    """A turn's outcome, with the kind of the operation a refusal names."""
+    if response.get("accepted") or response.get("ok") is True:
+        return "accepted"
+    error = response.get("error", {})
+    code = error.get("code") if isinstance(error, Mapping) else response.get("rejected")
+    index = error.get("operation_index") if isinstance(error, Mapping) else None
+    operations = request.get("operations", [])
+    kind = ""
+    if isinstance(index, int) and 0 <= index < len(operations):
+        kind = f" at {operations[index].get('op')}"
+    return f"rejected {code or response.get('rejected')}{kind}"
+
+
+def finding_key(
+    request: Mapping[str, Any], step: Step, response: Any, mismatch: Mismatch, refused: str
+) -> str:
+    """What a difference is, for deduplication: its clause and its shape.
+
+    A turn: the clause of ``gcv.spec.transition`` that refused it (``refused``, when the
+    reference refused it) and both outcomes; a query: the query and the reason its answers
+    differ; a fault: its kind.
+    """
+    if response is None:
+        return f"fault: {mismatch.reason.split(':', 1)[0]}"
+    if request["cmd"] == "apply":
+        expected = (
+            "accepted" if "accepted" in step.expect else f"rejected {step.expect['rejected']}"
+        )
+        clause = f" [{refused}]" if refused else ""
+        return f"apply: expected {expected}{clause}, got {_outcome(request, response)}"
+    return f"{request['query']}: {mismatch.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    key: str
+    trace: tuple[dict[str, Any], ...]
+    result: CaseResult
+
+
+class _Lockstep:
+    """One fuzzing run: the example function Hypothesis calls, and what it found.
+
+    ``known`` are the keys found in earlier rounds: a difference of one of them is not
+    raised (a query's difference lets the conversation go on; a turn's ends it, the two
+    states having parted).  The first new key a round meets is its ``target``: only that
+    key fails an example, so Hypothesis shrinks towards that finding and no other.
+    """
+
+    def __init__(
+        self, impl: Implementation, max_turns: int, profile: str, ignore: frozenset[str]
+    ) -> None:
+        self.impl = impl
+        self.max_turns = max_turns
+        self.profile = profile
+        self.ignore = ignore
+        self.known: set[str] = set()
+        self.target: str | None = None
+        self.found: _Found | None = None
+        self.requests = 0
+        self.uncompared = 0
+        self.not_generated = 0
+        self.repeats = 0
+
+    def _features(self) -> frozenset[str]:
+        return self.impl.handshake.features if self.impl.handshake else frozenset()
+
+    def _compared(self, step: Step) -> bool:
+        """Whether the step's answer is judged: in the paper profile only steps that depend
+        on no choice; never a step that depends on an ignored clause."""
+        if self.ignore & set(step.choices):
+            return False
+        return self.profile == "reference" or not step.choices
+
+    def _generated(self, builder: CaseBuilder, turn: dict[str, Any]) -> dict[str, Any] | None:
+        """The turn to send for the drawn ``turn``: in the paper profile, not one that
+        exercises a choice whose alternative could change the outcome (every later step
+        would depend on it): then its first operation alone, if that makes no such choice,
+        else none."""
+        if self.profile == "reference":
+            return turn
+        for candidate in (turn, {**turn, "operations": turn["operations"][:1]}):
+            _, clauses = builder.spec.dry_run(candidate)
+            if not any(
+                CLAUSES[c].source == CHOSEN and CLAUSES[c].affects == "outcome"
+                for c in clauses - self.ignore
+            ):
+                return candidate
+        return None
+
+    def _step(
+        self, builder: CaseBuilder, trace: list[dict[str, Any]], request: dict[str, Any]
+    ) -> bool:
+        """Send ``request`` to both; whether the conversation can go on."""
+        refused = builder.spec.dry_run(request)[0] if request["cmd"] == "apply" else ""
+        trace.append(request)
+        step = _expect(builder, request)
+        try:
+            if not self.impl.alive:
+                self.impl.restart()
+            self.requests += 1
+            response = self.impl.request(request)
+        except Fault as fault:
+            reason = f"{fault.kind}: {fault}"
+            self._differs(trace, step, None, Mismatch(reason, "a response", ""), "")
+            return False
+        if not self._compared(step):
+            self.uncompared += 1
+            return True
+        mismatch = check(request, step.expect, response)
+        if mismatch is None:
+            return True
+        self._differs(trace, step, response, mismatch, refused)
+        return bool(request["cmd"] != "apply")
+
+    def _differs(
+        self,
+        trace: list[dict[str, Any]],
+        step: Step,
+        response: Any,
+        mismatch: Mismatch,
+        refused: str,
+    ) -> None:
+        """Raise :class:`_Difference` if the difference is this round's finding."""
+        request = trace[-1]
+        key = finding_key(request, step, response, mismatch, refused)
+        if refused in self.ignore:
+            return
+        if key in self.known:
+            self.repeats += 1
+            return
+        if self.target is None:
+            self.target = key
+        if key != self.target:
+            return
+        stderr = self.impl.take_stderr(settle=0.05 if response is None else 0.0)
+        result = CaseResult(
+            id="fuzz",
+            status="fail" if response is not None else "error",
+            reason=mismatch.reason,
+            step=len(trace),
+            steps=len(trace),
+            steps_run=len(trace),
+            request=dict(request),
+            response=response,
+            expected=mismatch.expected,
+            got=mismatch.got if response is None else "",
+            diff=mismatch.diff,
+            stderr=stderr,
+            failed_steps=(len(trace),),
+            paper_failed_steps=(len(trace),) if step.profile == "paper" else (),
+            differing_choices=step.choices,
+        )
+        self.found = _Found(key, tuple(trace), result)
+        raise _Difference(key)
+
+    def conversation(self, data: st.DataObject) -> None:
+        """One example: a conversation of up to ``max_turns`` turns, in lockstep."""
+        features = self._features()
+        epistemic = "epistemic" in features
+        atoms = EPISTEMIC_ATOMS if epistemic else ATOMS
+        builder = CaseBuilder("fuzz", "fuzz", [DEF21], agents=AGENTS, atoms=atoms)
+        start = {"cmd": "start", "agents": list(AGENTS), "atoms": list(atoms)}
+        try:
+            if not self.impl.alive:
+                self.impl.restart()
+            started = self.impl.request(start)
+        except Fault as fault:
+            raise _Unusable(f"start: {fault.kind}: {fault}") from None
+        if not started["ok"]:
+            raise _Unusable(f"start was refused: {started['error']}")
+        assert builder.session.verifier is not None, "started"
+        trace: list[dict[str, Any]] = []
+        for _ in range(data.draw(st.integers(1, self.max_turns), label="turns")):
+            existing = tuple(sorted(builder.session.verifier.state.records))
+            turn = data.draw(turns_over(existing, epistemic), label="turn")
+            asked = data.draw(st.lists(EPISTEMIC_PROBES, max_size=2) if epistemic else st.just([]))
+            sent = self._generated(builder, turn)
+            self.not_generated += sent is not turn
+            if sent is None:
+                continue
+            if not self._step(builder, trace, sent):
+                return
+            for probe in _probes(builder, features, asked):
+                if not self._step(builder, trace, probe):
+                    return
+
+
+class _Unusable(Exception):
+    """The implementation cannot start a conversation: fuzzing cannot go on."""
+
+
+def _minimal_case(
+    found: _Found, seed: int, against: str, examples: int, atoms: Sequence[str]
+) -> Case:
+    """The shrunk trace as a case: its turns, then the request that differed."""
+    trace = found.trace
+    kept = [r for r in trace[:-1] if r["cmd"] == "apply"] + [trace[-1]]
+    last = trace[-1]
+    statements = {
+        "verify": [LEMMA21],
+        "affected_star": [DEF23, COR24],
+    }.get(str(last.get("query")), [DEF21])
+    draft = Case(
+        id=f"findings/fuzz/seed-{seed}",
+        description=f"Differential fuzzing (seed {seed}) found {against} answering this "
+        f"conversation differently from the reference ({found.key}); shrunk by Hypothesis.",
+        statements=tuple(statements),
+        features=("core",),
+        tags=("fuzz",),
+        added_in=SUITE_VERSION,
+        origin={"kind": "fuzz", "seed": seed, "examples": examples, "against": against},
+        agents=AGENTS,
+        atoms=tuple(atoms),
+        steps=tuple(Step(r, {"accepted": True}) for r in kept),
+    )
+    return rederive(draft)
+
+
+def save_finding(case: Case, path: Path) -> str:
+    """Append ``case`` to the vector file at ``path`` (created if missing); return its id."""
+    existing = list(load_vector_file(path.read_bytes(), str(path))) if path.is_file() else []
+    taken = {c.id for c in existing}
+    case_id, n = case.id, 1
+    while case_id in taken:
+        n += 1
+        case_id = f"{case.id}-{n}"
+    fields = {name: getattr(case, name) for name in Case.__slots__}
+    saved = Case(**(fields | {"id": case_id}))
+    description = "Shrunk mismatches found by differential fuzzing."
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dump_vector_file([*existing, saved], description), encoding="utf-8")
+    return case_id
+
+
+def _round(lockstep: _Lockstep, examples: int, seed: int) -> None:
+    """One round: search ``examples`` conversations for a new finding, and shrink it."""
+    lockstep.target = lockstep.found = None
+    run = hypothesis_seed(seed)(
+        settings(
+            max_examples=examples,
+            database=None,
+            deadline=None,
+            derandomize=False,
+            suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=False,
+            verbosity=Verbosity.quiet,
+            phases=(Phase.generate, Phase.shrink),
+        )(given(st.data())(lockstep.conversation))
+    )
+    try:
+        run()
+    except _Unusable:
+        raise
+    except Exception:  # the difference itself, or Hypothesis's wrapping of a flaky one
+        if lockstep.found is None:
+            raise
+
+
+@icontract.require(lambda examples: examples >= 1)
+@icontract.require(lambda profile: profile in ("paper", "reference"))
+def fuzz_report(
+    impl: Implementation,
+    examples: int,
+    seed: int | None,
+    max_turns: int,
+    save_to: str | None = None,
+    *,
+    profile: str = "paper",
+    ignore: Collection[str] = (),
+) -> RunReport:
+    """Fuzz a started implementation against the reference; report each distinct finding.
+
+    Rounds of ``examples`` conversations each run until one finds no new key (or
+    :data:`MAX_ROUNDS` findings); round r uses the seed ``seed + r``.  In the ``paper``
+    profile only steps that depend on no choice are compared; steps that depend on a
+    clause in ``ignore``, and turns refused by one, never are.
+    """
+    assert impl.handshake is not None, "start the implementation first"
+    chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
+    lockstep = _Lockstep(impl, max_turns, profile, frozenset(ignore))
+    report = RunReport(dict(impl.handshake.raw), SUITE_VERSION, 0, fuzz_examples=examples)
+    report.fuzz_seed = chosen
+    against = f"{impl.handshake.name} {impl.handshake.version}"
+    atoms = EPISTEMIC_ATOMS if "epistemic" in impl.handshake.features else ATOMS
+    started = time.perf_counter()
+    for number in range(MAX_ROUNDS):
+        try:
+            _round(lockstep, examples, chosen + number)
+        except _Unusable as unusable:
+            report.unusable = str(unusable)
+            break
+        report.fuzz_rounds = number + 1
+        found = lockstep.found
+        if found is None:
+            break
+        lockstep.known.add(found.key)
+        saved = ""
+        if save_to:
+            case = _minimal_case(found, chosen, against, examples, atoms)
+            saved = f"{save_to} ({save_finding(case, Path(save_to))})"
+        report.fuzz_findings.append(
+            FuzzFinding(chosen + number, examples, found.result, found.trace, saved, found.key)
+        )
+    report.seconds = time.perf_counter() - started
+    report.fuzz_requests = lockstep.requests
+    report.fuzz_uncompared = lockstep.uncompared
+    report.fuzz_not_generated = lockstep.not_generated
+    report.fuzz_repeats = lockstep.repeats
+    report.fuzz_profile = profile
+    report.fuzz_ignored = tuple(sorted(ignore))
+    return report

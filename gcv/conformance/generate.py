@@ -1,0 +1,456 @@
+"""``gcv vectors``: write the vector suite from the reference, or check that it is current.
+
+One command regenerates every file under ``spec/vectors`` that is generated:
+the vector files, ``manifest.json`` and ``COVERAGE.md``.  The hand-written and
+scenario cases are built by running them (:mod:`gcv.conformance.cases`);
+the findings (``findings/*.json``: fuzz mismatches saved by ``gcv conform
+--fuzz``, counterexample traces imported with ``--import-trace``) keep their
+requests and get fresh expectations.  ``--check`` regenerates in memory and
+fails if any committed file differs, which CI runs.
+
+Case ids are permanent: a case listed in the committed manifest may not
+disappear unless :data:`RETIRED` names it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from gcv.conformance.cases import (
+    CaseError,
+    case_from_trace,
+    hand_written_cases,
+    oracle,
+    rederive,
+    scenario_cases,
+)
+from gcv.conformance.cases.scenario_maps import scenario_map_cases
+from gcv.conformance.protocol import PROTOCOL
+from gcv.conformance.session import Session
+from gcv.conformance.vectors import (
+    STATEMENTS,
+    SUITE_VERSION,
+    Case,
+    default_directory,
+    dump_vector_file,
+    file_of,
+    load_vector_file,
+)
+from gcv.progress import add_quiet_argument
+from gcv.reference.epistemic.table import realisation
+from gcv.reference.errors import GcvError, MalformedVectors
+from gcv.reference.operations import (
+    ExpandAwareness,
+    Hypothesize,
+    Observe,
+    Operation,
+    Question,
+    Revise,
+)
+from gcv.trace import operation_from_json
+
+__all__ = ["DESCRIPTIONS", "RETIRED", "build_suite", "main", "render_suite"]
+
+EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT = 0, 1, 2
+
+RETIRED: tuple[str, ...] = ()
+"""Ids of cases withdrawn from the suite (never reused)."""
+
+DESCRIPTIONS: Mapping[str, str] = {
+    "core/operations.json": "Each operation's accept paths and effects (Table 3, Algorithm 1).",
+    "core/preconditions.json": "Every precondition of Table 3 broken once: the error code, and "
+    "an unchanged map.",
+    "core/turns.json": "Per-turn composition, the fixed operation order, atomic turns.",
+    "core/wellformed.json": "Operations the schema admits that are not well formed.",
+    "core/queries.json": "The Verify walk, Affected and Affected*, cycles, selective "
+    "retraction, query errors.",
+    "core/interactions.json": "Operations of one turn that decide each other's outcome, "
+    "records out of standing in queries, a rejected turn's reverse links, deep and shared "
+    "maps.",
+    "core/choices.json": "Turns that tell a choice of the reference from its alternative where "
+    "no other case does.",
+    "epistemic/operations.json": "Each operation's effect on M_t (Section 2's table, Table 3's "
+    "DEL realisations, A.1's updates, Definitions A.2 and A.3).",
+    "epistemic/preconditions.json": "Every epistemic rejection path: the error code, and an "
+    "unchanged D_t, M_t included.",
+    "epistemic/queries.json": "M_t's queries (knowledge, belief, conditional belief, E_G, C_G, "
+    "awareness, the worlds, the orders) on declared models, and their errors.",
+    "core/scenario-maps.json": "A scenario's final map reached by operations that make no "
+    "choice, and the scenario's final-state survey on it.",
+    "epistemic/cells.json": "Belief in the agent's own cell on models with several cells "
+    "ordered differently, and problems a believed hypothesis must not close (Definition A.2).",
+    "scenarios/phase1-muddy-children.json": "Phase 1 (B.1), from "
+    "spec/scenarios/phase1-muddy-children.json.",
+    "scenarios/phase2-debugging.json": "Phase 2 (B.2), from spec/scenarios/phase2-debugging.json.",
+    "scenarios/phase2-epistemic.json": "Phase 2's symbolic model (B.2), from "
+    "spec/scenarios/phase2-epistemic.json.",
+    "scenarios/phase3-deliberation.json": "Phase 3 (B.3), from "
+    "spec/scenarios/phase3-deliberation.json.",
+    "findings/fuzz.json": "Shrunk mismatches found by differential fuzzing (gcv conform --fuzz "
+    "--save-vector); requests kept, expectations regenerated.",
+    "findings/proofs.json": "Counterexamples refuting the non-vacuity twins of proofs/, built "
+    "as conversations (python -m tests.conformance.proof_vectors, or gcv vectors "
+    "--import-trace); requests kept, expectations regenerated.",
+}
+
+_GENERATED_TOP = ("manifest.json", "COVERAGE.md")
+
+
+def _findings(directory: Path) -> list[Case]:
+    cases: list[Case] = []
+    folder = directory / "findings"
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.json")):
+            name = f"findings/{path.name}"
+            cases.extend(rederive(c) for c in load_vector_file(path.read_bytes(), name))
+    return cases
+
+
+def build_suite(directory: Path, quiet: bool = True) -> list[Case]:
+    """Every case of the suite, built now; findings are read from ``directory``.
+
+    Unless ``quiet``, a bar on a terminal stderr shows the scenario cases being built.
+    """
+    return (
+        hand_written_cases() + scenario_cases(quiet) + scenario_map_cases() + _findings(directory)
+    )
+
+
+def _by_file(cases: Sequence[Case]) -> dict[str, list[Case]]:
+    files: dict[str, list[Case]] = {}
+    for case in cases:
+        files.setdefault(file_of(case.id), []).append(case)
+    return files
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _manifest(files: Mapping[str, str], cases: Mapping[str, list[Case]]) -> str:
+    manifest = {
+        "format": "gcv-vectors-manifest/1",
+        "suite": SUITE_VERSION,
+        "protocol": PROTOCOL,
+        "generated_by": "gcv vectors",
+        "cases": sum(len(c) for c in cases.values()),
+        "steps": sum(len(case.steps) for c in cases.values() for case in c),
+        "files": [
+            {"path": path, "sha256": _sha256(files[path]), "cases": [c.id for c in cases[path]]}
+            for path in sorted(files)
+        ],
+        "retired": list(RETIRED),
+    }
+    return json.dumps(manifest, indent=2) + "\n"
+
+
+def _outcomes(case: Case) -> list[tuple[str, str]]:
+    """(operation, outcome) for each operation of each turn, replayed through the reference:
+    ``accepted``, or ``CODE (field)`` for the operation a rejected turn failed on."""
+    session = Session()
+    session.handle({"id": 0, **case.start()})
+    found = []
+    for index, step in enumerate(case.steps, start=1):
+        response = session.handle({"id": index, **step.request})
+        if step.request["cmd"] != "apply":
+            continue
+        if response["ok"]:
+            found += [(op["op"], "accepted") for op in step.request["operations"]]
+        else:
+            error = response["error"]
+            where = error.get("operation", "(turn)")
+            found.append((where, f"{error['code']} ({error.get('field', '-')})"))
+    return found
+
+
+def _reading(op: Operation, atoms: Collection[str], observed: int) -> str:
+    """The DEL realisation an accepted operation with epistemic inputs applied, as the
+    coverage table names it (Section 2's table; spec/normative.md, "M_t")."""
+    if isinstance(op, ExpandAwareness):
+        return "split W on a new atom" if op.atom not in atoms else "awareness only"
+    if isinstance(op, Observe):
+        return "[!psi], simultaneous" if observed > 1 else "[!psi]"
+    if isinstance(op, Question):
+        return "queue (B_i, chi) for every i who does not believe chi"
+    reading = realisation(op)
+    if reading.update is None:
+        return "no update (attacks only)" if isinstance(op, Revise) else "no update (decision)"
+    text = reading.update.value.replace("phi", "~gamma" if reading.negated else "gamma")
+    return text.replace("psi", "gamma")
+
+
+def _effects(case: Case) -> list[tuple[str, str]]:
+    """(operation, realisation) for each operation with an epistemic input of each accepted
+    turn, replayed through the reference; and Definition A.2's queue: problems posed and
+    closed."""
+    session = Session()
+    session.handle({"id": 0, **case.start()})
+    found: list[tuple[str, str]] = []
+    for index, step in enumerate(case.steps, start=1):
+        if step.request["cmd"] != "apply":
+            continue
+        verifier = session.verifier
+        assert verifier is not None, "the case started"
+        atoms = set(verifier.state.model.atoms)
+        problems = verifier.state.epistemic.problems
+        if not session.handle({"id": index, **step.request})["ok"]:
+            continue
+        records = verifier.state.records
+        ops = [operation_from_json(op) for op in step.request["operations"]]
+        observed = sum(isinstance(op, Observe) and op.formula is not None for op in ops)
+        for op in ops:
+            target = getattr(op, "target", None)
+            gamma = getattr(op, "formula", None) or (target and records[target].formula)
+            if gamma is not None or isinstance(op, ExpandAwareness):
+                found.append((op.operation.value, _reading(op, atoms, observed)))
+            if isinstance(op, Hypothesize) and op.introduces:
+                found.append((op.operation.value, "introduces atoms, W split"))
+        after = verifier.state.epistemic.problems
+        for problem in after[len(problems) :]:
+            found.append(("abduction", f"problem posed by {records[problem.source].kind.value}"))
+        kept = zip(problems, after[: len(problems)], strict=True)
+        closed = sum(len(q.closed_by) - len(p.closed_by) for p, q in kept)
+        found += [("abduction", "problem closed by a hypothesis")] * closed
+    return found
+
+
+def _coverage(cases: Sequence[Case]) -> str:
+    by_statement: dict[str, list[str]] = defaultdict(list)
+    for case in cases:
+        for statement in case.statements:
+            by_statement[statement].append(case.id)
+    lines = [
+        "# Coverage of the conformance vectors",
+        "",
+        f"Generated by `gcv vectors` (suite {SUITE_VERSION}, protocol {PROTOCOL}): do not edit.",
+        f"{len(cases)} cases, {sum(len(c.steps) for c in cases)} steps.",
+        "",
+        "## Paper statements",
+        "",
+        "| statement | cases | ids |",
+        "|---|---|---|",
+    ]
+    for statement in STATEMENTS:
+        ids = by_statement.get(statement, [])
+        lines.append(f"| {statement} | {len(ids)} | {', '.join(f'`{i}`' for i in ids)} |")
+    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
+    for case in cases:
+        for op, outcome in _outcomes(case):
+            outcomes[op][outcome] += 1
+    lines += [
+        "",
+        "## Operations: accepted, and rejected by code (field)",
+        "",
+        "Counted over every turn of every case, replayed through the reference.",
+        "",
+        "| operation | accepted | rejected with |",
+        "|---|---|---|",
+    ]
+    for op in sorted(outcomes):
+        counts = outcomes[op]
+        rejected = ", ".join(f"{k}: {n}" for k, n in sorted(counts.items()) if k != "accepted")
+        lines.append(f"| {op} | {counts['accepted']} | {rejected or '-'} |")
+    effects: Counter[tuple[str, str]] = Counter(e for case in cases for e in _effects(case))
+    lines += [
+        "",
+        "## Epistemic effects: the DEL realisation each accepted operation applied",
+        "",
+        "Counted over every accepted turn of every case, replayed through the reference: each "
+        "operation with a formula of its own or its target's, every Expand-Awareness, and "
+        "Definition A.2's queue.",
+        "",
+        "| operation | realisation | times |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {op} | {reading} | {n} |" for (op, reading), n in sorted(effects.items())]
+    features: Counter[str] = Counter(f for c in cases for f in c.features)
+    tags: Counter[str] = Counter(t for c in cases for t in c.tags)
+    lines += ["", "## Features and tags", "", "| feature or tag | cases |", "|---|---|"]
+    lines += [f"| `{name}` | {features[name]} |" for name in sorted(features)]
+    lines += [f"| {name} | {tags[name]} |" for name in sorted(tags)]
+    return "\n".join(lines) + "\n"
+
+
+def render_suite(cases: Sequence[Case]) -> dict[str, str]:
+    """Relative path -> canonical text, for every generated file."""
+    by_file = _by_file(cases)
+    unknown = sorted(set(by_file) - set(DESCRIPTIONS))
+    if unknown:
+        raise MalformedVectors(f"no description for vector file(s) {unknown}")
+    files = {path: dump_vector_file(c, DESCRIPTIONS[path]) for path, c in by_file.items()}
+    texts = dict(files)
+    texts["manifest.json"] = _manifest(files, by_file)
+    texts["COVERAGE.md"] = _coverage(cases)
+    return texts
+
+
+def _check_permanence(directory: Path, cases: Sequence[Case]) -> None:
+    manifest = directory / "manifest.json"
+    if not manifest.is_file():
+        return
+    listed = {i for f in json.loads(manifest.read_text())["files"] for i in f["cases"]}
+    gone = sorted(listed - {c.id for c in cases} - set(RETIRED))
+    if gone:
+        raise MalformedVectors(f"case ids are permanent, but these would disappear: {gone}")
+
+
+def _stale(directory: Path, texts: Mapping[str, str]) -> list[str]:
+    """Files that differ from ``texts``, and generated files that should not exist."""
+    stale = []
+    for path, text in texts.items():
+        file = directory / path
+        if not file.is_file() or file.read_text(encoding="utf-8") != text:
+            stale.append(path)
+    for file in sorted(directory.glob("*/*.json")):
+        relative = file.relative_to(directory).as_posix()
+        if relative not in texts:
+            stale.append(relative)
+    return stale
+
+
+def _import_trace(args: argparse.Namespace, directory: Path) -> None:
+    origin: dict[str, Any] = {"kind": "proof", "obligation": args.obligation}
+    if args.twin:
+        origin["twin"] = args.twin
+    case = case_from_trace(
+        Path(args.import_trace).read_bytes(),
+        args.id,
+        args.description,
+        args.statement,
+        origin=origin,
+        final_survey=("standing", "verify", "affected_star"),
+        tags=["counterexample"],
+    )
+    path = directory / file_of(args.id)
+    existing = list(load_vector_file(path.read_bytes(), str(path))) if path.is_file() else []
+    if any(c.id == case.id for c in existing):
+        raise MalformedVectors(f"{path}: case id {case.id!r} is already there")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dump_vector_file([*existing, case], DESCRIPTIONS[file_of(args.id)]))
+
+
+def _tally_counts(worlds: int) -> dict[str, int]:
+    """What spec.transition recomputed, and how much lay beyond its bound of ``worlds``."""
+    tally = oracle.TALLY
+    counts = {kind: tally[f"{kind} recomputed"] for kind in ("turns", "answers", "refusals")}
+    counts["beyond_bound"] = (
+        tally["turns taken from the reference"]
+        + tally["answers not recomputed"]
+        + tally["refusals not recomputed"]
+    )
+    counts["bound_worlds"] = worlds
+    return counts
+
+
+def _tally(worlds: int) -> str:
+    c = _tally_counts(worlds)
+    return (
+        f"gcv.spec.transition recomputed {c['turns']} turns, {c['answers']} answers, "
+        f"{c['refusals']} refusals; {c['beyond_bound']} beyond {worlds} worlds "
+        "taken from the reference"
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gcv vectors",
+        description="Regenerate the conformance vectors from the reference (or check them).",
+    )
+    parser.add_argument(
+        "--out",
+        default=str(default_directory()),
+        help="the vectors directory (default: the package's spec/vectors)",
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a file is not current"
+    )
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    add_quiet_argument(parser)
+    parser.add_argument(
+        "--spec-worlds",
+        type=int,
+        default=oracle.BOUND.worlds,
+        metavar="N",
+        help="recompute epistemic answers with spec.epistemic on models of up to N worlds "
+        f"(default {oracle.BOUND.worlds}; larger is slower and changes no vector)",
+    )
+    group = parser.add_argument_group("adding a counterexample trace as a vector")
+    group.add_argument("--import-trace", metavar="TRACE", help="a gcv-trace/1 file")
+    group.add_argument("--id", help="its case id, findings/proofs/NAME")
+    group.add_argument("--description", default="", help="what it shows")
+    group.add_argument("--statement", action="append", default=[], help="a paper statement")
+    group.add_argument("--obligation", default="", help="the proofs/ obligation it refutes")
+    group.add_argument("--twin", default="", help="the non-vacuity twin it comes from")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run ``gcv vectors``."""
+    args = _parser().parse_args(argv)
+    directory = Path(args.out)
+    try:
+        if args.import_trace:
+            if not (args.id and args.id.startswith("findings/") and args.statement):
+                print(
+                    "gcv vectors: --import-trace needs --id findings/... and --statement",
+                    file=sys.stderr,
+                )
+                return EXIT_BAD_INPUT
+            _import_trace(args, directory)
+        oracle.TALLY.clear()
+        conservative = max(oracle.BOUND.conservative, args.spec_worlds // 4)
+        with oracle.bound(args.spec_worlds, min(conservative, args.spec_worlds)):
+            cases = build_suite(directory, args.quiet)
+        _check_permanence(directory, cases)
+        texts = render_suite(cases)
+    except (GcvError, CaseError, OSError) as error:
+        print(f"gcv vectors: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    summary: dict[str, object] = {
+        "directory": str(directory),
+        "cases": len(cases),
+        "steps": sum(len(c.steps) for c in cases),
+        "files": len(texts) - 2,
+        "spec_transition": _tally_counts(args.spec_worlds),
+    }
+    if not args.json:
+        print(_tally(args.spec_worlds))
+    if args.check:
+        stale = _stale(directory, texts)
+        for path in stale:
+            print(
+                f"gcv vectors: {directory / path} is not what the reference generates",
+                file=sys.stderr,
+            )
+        if args.json:
+            print(json.dumps({**summary, "current": not stale, "stale": sorted(stale)}))
+        if stale:
+            print("gcv vectors: run `gcv vectors` and commit the result", file=sys.stderr)
+            return EXIT_DIFFERS
+        if not args.json:
+            print(f"{len(cases)} cases in {len(texts) - 2} files: current")
+        return EXIT_OK
+    for path, text in texts.items():
+        file = directory / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(text, encoding="utf-8")
+    removed = _stale(directory, texts)
+    for path in removed:
+        (directory / path).unlink()
+        if not args.json:
+            print(f"removed {directory / path}")
+    if args.json:
+        print(json.dumps({**summary, "written": True, "removed": sorted(removed)}))
+    else:
+        print(
+            f"{len(cases)} cases, {summary['steps']} steps, "
+            f"{len(texts) - 2} vector files written to {directory}"
+        )
+    return EXIT_OK

@@ -1,0 +1,245 @@
+"""The one way JSON enters the verifier: bounded, shallow, valid Unicode, ECMA patterns.
+
+Every JSON input (traces, ``gcv-conform/1`` request lines, an interpreter's
+replies, vector files) is read by :func:`read_bounded` or :func:`read_lines`
+and parsed by :func:`parse_json`, which refuse, with the caller's typed error:
+
+- input longer than the caller's bound, checked while reading, so a huge (or
+  sparse) file is never read whole and an endless line is never held whole;
+- text that is not UTF-8, or not JSON;
+- arrays and objects nested deeper than :data:`MAX_JSON_DEPTH`, checked before
+  any schema is consulted (schema validation recurses on the document);
+- strings holding a lone surrogate (``"\\ud800"``), which JSON's escapes allow
+  but no UTF-8 output can print.
+
+Schemas are checked by :data:`SchemaValidator`, Draft 2020-12 with its
+``pattern`` keyword read as ECMA-262 reads it: ``$`` matches at the end of the
+string only (Python's ``$`` also matches before a final newline, so ``"a\\n"``
+would pass ``^a$``).  See spec/normative.md, "Input bounds".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from functools import cache
+from typing import IO, Any
+
+import icontract
+import jsonschema
+
+from gcv.reference.errors import GcvError, UnreadableFile
+
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "SchemaValidator",
+    "ecma_pattern",
+    "json_depth_problem",
+    "parse_json",
+    "read_bounded",
+    "read_file",
+    "read_lines",
+]
+
+MAX_JSON_DEPTH = 32
+"""The deepest nesting of arrays and objects accepted (the shipped inputs need 11)."""
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_CHUNK = 1 << 16
+
+
+@icontract.require(lambda limit: limit >= 0)
+@icontract.ensure(lambda limit, result: len(result) <= limit, "never more than the bound")
+def read_bounded(stream: IO[bytes], limit: int, error: type[GcvError], what: str) -> bytes:
+    """Read ``stream`` to its end, refusing with ``error`` once it passes ``limit`` bytes.
+
+    At most ``limit + 1`` bytes are ever read, whatever the stream's length.
+
+    >>> import io
+    >>> read_bounded(io.BytesIO(b"[1]"), 3, GcvError, "a list")
+    b'[1]'
+    >>> read_bounded(io.BytesIO(b"[1, 2]"), 3, GcvError, "a list")
+    Traceback (most recent call last):
+    gcv.reference.errors.GcvError: [gcv-error] a list is at most 3 bytes
+    """
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise error(f"{what} is at most {limit} bytes")
+    return data
+
+
+@icontract.require(lambda limit: limit >= 0)
+@icontract.ensure(lambda limit, result: len(result) <= limit, "never more than the bound")
+def read_file(path: str, limit: int, error: type[GcvError], what: str) -> bytes:
+    """The bytes of the file at ``path``, at most ``limit`` of them (else ``error``).
+
+    A missing file, a directory or a read that fails raises
+    :class:`~gcv.reference.errors.UnreadableFile` naming the path; a pipe (``<(...)``)
+    is read like a file.
+
+    >>> read_file("/", 10, GcvError, "a trace")
+    Traceback (most recent call last):
+    gcv.reference.errors.UnreadableFile: [unreadable-file] /: is a directory, not a file
+    """
+    try:
+        with open(path, "rb") as stream:
+            return read_bounded(stream, limit, error, f"{what} ({path})")
+    except FileNotFoundError:
+        raise UnreadableFile(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UnreadableFile(f"{path}: is a directory, not a file") from None
+    except OSError as failure:
+        raise UnreadableFile(f"{path}: cannot be read: {failure.strerror or failure}") from None
+
+
+@icontract.require(lambda limit: limit > 0)
+def read_lines(stream: IO[bytes], limit: int) -> Iterator[bytes | None]:
+    """The lines of ``stream`` (without their newline), ``None`` for one longer than ``limit``.
+
+    An over-long line is skipped in chunks, never held whole, so the next line
+    is read as if it had not been there.
+
+    >>> import io
+    >>> list(read_lines(io.BytesIO(b"ab\\nabcdef\\ncd"), 4))
+    [b'ab', None, b'cd']
+    """
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line.removesuffix(b"\n")
+            continue
+        while not line.endswith(b"\n"):  # skip the rest of the over-long line
+            line = stream.readline(_CHUNK)
+            if not line:
+                break
+        yield None
+
+
+@icontract.ensure(lambda result: result is None or result != "", "a problem is named")
+def json_depth_problem(document: object) -> str | None:
+    """What is wrong with ``document``'s nesting or strings, or ``None``.
+
+    Iterative, so a document of any depth is measured without recursion.
+
+    >>> json_depth_problem([[["a"]]]) is None
+    True
+    >>> json_depth_problem({"k": "\\ud800"})
+    'k: a string holds a lone surrogate (U+D800)'
+    """
+    pending: list[tuple[object, int, str]] = [(document, 1, "")]
+    while pending:
+        value, depth, where = pending.pop()
+        if isinstance(value, str):
+            found = _LONE_SURROGATE.search(value)
+            if found is not None:
+                place = where.lstrip(".") or "(top level)"
+                return f"{place}: a string holds a lone surrogate (U+{ord(found[0]):04X})"
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            return f"{where.lstrip('.') or '(top level)'}: nested more than {MAX_JSON_DEPTH} deep"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                # The path quotes the key, which must not carry the surrogate it reports.
+                step = f"{where}.{_LONE_SURROGATE.sub(chr(0xFFFD), key[:40])}"
+                pending.append((key, depth, step))
+                pending.append((item, depth + 1, step))
+        else:
+            pending.extend((item, depth + 1, f"{where}[{k}]") for k, item in enumerate(value))
+    return None
+
+
+@icontract.require(lambda limit: limit >= 0)
+def parse_json(
+    data: str | bytes, limit: int, error: type[GcvError], what: str = "the input"
+) -> object:
+    """Parse ``data`` as JSON within the bounds above, or raise ``error`` naming the defect.
+
+    >>> parse_json(b'{"a": [1, 2]}', 100, GcvError)
+    {'a': [1, 2]}
+    >>> parse_json(b"[" * 40 + b"]" * 40, 100, GcvError, "a list")
+    Traceback (most recent call last):
+    gcv.reference.errors.GcvError: [gcv-error] a list: [0][0][0][0]...[0][0]: nested more than 32 deep
+    """
+    if len(data) > limit:
+        unit = "bytes" if isinstance(data, bytes) else "characters"
+        raise error(f"{what} is at most {limit} {unit}; this one has {len(data)}")
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as failure:
+        raise error(f"{what} is not UTF-8: byte {failure.start} is invalid") from None
+    try:
+        document: object = json.loads(text)
+    except RecursionError:
+        raise error(f"{what}: nested more than {MAX_JSON_DEPTH} deep") from None
+    except ValueError as failure:
+        raise error(f"{what} is not valid JSON: {failure}") from None
+    found = json_depth_problem(document)
+    if found is not None:
+        raise error(f"{what}: {_shorten(found)}")
+    return document
+
+
+def _shorten(problem: str) -> str:
+    # A deep path repeats itself; keep its two ends.
+    place, _, detail = problem.rpartition(": ")
+    if len(place) > 60:
+        place = place[:12] + "..." + place[-6:]
+    return f"{place}: {detail}"
+
+
+def _ecma_dollars(pattern: str) -> list[int]:
+    """The positions of ``$`` as an anchor: not escaped, not inside a character class."""
+    found, escaped, in_class = [], False, False
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == "$" and not in_class:
+            found.append(index)
+    return found
+
+
+@icontract.ensure(lambda result: not _ecma_dollars(result), "no anchor is left to Python's $")
+def ecma_pattern(pattern: str) -> str:
+    """The Python regular expression that reads ``pattern`` as ECMA-262 does (no ``m`` flag).
+
+    ECMA-262's ``$`` is the end of the string; Python's also matches before a
+    final newline, so each anchor ``$`` becomes ``\\Z``.
+
+    >>> ecma_pattern("^[a-z$]+$")
+    '^[a-z$]+\\\\Z'
+    >>> bool(re.search(ecma_pattern("^a$"), "a\\n"))
+    False
+    """
+    pieces, start = [], 0
+    for index in _ecma_dollars(pattern):
+        pieces.append(pattern[start:index] + "\\Z")
+        start = index + 1
+    return "".join(pieces) + pattern[start:]
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(ecma_pattern(pattern))
+
+
+def _pattern(validator: Any, pattern: str, instance: object, schema: object) -> Iterator[Any]:
+    if isinstance(instance, str) and not _compiled(pattern).search(instance):
+        shown = instance if len(instance) <= 60 else instance[:57] + "..."
+        yield jsonschema.ValidationError(f"{shown!r} does not match {pattern!r}")
+
+
+SchemaValidator: Any = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator, validators={"pattern": _pattern}
+)
+"""JSON Schema Draft 2020-12 with ECMA-262 ``pattern`` anchors; use it for every schema."""

@@ -1,0 +1,178 @@
+"""The dependency map at a turn, as data for pictures and exports.
+
+``gcv export``, ``gcv draw`` and ``gcv explore`` all start from the map D_t of
+a trace after its turn N (:func:`map_at`) and read it through
+:func:`dependency_graph`: one networkx multigraph whose nodes are Args_t and
+whose edges are Dep (key ``"dep"``, from a record to what it rests on) and
+Att_t (key ``"attack"``, from the attacker to its target).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import icontract
+import networkx as nx
+
+from gcv.history import prefix
+from gcv.reference.depmap import DependencyMap
+from gcv.reference.errors import GcvError, MalformedTrace
+from gcv.replay import Replay, replay
+from gcv.trace import Trace, load_trace
+
+__all__ = [
+    "ATTACK",
+    "DEP",
+    "add_trace_arguments",
+    "committed_by",
+    "dependency_graph",
+    "map_at",
+    "run_on_map",
+    "write_output",
+]
+
+DEP, ATTACK = "dep", "attack"
+
+
+def _edges(graph: nx.MultiDiGraph, key: str) -> set[tuple[str, str]]:
+    return {(u, v) for u, v, k in graph.edges(keys=True) if k == key}
+
+
+def committed_by(dmap: DependencyMap, record: str) -> tuple[str, ...]:
+    """The agents i with ``record`` in Cm(i), in the map's agent order."""
+    return tuple(agent for agent in dmap.agents if record in dmap.commitments(agent))
+
+
+@icontract.ensure(
+    lambda dmap, result: set(result.nodes) == set(dmap.records), "the nodes are Args_t"
+)
+@icontract.ensure(
+    lambda dmap, result: (
+        _edges(result, DEP) == {(r, s) for r, supports in dmap.dep.items() for s in supports}
+    ),
+    "the dep edges are Dep (Definition 2.1)",
+)
+@icontract.ensure(
+    lambda dmap, result: (
+        _edges(result, ATTACK) == {(a, t) for a, targets in dmap.att.items() for t in targets}
+    ),
+    "the attack edges are Att_t (Definition 2.1)",
+)
+def dependency_graph(dmap: DependencyMap) -> nx.MultiDiGraph:
+    """D_t's records, Dep and Att_t as one networkx multigraph.
+
+    Each node carries the record's ``kind``, ``claim``, ``speaker``, ``turn``,
+    ``standing``, and the agents committed to it and dissenting from it
+    (``committed_by``, ``dissent``: comma-separated, so GraphML can hold them);
+    the graph carries the map's ``turn``.
+
+    Examples
+    --------
+    >>> from gcv.reference.operations import Observe, Hypothesize, Undermine
+    >>> from gcv.reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> _ = v.apply_turn(Turn("a", (Observe("o1", "401s"), Hypothesize("h1", "token bug",
+    ...     depends_on=("o1",)), Observe("o2", "no token"))))
+    >>> _ = v.apply_turn(Turn("a", (Undermine("h1", "o2"),)))
+    >>> sorted(dependency_graph(v.state).edges(keys=True))
+    [('h1', 'o1', 'dep'), ('o2', 'h1', 'attack')]
+    """
+    graph = nx.MultiDiGraph(turn=dmap.turn)
+    for record in dmap.records.values():
+        graph.add_node(
+            record.id,
+            kind=record.kind.value,
+            claim=record.claim,
+            speaker=record.speaker,
+            turn=record.turn,
+            standing=dmap.standing[record.id].value,
+            committed_by=",".join(committed_by(dmap, record.id)),
+            dissent=",".join(dmap.dissenters(record.id)),
+        )
+    for dependent, supports in dmap.dep.items():
+        graph.add_edges_from((dependent, support, DEP) for support in supports)
+    for attacker, targets in dmap.att.items():
+        graph.add_edges_from((attacker, target, ATTACK) for target in targets)
+    return graph
+
+
+def map_at(trace: Trace, at: int | None) -> Replay:
+    """Replay ``trace`` through its turn numbered ``at`` (every turn when ``at`` is None).
+
+    ``at`` = 0 is the state before the first turn: the empty map and M_0.
+
+    Raises
+    ------
+    MalformedInput
+        ``at`` is not one of the trace's turn numbers.
+    MalformedTrace
+        A turn the trace does not mark rejected was rejected (the message names
+        the turn and carries the turn's own error).
+    """
+    result = replay(trace if at is None else prefix(trace, at))
+    for outcome in result.turns:
+        if outcome.error is not None and outcome.trace_turn.rejected is None:
+            number = outcome.trace_turn.number
+            raise MalformedTrace(
+                f"T{number} was rejected, and the trace does not mark it rejected "
+                f'(add "rejected": "{outcome.error.code}" if that is meant): {outcome.error}',
+                field="turns",
+            ) from outcome.error
+    return result
+
+
+def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``TRACE | --db FILE`` and ``--at N`` arguments shared by the commands that show a
+    map."""
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "trace", metavar="TRACE", nargs="?", help="a trace file or built-in scenario name"
+    )
+    source.add_argument("--db", metavar="FILE", help="a session store (gcv session) instead")
+    parser.add_argument(
+        "--at",
+        type=int,
+        metavar="N",
+        help="the state after turn N; 0 is before the first (default: after the last turn)",
+    )
+
+
+def run_on_map(args: argparse.Namespace, body: Callable[[Replay], int]) -> int:
+    """Run ``body`` on the map of ``args.trace`` at ``args.at``; bad input exits 2.
+
+    A bad input (an unknown trace, turn or record, a malformed trace) is printed
+    on stderr with its code, as ``gcv``'s own commands do.
+    """
+    from gcv.cli import EXIT_BAD_INPUT, _read_trace  # the composition root
+
+    try:
+        return body(map_at(_stored_trace(args.db) if args.db else _read_trace(args.trace), args.at))
+    except (GcvError, FileNotFoundError) as error:
+        print(f"gcv: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _stored_trace(db: str) -> Trace:
+    """The conversation of the store ``db`` as a trace (its log, rejected turns marked)."""
+    from gcv.store import open_session
+
+    with open_session(db) as session:
+        return load_trace(json.dumps(session.export()))
+
+
+def write_output(content: str | bytes, output: str | None) -> None:
+    """Write ``content`` to the file ``output``, or to stdout when it is None."""
+    if output is not None:
+        target = Path(output)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+    elif isinstance(content, bytes):
+        sys.stdout.buffer.write(content)
+    else:
+        sys.stdout.write(content)

@@ -1,0 +1,244 @@
+"""``gcv session``: a conversation kept in a store, fed turn by turn from the command line.
+
+    gcv session new --db FILE (--agents a,b,c | --trace T) [--snapshot-every K]
+    gcv session append --db FILE [TURNS] [--json] [--keep-going] [--wait SECONDS]
+    gcv session show --db FILE [--at N] [--json]
+    gcv session export --db FILE [--output OUT]
+    gcv session import TRACE --db FILE [--snapshot-every K]
+
+``append`` reads one ``gcv-trace/1`` turn object per line (``turn`` optional:
+when given it must be the session's next number) from TURNS or standard input
+and prints the renderer's summary of each turn.  Exit codes as for every
+``gcv`` command: 0 success, 2 bad input (a malformed line, a rejected turn, a
+store that cannot be opened), with the error's code on standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from gcv.history import parse_turn_line
+from gcv.reference.errors import GcvError, MalformedInput, OutOfSequence, StoreError
+from gcv.reference.render import render_state, render_turn
+from gcv.reference.verifier import Verifier
+from gcv.scenarios import trace_text
+from gcv.store import (
+    DEFAULT_SNAPSHOT_EVERY,
+    DEFAULT_WAIT_SECONDS,
+    StoredSession,
+    create_session,
+    import_trace,
+    open_session,
+)
+from gcv.trace import load_trace
+
+__all__ = ["main", "parse_agents", "show_state", "turn_number"]
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def parse_agents(text: str) -> dict[str, str]:
+    """Ags from ``a,b,c`` or ``a=Alice,b=Bob``: identifier -> display name.
+
+    >>> parse_agents("a=Alice (backend),b")
+    {'a': 'Alice (backend)', 'b': 'b'}
+    """
+    agents: dict[str, str] = {}
+    for item in text.split(","):
+        name, _, display = item.partition("=")
+        agents[name.strip()] = display.strip() or name.strip()
+    return agents
+
+
+def show_state(verifier: Verifier, agents: Mapping[str, str]) -> list[str]:
+    """D_t as the renderer writes it, then the open abductive problems."""
+    lines = render_state(verifier.state, agents)
+    problems = verifier.unexplained()
+    lines.append("open problems:" if problems else "open problems: none")
+    lines += [f"  {agents.get(p.agent, p.agent)}: {p.formula} (from {p.source})" for p in problems]
+    return lines
+
+
+def _state_json(verifier: Verifier) -> dict[str, Any]:
+    problems = [
+        {"agent": p.agent, "formula": str(p.formula), "source": p.source}
+        for p in verifier.unexplained()
+    ]
+    return {**verifier.state.snapshot(), "open_problems": problems}
+
+
+def _new(args: argparse.Namespace) -> int:
+    if args.trace is not None:
+        header = json.loads(trace_text(args.trace))
+        load_trace(json.dumps(header))  # the trace must be valid, not only its header
+    else:
+        # Named for its file, so that an export says which conversation it is.
+        header = {"name": Path(args.db).stem, "agents": parse_agents(args.agents)}
+    with create_session(args.db, header, snapshot_every=args.snapshot_every) as session:
+        print(f"{args.db}: new session, agents {', '.join(session.verifier.state.agents)}")
+    return EXIT_OK
+
+
+def _lines(source: str) -> Iterable[str]:
+    if source == "-":
+        yield from sys.stdin
+    else:
+        with open(source, encoding="utf-8") as file:
+            yield from file
+
+
+def _append_one(session: StoredSession, line: str, out: IO[str], as_json: bool) -> bool:
+    """Append one line's turn and print its summary; return whether it was accepted."""
+    agents = session.header["agents"]
+    turn, number = parse_turn_line(line, agents)
+    try:
+        report = session.append(turn, number)
+    except (StoreError, OutOfSequence):
+        raise  # the store or the line is at fault, not the turn: nothing was logged
+    except GcvError as error:
+        if as_json:
+            rejected = {"turn": session.turn + 1, "accepted": False, "error": error.as_dict()}
+            print(json.dumps(rejected), file=out)
+        else:
+            print(f"T{session.turn + 1} rejected: {error}", file=out)
+        return False
+    summary = render_turn(report, session.verifier.state, agents)
+    if as_json:
+        record = {"turn": report.turn, "speaker": report.speaker, "accepted": True}
+        print(json.dumps({**record, "summary": summary}), file=out)
+    else:
+        print(f"T{report.turn} {agents.get(report.speaker, report.speaker)}:", file=out)
+        for text in summary or ["no change"]:
+            print(f"  {text}", file=out)
+    out.flush()
+    return True
+
+
+def _append(args: argparse.Namespace) -> int:
+    rejected = 0
+    with open_session(args.db, wait=args.wait) as session:
+        for index, line in enumerate(_lines(args.turns), start=1):
+            if not line.strip():
+                continue
+            try:
+                accepted = _append_one(session, line, sys.stdout, args.json)
+            except MalformedInput as error:
+                error.detail = f"line {index}: {error.detail}"
+                raise
+            if not accepted:
+                rejected += 1
+                if not args.keep_going:
+                    print(f"gcv: stopped at the rejected turn on line {index}", file=sys.stderr)
+                    return EXIT_BAD_INPUT
+    return EXIT_BAD_INPUT if rejected else EXIT_OK
+
+
+def _show(args: argparse.Namespace) -> int:
+    with open_session(args.db) as session:
+        last = session.last_turn()
+        at = last if args.at is None else args.at
+        verifier = session.state_at(at)
+        if args.json:
+            print(json.dumps(_state_json(verifier), ensure_ascii=False))
+            return EXIT_OK
+        rejected = sum(entry.rejected is not None for entry in session.log())
+        print(f"{args.db}: {last} turns accepted, {rejected} rejected; as of turn {at}")
+        for line in show_state(verifier, session.header["agents"]):
+            print(line)
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_session(args.db) as session:
+        text = json.dumps(session.export(), indent=1, ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as file:
+            file.write(text)
+    return EXIT_OK
+
+
+def _import(args: argparse.Namespace) -> int:
+    text = trace_text(args.trace)
+    trace = load_trace(text)
+    with import_trace(args.db, trace, json.loads(text), snapshot_every=args.snapshot_every) as s:
+        print(f"{args.db}: imported {s.turn} turns from {args.trace}")
+    return EXIT_OK
+
+
+def turn_number(text: str) -> int:
+    """The argument type of ``--at`` and ``--snapshot-every``: a whole number, 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (0 or more)")
+    return int(text)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gcv session", description="A conversation kept in an SQLite store, turn by turn."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    db_help = "the session's SQLite store"
+    snapshot_help = (
+        f"accepted turns between snapshots, 0 for none (default {DEFAULT_SNAPSHOT_EVERY})"
+    )
+
+    p = commands.add_parser("new", help="create a session store")
+    p.add_argument("--db", required=True, help=db_help)
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--agents", help="Ags: a,b,c or a=Alice,b=Bob")
+    source.add_argument("--trace", help="take the agents, atoms and M_0 of this trace")
+    p.add_argument(
+        "--snapshot-every", type=turn_number, default=DEFAULT_SNAPSHOT_EVERY, help=snapshot_help
+    )
+    p.set_defaults(run=_new)
+
+    p = commands.add_parser("append", help="apply turns (JSON lines), each atomically")
+    p.add_argument("turns", nargs="?", default="-", help="a file of JSON lines, or - (stdin)")
+    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--json", action="store_true", help="one JSON object per turn")
+    p.add_argument("--keep-going", action="store_true", help="go on after a rejected turn")
+    p.add_argument(
+        "--wait",
+        type=float,
+        default=DEFAULT_WAIT_SECONDS,
+        help="seconds to wait for another writer's lock (default %(default)s)",
+    )
+    p.set_defaults(run=_append)
+
+    p = commands.add_parser("show", help="print D_t: records, Dep, attacks, Cm, awareness")
+    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--at", type=turn_number, help="as of turn N (default: the last)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_show)
+
+    p = commands.add_parser("export", help="write the session as a gcv-trace/1 trace")
+    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--output", "-o", help="write to this file instead of standard output")
+    p.set_defaults(run=_export)
+
+    p = commands.add_parser("import", help="create a session store from a trace")
+    p.add_argument("trace", help="a trace file or built-in scenario name")
+    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument(
+        "--snapshot-every", type=turn_number, default=DEFAULT_SNAPSHOT_EVERY, help=snapshot_help
+    )
+    p.set_defaults(run=_import)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run ``gcv session`` with ``argv`` and return its exit code.
+
+    Errors propagate to ``gcv``'s entry point (:func:`gcv.cli.main`), which
+    prints them and exits 2.
+    """
+    args = _parser().parse_args(argv)
+    code: int = args.run(args)
+    return code

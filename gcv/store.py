@@ -1,0 +1,648 @@
+"""Durable sessions: a conversation's turns in SQLite, reopened by replay.
+
+A store is one SQLite file (the standard library's :mod:`sqlite3`, in WAL mode)
+holding one conversation: the trace header (agents, Prop_0, M_0) and an
+append-only log of every turn offered, each a ``gcv-trace/1`` turn object.
+Accepted turns carry their number; rejected turns carry their error and no
+number, as in a trace.  Each append is one SQLite transaction, so a process
+killed at any point leaves a prefix of the accepted turns, each whole.
+Reopening replays the log onto D_0, from the latest snapshot when there is one.
+
+Schema (format version :data:`STORE_VERSION`; the file's ``application_id`` is
+:data:`STORE_APPLICATION_ID` and its ``user_version`` the format version)::
+
+    meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)
+        -- format = 'gcv-store', header = the trace header (JSON), snapshot_every
+    log(seq INTEGER PRIMARY KEY, turn INTEGER UNIQUE, body TEXT NOT NULL,
+        sha256 TEXT NOT NULL, error_code TEXT, error TEXT)
+        -- turn IS NULL exactly for a rejected turn; UPDATE and DELETE abort
+    snapshot(turn INTEGER PRIMARY KEY, layout TEXT NOT NULL, sha256 TEXT NOT NULL,
+             state BLOB NOT NULL)
+        -- the Verifier after accepted turn ``turn`` (the latest one is kept), pickled by
+        -- the engine whose state layout is ``layout``; another engine's is not read
+
+Writers serialise on SQLite's write lock (``BEGIN IMMEDIATE``): an append
+first applies the turns other processes committed since it last read, so no
+turn is lost or applied twice; a writer that waits longer than ``wait`` seconds
+gets :class:`~gcv.reference.errors.StoreBusy`.  spec/normative.md, "Session
+stores", records the choices.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import gc
+import hashlib
+import importlib.metadata
+import io
+import json
+import os
+import pickle
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import icontract
+
+from gcv.history import (
+    LoggedTurn,
+    header_of,
+    initial_verifier,
+    replays_to,
+    trace_document,
+    turn_from_json,
+    turn_to_json,
+)
+from gcv.reference.depmap import DependencyMap
+from gcv.reference.epistemic.effects import EpistemicState
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.errors import (
+    GcvError,
+    MalformedInput,
+    MalformedTrace,
+    OutOfSequence,
+    StoreBusy,
+    StoreCorrupt,
+    StoreError,
+    StoreExists,
+    StoreForeign,
+    StoreMissing,
+    StoreVersion,
+)
+from gcv.reference.verifier import Turn, TurnReport, Verifier
+from gcv.trace import Trace
+
+__all__ = [
+    "DEFAULT_SNAPSHOT_EVERY",
+    "DEFAULT_WAIT_SECONDS",
+    "STORE_APPLICATION_ID",
+    "STORE_FORMAT",
+    "STORE_VERSION",
+    "StoredSession",
+    "create_session",
+    "import_trace",
+    "open_session",
+]
+
+STORE_FORMAT = "gcv-store"
+STORE_VERSION = 1
+STORE_APPLICATION_ID = int.from_bytes(b"gcvS", "big")
+DEFAULT_SNAPSHOT_EVERY = 5000
+"""Accepted turns between snapshots (0: none); docs/performance.md has the figures."""
+DEFAULT_WAIT_SECONDS = 10.0
+"""How long an append waits for another process's write lock before StoreBusy."""
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_ENGINE_VERSION = importlib.metadata.version("grounded-continuation")
+_HEADER_BYTES = 100
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE log (
+    seq INTEGER PRIMARY KEY,
+    turn INTEGER UNIQUE CHECK (turn >= 1),
+    body TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    error_code TEXT,
+    error TEXT,
+    CHECK ((turn IS NULL) = (error_code IS NOT NULL))
+);
+CREATE TRIGGER log_no_update BEFORE UPDATE ON log
+    BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
+CREATE TRIGGER log_no_delete BEFORE DELETE ON log
+    BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
+CREATE TABLE snapshot (
+    turn INTEGER PRIMARY KEY,
+    layout TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    state BLOB NOT NULL
+);
+"""
+
+# The classes a snapshot may name: the Verifier's state and the values in it.  Anything
+# else (a function, a class from elsewhere) makes the snapshot corrupt, so a damaged or
+# planted snapshot cannot call code on load.
+_STATE_CLASSES = (Verifier, DependencyMap, EpistemicState, PlausibilityModel)
+
+
+class _SnapshotUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "array" and name in ("array", "_array_reconstructor"):
+            return super().find_class(module, name)
+        if module.startswith("reference."):
+            found = super().find_class(module, name)
+            if found in _STATE_CLASSES or (
+                isinstance(found, type)
+                and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum))
+            ):
+                return found
+        raise pickle.UnpicklingError(f"a snapshot cannot name {module}.{name}")
+
+
+def _layout(verifier: Verifier) -> str:
+    """The engine's state layout: the package version and the map's attributes.
+
+    A snapshot pickled by an engine with another layout would unpickle into a state the
+    running code does not expect, so it is passed over and the log replayed instead.
+    """
+    fields = sorted(verifier.state.__getstate__())
+    return json.dumps([_ENGINE_VERSION, fields], separators=(",", ":"))
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _check_file(path: Path) -> None:
+    """Refuse, before SQLite opens it, a file that is not a store of a format we read."""
+    if not path.is_file():
+        raise StoreMissing(f"{path}: no session store there", field="db")
+    with path.open("rb") as file:
+        head = file.read(_HEADER_BYTES)
+    if len(head) < _HEADER_BYTES and _SQLITE_MAGIC.startswith(head[: len(_SQLITE_MAGIC)]):
+        raise StoreCorrupt(f"{path}: truncated ({len(head)} bytes, no SQLite header)", field="db")
+    if not head.startswith(_SQLITE_MAGIC):
+        raise StoreForeign(f"{path}: not an SQLite database", field="db")
+    # The SQLite file header: user_version at offset 60, application_id at 68 (big-endian).
+    if int.from_bytes(head[68:72], "big") != STORE_APPLICATION_ID:
+        raise StoreForeign(f"{path}: an SQLite database, but not a gcv session store", field="db")
+    # SQLite writes whole pages (the page size at offset 16; 1 means 65536).
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    size = path.stat().st_size
+    if page_size < 512 or size % page_size:
+        raise StoreCorrupt(f"{path}: truncated ({size} bytes, pages of {page_size})", field="db")
+    version = int.from_bytes(head[60:64], "big")
+    if version > STORE_VERSION:
+        raise StoreVersion(
+            f"{path}: store format {version} is newer than this gcv reads ({STORE_VERSION})",
+            field="db",
+        )
+
+
+def _connect(path: Path, *, create: bool, wait: float, durable: bool = True) -> sqlite3.Connection:
+    mode = "rwc" if create else "rw"
+    # isolation_level=None: no implicit transactions; every write says BEGIN IMMEDIATE.
+    db = sqlite3.connect(
+        f"file:{quote(str(path))}?mode={mode}", uri=True, timeout=wait, isolation_level=None
+    )
+    # FULL: a turn reported accepted survives power loss; NORMAL (WAL): it survives the
+    # process being killed, and the last turns may be lost with power.
+    db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+    return db
+
+
+@contextmanager
+def _corruption_as_typed(path: Path) -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.DatabaseError as error:
+        raise StoreCorrupt(f"{path}: {error}", field="db") from None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    # A replay or a snapshot makes or walks one object per record, edge and label, and they
+    # all live on: the cyclic collector's passes over them are wasted work, about half the
+    # time of a reopen at 10^5 turns (docs/performance.md, "Session store").
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class StoredSession:
+    """One conversation kept in a store: the live Verifier and its durable log.
+
+    Make one with :func:`create_session`, :func:`open_session` or
+    :func:`import_trace`; it is a context manager that closes the store.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from gcv.reference.operations import Hypothesize, Observe, Revise
+    >>> path = Path(tempfile.mkdtemp()) / "talk.gcv"
+    >>> with create_session(path, {"agents": {"a": "Alice", "b": "Bob"}}) as session:
+    ...     _ = session.append(Turn("a", (Observe("o1", "401s"),)))
+    ...     _ = session.append(Turn("a", (Hypothesize("h1", "token bug", depends_on=("o1",)),)))
+    ...     _ = session.append(Turn("b", (Revise("o1"),)))
+    >>> with open_session(path) as session:
+    ...     now, before = session.verifier, session.state_at(2)
+    ...     session.turn, now.verify("h1").grounded, before.verify("h1").grounded
+    (3, False, True)
+    """
+
+    def __init__(
+        self, db: sqlite3.Connection, path: Path, header: Mapping[str, Any], snapshot_every: int
+    ) -> None:
+        self._db = db
+        self.path = path
+        self.header = header_of(header)
+        self.snapshot_every = snapshot_every
+        self._live: Verifier | None = None
+
+    # -- reading the log -----------------------------------------------------------
+
+    @property
+    def verifier(self) -> Verifier:
+        """The live Verifier: D_t after the last turn this process has read or appended.
+
+        Loaded on first use, so that a query as of an earlier turn does not replay to the end.
+        """
+        if self._live is None:
+            self._live = self._load(None)
+        return self._live
+
+    @property
+    def turn(self) -> int:
+        """The number of accepted turns the live Verifier has applied."""
+        return self.verifier.state.turn
+
+    def last_turn(self) -> int:
+        """The number of accepted turns in the store (this or any process's)."""
+        with _corruption_as_typed(self.path):
+            row = self._db.execute("SELECT MAX(turn) FROM log").fetchone()
+        return int(row[0] or 0)
+
+    def _replay_onto(self, verifier: Verifier, until: int | None) -> None:
+        after = verifier.state.turn
+        rows = self._db.execute(
+            "SELECT turn, body, sha256 FROM log WHERE turn > ? AND turn <= ? ORDER BY turn",
+            (after, until if until is not None else 2**62),
+        )
+        for number, body, digest in rows:
+            if number != verifier.state.turn + 1:
+                raise StoreCorrupt(f"{self.path}: accepted turn {verifier.state.turn + 1} missing")
+            if _sha256(body.encode()) != digest:
+                raise StoreCorrupt(f"{self.path}: turn {number}'s checksum does not match")
+            try:
+                verifier.apply_turn(turn_from_json(json.loads(body)))
+            except (GcvError, ValueError, KeyError, TypeError) as error:
+                raise StoreCorrupt(
+                    f"{self.path}: logged turn {number} no longer applies: {error}"
+                ) from None
+
+    def _snapshot_before(self, until: int | None, layout: str) -> Verifier | None:
+        row = self._db.execute(
+            "SELECT turn, sha256, state FROM snapshot WHERE turn <= ? AND layout = ? "
+            "ORDER BY turn DESC LIMIT 1",
+            (until if until is not None else 2**62, layout),
+        ).fetchone()
+        if row is None:
+            return None
+        number, digest, blob = row
+        if _sha256(blob) != digest:
+            raise StoreCorrupt(f"{self.path}: the snapshot at turn {number} is damaged")
+        try:
+            verifier = _SnapshotUnpickler(io.BytesIO(blob)).load()
+        except Exception as error:  # a damaged pickle can fail in any of pickle's ways
+            raise StoreCorrupt(f"{self.path}: the snapshot at turn {number}: {error}") from None
+        if not isinstance(verifier, Verifier) or verifier.state.turn != number:
+            raise StoreCorrupt(f"{self.path}: the snapshot at turn {number} is not that state")
+        return verifier
+
+    def _load(self, until: int | None) -> Verifier:
+        with _corruption_as_typed(self.path), _collector_paused():
+            start = initial_verifier(self.header)
+            verifier = self._snapshot_before(until, _layout(start)) or start
+            self._replay_onto(verifier, until)
+        return verifier
+
+    def refresh(self) -> int:
+        """Apply the turns other processes appended since this one last read; return how many."""
+        before = self.turn
+        with _corruption_as_typed(self.path):
+            self._replay_onto(self.verifier, None)
+        return self.turn - before
+
+    @icontract.ensure(lambda turn, result: result.state.turn == turn, "the map as of turn N")
+    def state_at(self, turn: int) -> Verifier:
+        """A new Verifier holding D_N: the session's map after its first ``turn`` accepted turns.
+
+        Raises
+        ------
+        MalformedInput
+            ``turn`` is negative or beyond the session's last turn (field ``at``).
+        """
+        last = self.last_turn()
+        if not 0 <= turn <= last:
+            raise MalformedInput(f"turn {turn} is not in the session (0 to {last})", field="at")
+        return self._load(turn)
+
+    def log(self) -> list[LoggedTurn]:
+        """Every turn offered, accepted or rejected, in the order offered."""
+        entries: list[LoggedTurn] = []
+        accepted = 0
+        with _corruption_as_typed(self.path):
+            rows = self._db.execute("SELECT turn, body, error_code, error FROM log ORDER BY seq")
+            for number, body, code, error in rows:
+                turn = turn_from_json(json.loads(body))
+                if number is None:  # rejected: the number it would have taken
+                    entries.append(LoggedTurn(accepted + 1, turn, code, error))
+                else:
+                    accepted = number
+                    entries.append(LoggedTurn(number, turn))
+        return entries
+
+    @icontract.ensure(
+        lambda self, result: replays_to(result, self.verifier),
+        "the exported trace replays to the session's map",
+        enabled=icontract.SLOW,
+    )
+    def export(self) -> dict[str, Any]:
+        """The session as a ``gcv-trace/1`` document (rejected turns marked with their code)."""
+        self.refresh()
+        return trace_document(self.header, self.log())
+
+    # -- appending -----------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise StoreBusy(
+                f"{self.path}: another process holds the session's write lock ({error})",
+                field="db",
+            ) from None
+        try:
+            yield self._db
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+
+    def _insert(self, entry: LoggedTurn) -> None:
+        body = json.dumps(
+            {k: v for k, v in turn_to_json(entry).items() if k not in ("turn", "rejected", "why")},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        number = None if entry.rejected is not None else entry.number
+        self._db.execute(
+            "INSERT INTO log (turn, body, sha256, error_code, error) VALUES (?, ?, ?, ?, ?)",
+            (number, body, _sha256(body.encode()), entry.rejected, entry.error or None),
+        )
+
+    def _snapshot(self) -> None:
+        with _collector_paused():
+            blob = pickle.dumps(self.verifier, protocol=pickle.HIGHEST_PROTOCOL)
+        self._db.execute(
+            "INSERT INTO snapshot (turn, layout, sha256, state) VALUES (?, ?, ?, ?)",
+            (self.turn, _layout(self.verifier), _sha256(blob), blob),
+        )
+        self._db.execute("DELETE FROM snapshot WHERE turn < ?", (self.turn,))
+
+    @icontract.ensure(
+        lambda self, result: result.turn == self.turn, "the accepted turn is the session's last"
+    )
+    def append(self, turn: Turn, number: int | None = None) -> TurnReport:
+        """Apply ``turn`` and log it, in one transaction; a rejected turn is logged with its error.
+
+        ``number``, when given, is the turn number the caller expects the turn to
+        take; a turn that would take another is refused and not logged (so a
+        retried append cannot apply a turn twice).
+
+        Raises
+        ------
+        GcvError
+            The engine rejected the turn (it is logged; D_t is unchanged).
+        OutOfSequence
+            ``number`` is not the session's next turn (nothing is logged).
+        StoreBusy
+            Another process held the write lock for longer than the wait.
+        StoreCorrupt
+            Catching up on other processes' turns found the log damaged.
+        """
+        rejection: GcvError | None = None
+        applied = False
+        try:
+            with self._write(), _corruption_as_typed(self.path):
+                self._replay_onto(self.verifier, None)
+                following = self.turn + 1
+                if number is not None and number != following:
+                    raise OutOfSequence(
+                        f"turn {number} is out of sequence; the next is {following}",
+                        field="turn",
+                    )
+                try:
+                    report = self.verifier.apply_turn(turn)
+                except GcvError as error:
+                    rejection = error
+                    self._insert(LoggedTurn(following, turn, error.code, str(error)))
+                else:
+                    applied = True
+                    self._insert(LoggedTurn(following, turn))
+                    if self.snapshot_every and self.turn % self.snapshot_every == 0:
+                        self._snapshot()
+        except BaseException:
+            # The transaction rolled back; so must the map, if the turn reached it.
+            if applied:
+                self._live = None  # reloaded from the store when next used
+            raise
+        if rejection is not None:
+            raise rejection
+        return report
+
+    def close(self) -> None:
+        """Close the store (idempotent)."""
+        self._db.close()
+
+    def __enter__(self) -> StoredSession:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def open_session(
+    path: str | Path, *, wait: float = DEFAULT_WAIT_SECONDS, durable: bool = True
+) -> StoredSession:
+    """Open the store at ``path``; its map is replayed to the last accepted turn when first used.
+
+    ``durable=False`` commits without waiting for the disk (SQLite's
+    ``synchronous=NORMAL``): a turn survives the process being killed, but the
+    last turns before a power loss may be lost.
+
+    Raises
+    ------
+    StoreMissing, StoreForeign, StoreVersion, StoreCorrupt
+        No store there; not a store (not SQLite, or another application's);
+        a newer format; truncated or damaged.  The file is not changed.
+    """
+    path = Path(path)
+    _check_file(path)
+    recovering = path.with_name(path.name + "-wal").exists()
+    if not recovering:
+        # Check the file through a read-only handle that creates no -wal or -shm beside it,
+        # so that a store refused here is left exactly as it was.
+        with _corruption_as_typed(path):
+            probe = sqlite3.connect(f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True)
+        try:
+            _read_meta(probe, path)
+        finally:
+            probe.close()
+    with _corruption_as_typed(path):
+        db = _connect(path, create=False, wait=wait, durable=durable)
+    try:
+        # Opening read-write recovers a WAL left by a killed writer; check what that gave.
+        meta = _read_meta(db, path, checked=not recovering)
+        try:
+            return StoredSession(
+                db, path, json.loads(meta["header"]), int(meta.get("snapshot_every", "0"))
+            )
+        except (MalformedTrace, ValueError) as error:
+            raise StoreCorrupt(f"{path}: the stored header is damaged: {error}") from None
+    except BaseException:
+        db.close()
+        raise
+
+
+def _read_meta(db: sqlite3.Connection, path: Path, checked: bool = False) -> dict[str, str]:
+    """The store's meta table, after SQLite's quick check and the log's (unless ``checked``)."""
+    with _corruption_as_typed(path):
+        problems = ["ok"] if checked else [row[0] for row in db.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise StoreCorrupt(f"{path}: {'; '.join(problems[:3])}", field="db")
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    if meta.get("format") != STORE_FORMAT or "header" not in meta:
+        raise StoreCorrupt(f"{path}: the store's meta table is incomplete", field="db")
+    if not checked:
+        _check_log(db, path)
+    return meta
+
+
+def _check_log(db: sqlite3.Connection, path: Path) -> None:
+    """Every logged turn matches its checksum, and the accepted ones are numbered 1..n.
+
+    Replay reads only the turns after the latest snapshot, so the rows before it are
+    checked here, on every open.
+    """
+    with _corruption_as_typed(path):
+        count, last = db.execute("SELECT COUNT(turn), MAX(turn) FROM log").fetchone()
+        if count != (last or 0):
+            raise StoreCorrupt(f"{path}: accepted turns are missing from the log", field="db")
+        for seq, body, digest in db.execute("SELECT seq, body, sha256 FROM log"):
+            if _sha256(body.encode()) != digest:
+                raise StoreCorrupt(
+                    f"{path}: logged entry {seq}'s checksum does not match", field="db"
+                )
+
+
+def _build(path: Path, header: Mapping[str, Any], snapshot_every: int) -> Path:
+    """Write a new store next to ``path`` under a temporary name and return that name."""
+    building = path.with_name(f".{path.name}.{os.getpid()}.new")
+    building.unlink(missing_ok=True)
+    db = _connect(building, create=True, wait=DEFAULT_WAIT_SECONDS)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(f"PRAGMA application_id = {STORE_APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {STORE_VERSION}")
+        db.executescript(_SCHEMA)
+        db.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [
+                ("format", STORE_FORMAT),
+                ("header", json.dumps(header_of(header), ensure_ascii=False)),
+                ("snapshot_every", str(snapshot_every)),
+            ],
+        )
+    finally:
+        db.close()
+    return building
+
+
+def _publish(
+    path: str | Path,
+    header: Mapping[str, Any],
+    snapshot_every: int,
+    fill: Callable[[StoredSession], None],
+) -> StoredSession:
+    """Build a store, fill it, then link it into place: ``path`` appears whole or not at all."""
+    path = Path(path)
+    if snapshot_every < 0:
+        raise MalformedInput("snapshot_every is a number of turns, 0 or more", field="snapshot")
+    initial_verifier(header)  # a header that cannot start a conversation creates nothing
+    if path.exists():
+        raise StoreExists(f"{path}: already exists; a new session needs a new file", field="db")
+    try:
+        building = _build(path, header, snapshot_every)
+    except (sqlite3.Error, OSError) as error:
+        raise StoreError(f"{path}: cannot create a store there ({error})", field="db") from None
+    try:
+        with open_session(building) as session:
+            fill(session)
+        os.link(building, path)
+    except FileExistsError:
+        raise StoreExists(f"{path}: already exists; a new session needs a new file") from None
+    finally:
+        building.unlink(missing_ok=True)
+        for suffix in ("-wal", "-shm"):
+            with suppress(FileNotFoundError):
+                building.with_name(building.name + suffix).unlink()
+    return open_session(path)
+
+
+def create_session(
+    path: str | Path, header: Mapping[str, Any], *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+) -> StoredSession:
+    """Create a store at ``path`` for a conversation with the trace header ``header``.
+
+    ``header`` holds a trace's ``agents`` (identifier -> display name) and,
+    optionally, ``atoms``, ``model`` (M_0), ``name``, ``description``, ``source``.
+
+    Raises
+    ------
+    StoreExists
+        ``path`` already exists (it is left alone).
+    MalformedTrace
+        The header is not one a trace could have.
+    """
+    return _publish(path, header, snapshot_every, lambda session: None)
+
+
+def import_trace(
+    path: str | Path,
+    trace: Trace,
+    document: Mapping[str, Any],
+    *,
+    snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+) -> StoredSession:
+    """Create a store at ``path`` holding the parsed ``trace`` (whose JSON is ``document``).
+
+    Each turn is appended; one the trace marks rejected must be rejected with
+    that code.  Nothing is created unless every turn is handled as the trace says.
+
+    Raises
+    ------
+    MalformedTrace
+        A turn is not handled as the trace says (naming it).
+    StoreExists
+        ``path`` already exists.
+    """
+
+    def fill(session: StoredSession) -> None:
+        for index, trace_turn in enumerate(trace.turns):
+            try:
+                session.append(trace_turn.turn)
+                outcome = None
+            except GcvError as error:
+                outcome = error
+            if (outcome and outcome.code) != trace_turn.rejected:
+                said = trace_turn.rejected or "accepted"
+                got = f"rejected: {outcome}" if outcome else "accepted"
+                raise MalformedTrace(
+                    f"turns[{index}]: the trace says {said}, but the turn was {got}",
+                    field=f"turns[{index}]",
+                )
+
+    return _publish(path, document, snapshot_every, fill)

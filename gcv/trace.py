@@ -1,0 +1,363 @@
+"""The trace format ``gcv-trace/1``: parse and validate, from text to typed values.
+
+A trace is JSON checked against ``spec/trace.schema.json`` and then converted
+into :class:`~gcv.reference.verifier.Turn` values and :class:`Expectation`\\ s.
+Any defect (not JSON, too large, nested too deep, off the schema, turns out of
+sequence, a field an operation rejects) raises
+:class:`~gcv.reference.errors.MalformedTrace` naming where it is.  Parsing is
+pure: reading files is the command line's business.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import icontract
+import jsonschema
+
+from gcv.jsoninput import SchemaValidator, parse_json
+from gcv.reference.epistemic.formula import Formula, parse, show
+from gcv.reference.epistemic.model import PlausibilityModel, build_model
+from gcv.reference.errors import GcvError, MalformedFormula, MalformedOperation, MalformedTrace
+from gcv.reference.operations import (
+    ExpandAwareness,
+    Hypothesize,
+    Observe,
+    Operation,
+    OperationKind,
+    Question,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+)
+from gcv.reference.records import AgentId, Kind
+from gcv.reference.verifier import Turn
+
+__all__ = [
+    "EPISTEMIC_QUERIES",
+    "FORMAT",
+    "MAX_TRACE_BYTES",
+    "Expectation",
+    "Trace",
+    "TraceTurn",
+    "load_trace",
+    "operation_from_json",
+    "operation_to_json",
+    "trace_schema",
+]
+
+FORMAT = "gcv-trace/1"
+MAX_TRACE_BYTES = 64 * 1024 * 1024
+
+_CLASSES: Mapping[OperationKind, type[Operation]] = {
+    OperationKind.OBSERVE: Observe,
+    OperationKind.HYPOTHESIZE: Hypothesize,
+    OperationKind.SUPPORT: Support,
+    OperationKind.UNDERMINE: Undermine,
+    OperationKind.REVISE: Revise,
+    OperationKind.EXPAND_AWARENESS: ExpandAwareness,
+    OperationKind.RESOLVE: Resolve,
+    OperationKind.QUESTION: Question,
+}
+
+_SEQUENCE_FIELDS = frozenset(
+    {
+        "depends_on",
+        "evidence_depends_on",
+        "attackers",
+        "subsumes",
+        "premises",
+        "dissenters",
+        "agents",
+        "introduces",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """A query and the answer the trace expects.
+
+    ``subject`` is the record (or, for ``commitments``, ``aware`` and the
+    epistemic queries, the agent) queried; ``expected`` is a standing label, a
+    bool, a count, or a frozenset compared without order.  The epistemic
+    queries carry their ``formula`` (and ``given``), the world ``at`` which it is
+    evaluated (``None``: every world), or the ``layers`` of an ordering.
+    """
+
+    query: str
+    subject: str | None
+    expected: object
+    atom: str | None = None
+    closure: frozenset[str] | None = None
+    why: str = ""
+    formula: Formula | None = None
+    given: Formula | None = None
+    at: frozenset[str] | None = None
+    layers: tuple[Formula, ...] = ()
+
+    def describe(self) -> str:
+        """The query as a reader would write it, e.g. ``knows(a, K[a] m_a at {m_a, m_b})``."""
+        parts = [p for p in (self.subject, self.atom) if p is not None]
+        if self.formula is not None:
+            parts.append(show(self.formula))
+        if self.given is not None:
+            parts.append(f"given {show(self.given)}")
+        if self.layers:
+            parts.append(" < ".join(f"[{show(layer)}]" for layer in self.layers))
+        if self.at is not None:
+            parts.append(f"at {{{', '.join(sorted(self.at))}}}")
+        return f"{self.query}({', '.join(parts)})"
+
+
+@dataclass(frozen=True, slots=True)
+class TraceTurn:
+    """A turn as the trace states it, with what must hold after it."""
+
+    number: int
+    turn: Turn
+    expectations: tuple[Expectation, ...] = ()
+    rejected: str | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A whole trace: its agents and atoms, its turns, and the final expectations."""
+
+    name: str
+    description: str
+    source: str
+    agents: Mapping[AgentId, str]
+    atoms: tuple[str, ...]
+    turns: tuple[TraceTurn, ...]
+    expectations: tuple[Expectation, ...]
+    model: PlausibilityModel | None = None
+    """M_0 when the trace declares one (``model``), else the implicit model over ``atoms``."""
+
+
+@cache
+def trace_schema() -> Mapping[str, Any]:
+    """The JSON Schema of ``gcv-trace/1`` (``spec/trace.schema.json``)."""
+    text = resources.files("gcv.spec").joinpath("trace.schema.json").read_text(encoding="utf-8")
+    schema: Mapping[str, Any] = json.loads(text)
+    return schema
+
+
+def _location(path: Sequence[object]) -> str:
+    where = ""
+    for step in path:
+        where += f"[{step}]" if isinstance(step, int) else f".{step}"
+    return where.lstrip(".") or "(top level)"
+
+
+def _validate(document: object) -> None:
+    validator = SchemaValidator(trace_schema())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    if error is not None:
+        where = _location(error.absolute_path)
+        raise MalformedTrace(f"{where}: {error.message}", field=where)
+
+
+def operation_from_json(data: Mapping[str, Any]) -> Operation:
+    """Build an operation from its JSON object (``op`` names it; ``why`` is ignored).
+
+    >>> operation_from_json({"op": "revise", "target": "h2", "attackers": ["h4"]})
+    Revise(target='h2', attackers=('h4',))
+    """
+    fields = {k: v for k, v in data.items() if k not in ("op", "why")}
+    for name in _SEQUENCE_FIELDS & fields.keys():
+        fields[name] = tuple(fields[name])
+    if "kind" in fields:
+        fields["kind"] = Kind(fields["kind"])
+    if isinstance(fields.get("formula"), str):
+        try:
+            fields["formula"] = parse(fields["formula"])
+        except MalformedFormula as error:
+            raise MalformedOperation(f"{data['op']}: {error.detail}", field="formula") from None
+    return _CLASSES[OperationKind(data["op"])](**fields)
+
+
+@icontract.ensure(lambda op, result: operation_from_json(result) == op, "the encoding round-trips")
+def operation_to_json(op: Operation) -> dict[str, Any]:
+    """The JSON object of an operation, omitting fields at their defaults.
+
+    >>> operation_to_json(Revise("h2", ("h4",)))
+    {'op': 'revise', 'target': 'h2', 'attackers': ['h4']}
+    """
+    data: dict[str, Any] = {"op": op.operation.value}
+    for field in dataclasses.fields(op):
+        value = getattr(op, field.name)
+        if value == field.default:
+            continue
+        if isinstance(value, Kind):
+            value = value.value
+        elif isinstance(value, Formula):
+            value = show(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[field.name] = value
+    return data
+
+
+def _formula(text: str, where: str) -> Formula:
+    try:
+        return parse(text)
+    except MalformedFormula as error:
+        raise MalformedTrace(f"{where}: {error.detail}", field=where) from None
+
+
+def _epistemic_expectation(data: Mapping[str, Any], where: str) -> Expectation:
+    query, why = data["query"], data.get("why", "")
+    at = frozenset(data["at"]) if "at" in data else None
+    match query:
+        case "worlds":
+            if "count" in data:
+                return Expectation(query, None, data["count"], why=why)
+            return Expectation(
+                query, None, frozenset(frozenset(w) for w in data["equals"]), why=why
+            )
+        case "ordered":
+            layers = tuple(
+                _formula(text, f"{where}.layers[{k}]") for k, text in enumerate(data["layers"])
+            )
+            return Expectation(query, data["agent"], data["equals"], layers=layers, why=why)
+        case "unexplained":
+            return Expectation(query, data["agent"], frozenset(data["equals"]), why=why)
+    given = _formula(data["given"], f"{where}.given") if "given" in data else None
+    return Expectation(
+        query,
+        data.get("agent"),
+        data["equals"],
+        formula=_formula(data["formula"], f"{where}.formula"),
+        given=given,
+        at=at,
+        why=why,
+    )
+
+
+EPISTEMIC_QUERIES = frozenset({"holds", "knows", "believes", "worlds", "ordered", "unexplained"})
+"""The expectation kinds that query M_t."""
+
+
+def _expectation(data: Mapping[str, Any], where: str = "expect") -> Expectation:
+    query = data["query"]
+    why = data.get("why", "")
+    if query in EPISTEMIC_QUERIES:
+        return _epistemic_expectation(data, where)
+    match query:
+        case "verify":
+            closure = data.get("closure")
+            return Expectation(
+                query,
+                data["record"],
+                data["grounded"],
+                closure=None if closure is None else frozenset(closure),
+                why=why,
+            )
+        case "commitments":
+            return Expectation(query, data["agent"], frozenset(data["equals"]), why=why)
+        case "aware":
+            return Expectation(query, data["agent"], data["equals"], atom=data["atom"], why=why)
+        case "standing":
+            return Expectation(query, data["record"], data["equals"], why=why)
+    return Expectation(query, data["record"], frozenset(data["equals"]), why=why)
+
+
+def _turn(data: Mapping[str, Any], where: str) -> TraceTurn:
+    operations = []
+    for index, op in enumerate(data["operations"]):
+        try:
+            operations.append(operation_from_json(op))
+        except GcvError as error:
+            raise MalformedTrace(
+                f"{where}.operations[{index}]: {error.detail}",
+                field=f"{where}.operations[{index}].{error.field}",
+            ) from None
+    return TraceTurn(
+        number=data["turn"],
+        turn=Turn(data["speaker"], tuple(operations), data.get("text", "")),
+        expectations=tuple(
+            _expectation(e, f"{where}.expect[{k}]") for k, e in enumerate(data.get("expect", ()))
+        ),
+        rejected=data.get("rejected"),
+        why=data.get("why", ""),
+    )
+
+
+def load_trace(text: str | bytes) -> Trace:
+    """Parse and validate a ``gcv-trace/1`` document.
+
+    Raises
+    ------
+    MalformedTrace
+        Naming the defect and where it is.
+
+    Examples
+    --------
+    >>> doc = '{"format": "gcv-trace/1", "agents": {"a": "Alice"}, "turns": []}'
+    >>> load_trace(doc).agents
+    {'a': 'Alice'}
+    >>> try:
+    ...     load_trace('{"format": "gcv-trace/1", "agents": {}, "turns": []}')
+    ... except MalformedTrace as error:
+    ...     print(error.code, error.field)
+    malformed-trace agents
+    """
+    if not isinstance(text, str | bytes):
+        raise MalformedTrace(f"a trace is text or bytes, not {type(text).__name__}", field="text")
+    document = parse_json(text, MAX_TRACE_BYTES, MalformedTrace, "a trace")
+    _validate(document)
+    assert isinstance(document, dict), "the schema requires an object"
+    turns = []
+    following = 1
+    for index, data in enumerate(document["turns"]):
+        where = f"turns[{index}]"
+        if data["turn"] != following:
+            raise MalformedTrace(
+                f"{where}: turn {data['turn']} is out of sequence; expected turn {following}",
+                field=f"{where}.turn",
+            )
+        turns.append(_turn(data, where))
+        if "rejected" not in data:
+            following += 1
+    return Trace(
+        name=document.get("name", ""),
+        description=document.get("description", ""),
+        source=document.get("source", ""),
+        agents=dict(document["agents"]),
+        atoms=tuple(document.get("atoms", ())),
+        turns=tuple(turns),
+        expectations=tuple(
+            _expectation(e, f"expect[{k}]") for k, e in enumerate(document.get("expect", ()))
+        ),
+        model=_model(document) if "model" in document else None,
+    )
+
+
+def _model(document: Mapping[str, Any]) -> PlausibilityModel:
+    """M_0 from the trace's ``model``: worlds, what each agent observes, ranks, awareness."""
+    declared = document["model"]
+    ranks = {
+        agent: [(entry["world"], entry["rank"]) for entry in entries]
+        for agent, entries in declared.get("ranks", {}).items()
+    }
+    try:
+        return build_model(
+            list(document["agents"]),
+            list(document.get("atoms", ())),
+            worlds=declared.get("worlds"),
+            observes=declared.get("observes"),
+            ranks=ranks or None,
+            awareness=declared.get("awareness"),
+        )
+    except GcvError as error:
+        where = f"model.{error.field}" if error.field else "model"
+        raise MalformedTrace(f"{where}: {error.detail}", field=where) from None
