@@ -21,19 +21,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gcv import __version__
+from gcv.options import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from gcv.reference.errors import GcvError
 from gcv.reference.render import render_grounding, render_turn, render_value
 from gcv.reference.verifier import Verifier
 from gcv.replay import Check, Replay, replay
 from gcv.replay_report import replay_json, replay_junit
-from gcv.scenarios import builtin_scenarios, load_scenario, trace_text
+from gcv.scenarios import builtin_scenarios, read_trace
 from gcv.session_cli import turn_number
 from gcv.store import open_session
-from gcv.trace import EPISTEMIC_QUERIES, Trace, load_trace
+from gcv.trace import EPISTEMIC_QUERIES
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_SCENARIO = "phase2-debugging"
 
 # Commands delegated to a module that parses its own arguments: name -> (module,
@@ -66,12 +66,6 @@ _AUDITS = {
     ),
     "gossip": ("gcv.spec.gossip.audit", "the epistemic gossip guard checks (EPLA)"),
 }
-
-
-def _read_trace(name_or_path: str) -> Trace:
-    if name_or_path in builtin_scenarios():
-        return load_scenario(name_or_path)
-    return load_trace(trace_text(name_or_path))
 
 
 def _show_check(check: Check) -> str:
@@ -120,7 +114,7 @@ def _print_replay(result: Replay, quiet: bool) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    result = replay(_read_trace(args.trace))
+    result = replay(read_trace(args.trace))
     if args.junit:
         Path(args.junit).write_text(replay_junit(result), encoding="utf-8")
     if args.json:
@@ -137,7 +131,7 @@ def _final_state(args: argparse.Namespace) -> Verifier:
             return session.verifier if args.at is None else session.state_at(args.at)
     from gcv.mapview import map_at
 
-    return map_at(_read_trace(args.trace), args.at).verifier
+    return map_at(read_trace(args.trace), args.at).verifier
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -197,7 +191,7 @@ def _audit(args: argparse.Namespace) -> int:
 def _scenarios(args: argparse.Namespace) -> int:
     if args.json:
         described = [
-            {"name": n, "description": _read_trace(n).description} for n in builtin_scenarios()
+            {"name": n, "description": read_trace(n).description} for n in builtin_scenarios()
         ]
         print(json.dumps(described, indent=2, ensure_ascii=False))
         return EXIT_OK

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 import icontract
 
 from gcv.reference.errors import MalformedInput, UnknownEntity
+from gcv.reference.identifiers import AgentId, RecordId
 from gcv.reference.operations import Observe, Operation, Revise
-from gcv.reference.records import GOOD_STANDING, AgentId, RecordId, Standing
+from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.verifier import Turn, Verifier
 
 __all__ = ["Fact", "FactMemory", "is_linked_from"]

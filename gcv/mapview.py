@@ -19,9 +19,11 @@ import icontract
 import networkx as nx
 
 from gcv.history import prefix
+from gcv.options import EXIT_BAD_INPUT
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.errors import GcvError, MalformedTrace
 from gcv.replay import Replay, replay
+from gcv.scenarios import read_trace
 from gcv.trace import Trace, load_trace
 
 __all__ = [
@@ -147,10 +149,8 @@ def run_on_map(args: argparse.Namespace, body: Callable[[Replay], int]) -> int:
     A bad input (an unknown trace, turn or record, a malformed trace) is printed
     on stderr with its code, as ``gcv``'s own commands do.
     """
-    from gcv.cli import EXIT_BAD_INPUT, _read_trace  # the composition root
-
     try:
-        return body(map_at(_stored_trace(args.db) if args.db else _read_trace(args.trace), args.at))
+        return body(map_at(_stored_trace(args.db) if args.db else read_trace(args.trace), args.at))
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -18,7 +18,18 @@ from typing import NoReturn
 
 import icontract
 
-__all__ = ["OptionParser", "at_least", "seconds", "writable_path"]
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+"""The exit codes every ``gcv`` command shares: success, a check failed, bad input."""
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "OptionParser",
+    "at_least",
+    "seconds",
+    "writable_path",
+]
 
 
 class OptionParser(argparse.ArgumentParser):

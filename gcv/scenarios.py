@@ -12,7 +12,7 @@ from gcv.jsoninput import read_file
 from gcv.reference.errors import MalformedInput, MalformedTrace, UnreadableFile
 from gcv.trace import MAX_TRACE_BYTES, Trace, load_trace
 
-__all__ = ["builtin_scenarios", "load_scenario", "scenario_text", "trace_text"]
+__all__ = ["builtin_scenarios", "load_scenario", "read_trace", "scenario_text", "trace_text"]
 
 
 def builtin_scenarios() -> list[str]:
@@ -68,3 +68,10 @@ def trace_text(name_or_path: str) -> bytes:
         known = ", ".join(builtin_scenarios())
         raise UnreadableFile(f"{name_or_path}: no such file or built-in scenario ({known})")
     return read_file(name_or_path, MAX_TRACE_BYTES, MalformedTrace, "a trace")
+
+
+def read_trace(name_or_path: str) -> Trace:
+    """The trace a ``TRACE`` argument names: a built-in scenario, else a trace file."""
+    if name_or_path in builtin_scenarios():
+        return load_scenario(name_or_path)
+    return load_trace(trace_text(name_or_path))

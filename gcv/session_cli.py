@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from gcv.history import parse_turn_line
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK
 from gcv.reference.errors import GcvError, MalformedInput, OutOfSequence, StoreError
 from gcv.reference.render import render_state, render_turn
 from gcv.reference.verifier import Verifier
@@ -38,8 +39,6 @@ from gcv.store import (
 from gcv.trace import load_trace
 
 __all__ = ["main", "parse_agents", "show_state", "turn_number"]
-
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
 def parse_agents(text: str) -> dict[str, str]:

@@ -25,6 +25,7 @@ from gcv.jsoninput import SchemaValidator, parse_json
 from gcv.reference.epistemic.formula import Formula, parse, show
 from gcv.reference.epistemic.model import PlausibilityModel, build_model
 from gcv.reference.errors import GcvError, MalformedFormula, MalformedOperation, MalformedTrace
+from gcv.reference.identifiers import AgentId
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -37,7 +38,7 @@ from gcv.reference.operations import (
     Support,
     Undermine,
 )
-from gcv.reference.records import AgentId, Kind
+from gcv.reference.records import Kind
 from gcv.reference.verifier import Turn
 
 __all__ = [

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import icontract
 
 from gcv.reference.depmap import DependencyMap
+from gcv.reference.epistemic.abduction import keeps_the_queue
 from gcv.reference.epistemic.effects import (
     EpistemicState,
     announce_simultaneously,
@@ -25,9 +26,9 @@ from gcv.reference.epistemic.effects import (
     find_epistemic_violation,
 )
 from gcv.reference.epistemic.formula import Formula
-from gcv.reference.epistemic.predicates import keeps_the_queue
 from gcv.reference.epistemic.table import DEL_RULES
 from gcv.reference.errors import GcvError, NoSurvivingWorld
+from gcv.reference.identifiers import AgentId, RecordId
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -40,7 +41,7 @@ from gcv.reference.operations import (
     Undermine,
 )
 from gcv.reference.preconditions import find_violation
-from gcv.reference.records import AgentId, Kind, Record, RecordId
+from gcv.reference.records import Kind, Record
 from gcv.reference.rules import RULES
 
 __all__ = ["apply_announcements", "apply_operation"]

@@ -27,6 +27,7 @@ from typing import NamedTuple, TypeAlias
 
 import icontract
 
+from gcv.reference.identifiers import RecordId
 from gcv.reference.predicates import (
     Links,
     are_all_good,
@@ -38,7 +39,6 @@ from gcv.reference.predicates import (
     is_reached_exactly,
     is_relation_over_numbers,
 )
-from gcv.reference.records import RecordId
 
 __all__ = [
     "Grounding",

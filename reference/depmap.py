@@ -32,7 +32,8 @@ import icontract
 
 from gcv.reference.epistemic.effects import EpistemicState
 from gcv.reference.epistemic.model import PlausibilityModel
-from gcv.reference.records import GOOD_STANDING, AgentId, Record, RecordId, Standing
+from gcv.reference.identifiers import AgentId, RecordId
+from gcv.reference.records import GOOD_STANDING, Record, Standing
 
 __all__ = [
     "AtomAdded",

@@ -27,7 +27,8 @@ import icontract
 
 from gcv.reference.epistemic.formula import MAX_DEPTH, Formula, is_atom_name
 from gcv.reference.errors import MalformedOperation
-from gcv.reference.records import MAX_CLAIM_LENGTH, AgentId, Kind, RecordId, is_identifier
+from gcv.reference.identifiers import AgentId, RecordId, is_identifier
+from gcv.reference.records import MAX_CLAIM_LENGTH, Kind
 
 __all__ = [
     "APPLICATION_ORDER",

@@ -28,6 +28,7 @@ from gcv.reference.errors import (
     UnknownRecord,
     WrongStanding,
 )
+from gcv.reference.identifiers import AgentId, RecordId
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -40,7 +41,7 @@ from gcv.reference.operations import (
     Undermine,
 )
 from gcv.reference.predicates import is_well_formed_view
-from gcv.reference.records import GOOD_STANDING, AgentId, RecordId
+from gcv.reference.records import GOOD_STANDING
 from gcv.reference.rules import RULES
 
 __all__ = ["find_violation"]

@@ -14,7 +14,8 @@ from itertools import pairwise
 import icontract
 
 from gcv.reference.depmap import AttackAdded, Change, DependencyMap, StandingChanged, StateView
-from gcv.reference.records import GOOD_STANDING, RecordId, Standing
+from gcv.reference.identifiers import RecordId
+from gcv.reference.records import GOOD_STANDING, Standing
 
 __all__ = [
     "Links",

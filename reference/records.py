@@ -3,38 +3,20 @@
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # formulas are built from identifiers, so the import runs one way
-    from gcv.reference.epistemic.formula import Formula
+from gcv.reference.epistemic.formula import Formula
+from gcv.reference.identifiers import AgentId, RecordId
 
 __all__ = [
     "GOOD_STANDING",
     "MAX_CLAIM_LENGTH",
-    "AgentId",
     "Kind",
     "Record",
-    "RecordId",
     "Standing",
-    "is_identifier",
 ]
 
-RecordId = str
-"""A record's unique identifier; distinct identifiers stay distinct even when claims coincide."""
-
-AgentId = str
-"""An agent of Ags."""
-
 MAX_CLAIM_LENGTH = 10_000
-
-_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:'\-]{0,127}")
-
-
-def is_identifier(text: object) -> bool:
-    """Check that ``text`` is a well-formed record, agent or atom identifier."""
-    return isinstance(text, str) and _IDENTIFIER.fullmatch(text) is not None
 
 
 class Standing(enum.Enum):

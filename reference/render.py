@@ -29,7 +29,8 @@ from gcv.reference.depmap import (
     StandingChanged,
 )
 from gcv.reference.epistemic.effects import EpistemicState
-from gcv.reference.records import GOOD_STANDING, AgentId, Kind, RecordId, Standing
+from gcv.reference.identifiers import AgentId, RecordId
+from gcv.reference.records import GOOD_STANDING, Kind, Standing
 from gcv.reference.verifier import TurnReport
 
 __all__ = ["render_checkpoint", "render_grounding", "render_state", "render_turn", "render_value"]

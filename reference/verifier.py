@@ -47,6 +47,7 @@ from gcv.reference.errors import (
     UnknownAgent,
     UnknownRecord,
 )
+from gcv.reference.identifiers import AgentId, RecordId, is_identifier
 from gcv.reference.operations import Observe, Operation, in_application_order
 from gcv.reference.predicates import (
     is_conflict_free,
@@ -57,7 +58,7 @@ from gcv.reference.predicates import (
     is_within_good_standing,
     keeps_out_of_standing_out,
 )
-from gcv.reference.records import GOOD_STANDING, AgentId, RecordId, Standing, is_identifier
+from gcv.reference.records import GOOD_STANDING, Standing
 
 __all__ = ["Turn", "TurnReport", "Verifier"]
 

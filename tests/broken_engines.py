@@ -34,8 +34,9 @@ from gcv.reference.epistemic.formula import Formula, Not
 from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.epistemic.semantics import members, truth_set
 from gcv.reference.errors import GcvError, PreconditionViolation
+from gcv.reference.identifiers import AgentId, RecordId
 from gcv.reference.operations import Operation, OperationKind, Resolve, Support
-from gcv.reference.records import AgentId, RecordId, Standing
+from gcv.reference.records import Standing
 from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, TurnReport, Verifier
 

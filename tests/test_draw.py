@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, _read_trace, main
+from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
 from gcv.mapview import map_at
+from gcv.scenarios import read_trace
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -38,7 +39,7 @@ def _titled(root: ET.Element, kind: str, css: str) -> set[str]:
 
 def test_phase2_t13_affected_o5_marks_the_retraction_path(tmp_path: Path) -> None:
     root = _svg(tmp_path, "phase2-debugging", "--at", "13", "--highlight", "affected:o5")
-    dmap = map_at(_read_trace("phase2-debugging"), 13).verifier.state
+    dmap = map_at(read_trace("phase2-debugging"), 13).verifier.state
     assert _titled(root, "node", "record") == set(dmap.records)
     # B.2: retracting o5 reaches h3, then h4 (which rests on h3), then h1 (which rests on h4).
     assert _titled(root, "node", "marked") == {"h3", "h4", "h1"}
@@ -85,7 +86,7 @@ def test_mermaid_lists_every_record_link_and_the_answer(
     words = ["draw", "phase2-debugging", "--at", "13", "--highlight", "affected:o5"]
     assert main([*words, "--format", "mermaid"]) == EXIT_OK
     lines = capsys.readouterr().out.splitlines()
-    dmap = map_at(_read_trace("phase2-debugging"), 13).verifier.state
+    dmap = map_at(read_trace("phase2-debugging"), 13).verifier.state
     name = {record: f"n{i}" for i, record in enumerate(dmap.records)}
     nodes = [line for line in lines if line.startswith("  n") and '["' in line]
     assert len(nodes) == len(dmap.records)

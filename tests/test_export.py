@@ -14,17 +14,18 @@ import networkx as nx
 import pytest
 from argumentation.interop import iccma
 
-from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, _read_trace, builtin_scenarios, main
+from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, builtin_scenarios, main
 from gcv.export import export
 from gcv.mapview import map_at
 from gcv.reference.depmap import DependencyMap
+from gcv.scenarios import read_trace
 
 # Every scenario's final map, and Phase 2 after T7 (h2 weakened by o9's attack).
 MAPS = [(name, None) for name in builtin_scenarios()] + [("phase2-debugging", 7)]
 
 
 def _map(name: str, at: int | None) -> DependencyMap:
-    return map_at(_read_trace(name), at).verifier.state
+    return map_at(read_trace(name), at).verifier.state
 
 
 def _dep(dmap: DependencyMap) -> set[tuple[str, str]]:

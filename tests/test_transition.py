@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import gcv.reference.preconditions
 import gcv.reference.rules
-from gcv.cli import _read_trace, builtin_scenarios
+from gcv.cli import builtin_scenarios
 from gcv.conformance.cases import CaseBuilder, CaseError
 from gcv.conformance.cases.oracle import spec_formula, spec_model, spec_operation
 from gcv.conformance.fuzz import AGENTS, ATOMS, typed_operations_over
@@ -41,6 +41,7 @@ from gcv.reference.operations import (
 )
 from gcv.reference.records import Standing
 from gcv.reference.verifier import Turn, Verifier
+from gcv.scenarios import read_trace
 from gcv.spec import transition
 from gcv.spec.clauses import CLAUSES
 from tests import broken_engines
@@ -126,7 +127,7 @@ def _start(agents: Sequence[str], atoms: Sequence[str], engine: Verifier) -> tra
 
 @pytest.mark.parametrize("name", builtin_scenarios())
 def test_every_scenario_turn_is_the_spec_transition(name: str) -> None:
-    trace = _read_trace(name)
+    trace = read_trace(name)
     engine = Verifier(list(trace.agents), trace.atoms, trace.model)
     both = _Lockstep(engine, _start(list(trace.agents), trace.atoms, engine))
     for step in trace.turns:

@@ -14,7 +14,8 @@ from typing import Any
 from gcv.reference.epistemic.formula import Formula, atoms_of, parse
 from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.errors import MalformedFormula
-from gcv.reference.records import GOOD_STANDING, RecordId, Standing
+from gcv.reference.identifiers import RecordId
+from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.replay import replay
 from gcv.spec import core
 from gcv.spec import epistemic as se

@@ -26,8 +26,9 @@ from gcv.conformance.protocol import (
 )
 from gcv.reference.epistemic.model import PlausibilityModel, build_model
 from gcv.reference.errors import GcvError, MalformedRequest, UnknownAgent, Unsupported
+from gcv.reference.identifiers import RecordId
 from gcv.reference.operations import Operation
-from gcv.reference.records import GOOD_STANDING, RecordId
+from gcv.reference.records import GOOD_STANDING
 from gcv.reference.render import render_state, render_turn
 from gcv.reference.verifier import Turn, TurnReport, Verifier
 from gcv.trace import operation_from_json

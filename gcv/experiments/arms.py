@@ -33,7 +33,8 @@ import tiktoken
 
 from gcv.evidence import FactMemory
 from gcv.experiments.streams import Question, Stream, remember
-from gcv.reference.records import GOOD_STANDING, RecordId
+from gcv.reference.identifiers import RecordId
+from gcv.reference.records import GOOD_STANDING
 
 __all__ = [
     "RETRIEVED",

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 import icontract
 
+from gcv.reference.identifiers import RecordId
 from gcv.reference.operations import Hypothesize, Observe
-from gcv.reference.records import RecordId
 from gcv.reference.verifier import Turn, Verifier
 
 __all__ = [

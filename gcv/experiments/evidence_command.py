@@ -16,11 +16,10 @@ from collections.abc import Iterable
 import icontract
 
 from gcv.evidence import Fact, FactMemory
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK
 from gcv.reference.errors import GcvError, MalformedInput
 
 __all__ = ["load_facts", "main"]
-
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
 @icontract.ensure(

@@ -26,7 +26,7 @@ import icontract
 
 from gcv.evidence import Fact, FactMemory
 from gcv.reference.errors import MalformedInput
-from gcv.reference.records import RecordId
+from gcv.reference.identifiers import RecordId
 
 __all__ = ["Question", "Stream", "generate_stream", "remember"]
 

@@ -27,7 +27,6 @@ from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
-from gcv.cli import _read_trace as read_trace  # the one reader of TRACE arguments
 from gcv.interpret.client import ChatClient, ResponseFormat, config_from
 from gcv.interpret.evaluate import ROWS, Evaluation, StateSource
 from gcv.interpret.llm import LLMInterpreter
@@ -37,12 +36,13 @@ from gcv.interpret.prompts import PROMPT_VERSION, load_prompts
 from gcv.interpret.protocol import Condition, Interpreter
 from gcv.interpret.runs import PAPER_RUNS, Repeated, Spread, repeat
 from gcv.jsoninput import read_file
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK
 from gcv.reference.errors import GcvError, MalformedInput
+from gcv.scenarios import read_trace
 from gcv.trace import Trace
 
 __all__ = ["format_spread_table", "format_table", "main"]
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 DEFAULT_TRACE = "phase2-debugging"
 MAX_CONFIG_BYTES = 1 << 20
 

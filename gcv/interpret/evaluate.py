@@ -38,7 +38,7 @@ from gcv.interpret.turn import interpret_turn
 from gcv.progress import progress
 from gcv.reference.depmap import AwarenessGained, StandingChanged
 from gcv.reference.errors import EndpointError, GcvError
-from gcv.reference.records import AgentId
+from gcv.reference.identifiers import AgentId
 from gcv.reference.render import render_checkpoint
 from gcv.reference.verifier import Turn, TurnReport, Verifier
 from gcv.trace import Trace

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from gcv.reference.records import AgentId
+from gcv.reference.identifiers import AgentId
 
 __all__ = ["Condition", "Interpreter", "Reply", "Request"]
 

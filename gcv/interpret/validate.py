@@ -30,8 +30,8 @@ import jsonschema
 
 from gcv.jsoninput import SchemaValidator, parse_json
 from gcv.reference.errors import GcvError, MalformedOperation, MalformedReply, UnknownOperation
+from gcv.reference.identifiers import AgentId
 from gcv.reference.operations import Operation, OperationKind
-from gcv.reference.records import AgentId
 from gcv.reference.verifier import Turn, Verifier
 from gcv.trace import operation_from_json, trace_schema
 

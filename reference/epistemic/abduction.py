@@ -35,7 +35,7 @@ Logic* 11 (4): 505-22. https://doi.org/10.1016/j.jal.2013.07.002.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -43,10 +43,10 @@ import icontract
 
 from gcv.reference.epistemic.formula import TOP, Believes, Formula, Not, atoms_of, show
 from gcv.reference.epistemic.model import PlausibilityModel
-from gcv.reference.epistemic.predicates import keeps_the_queue
 from gcv.reference.epistemic.semantics import holds_everywhere
 from gcv.reference.epistemic.updates import lexicographic_upgrade
-from gcv.reference.records import GOOD_STANDING, AgentId, RecordId, Standing
+from gcv.reference.identifiers import AgentId, RecordId
+from gcv.reference.records import GOOD_STANDING, Standing
 
 __all__ = [
     "Problem",
@@ -54,6 +54,7 @@ __all__ = [
     "check_solution",
     "close_problems",
     "is_surprising",
+    "keeps_the_queue",
     "open_problems",
     "queue_question",
 ]
@@ -86,6 +87,18 @@ class Problem:
             "model": self.model.fingerprint(),
             "closed_by": list(self.closed_by),
         }
+
+
+def keeps_the_queue(before: Sequence[Problem], after: Sequence[Problem]) -> bool:
+    """Definition A.2's queue: no problem is dropped or changed, a solution never withdrawn;
+    new problems come after the old."""
+    if len(after) < len(before):
+        return False
+    return all(
+        (a.agent, a.formula, a.source) == (b.agent, b.formula, b.source)
+        and a.closed_by[: len(b.closed_by)] == b.closed_by
+        for b, a in zip(before, after, strict=False)
+    )
 
 
 @dataclass(frozen=True, slots=True)

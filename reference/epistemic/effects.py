@@ -24,11 +24,11 @@ from gcv.reference.epistemic.abduction import (
     Problem,
     close_problems,
     is_surprising,
+    keeps_the_queue,
     queue_question,
 )
 from gcv.reference.epistemic.formula import Formula, Not
 from gcv.reference.epistemic.model import PlausibilityModel
-from gcv.reference.epistemic.predicates import keeps_the_queue
 from gcv.reference.epistemic.semantics import check_formula, everything, truth_set
 from gcv.reference.epistemic.table import DEL_RULES, FormulaSource, Update, realisation
 from gcv.reference.epistemic.updates import (
@@ -39,6 +39,7 @@ from gcv.reference.epistemic.updates import (
     restrict,
 )
 from gcv.reference.errors import DuplicateAtom, NoSurvivingWorld, PreconditionViolation
+from gcv.reference.identifiers import RecordId
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -46,7 +47,7 @@ from gcv.reference.operations import (
     Operation,
     Question,
 )
-from gcv.reference.records import RecordId, Standing
+from gcv.reference.records import Standing
 
 __all__ = [
     "EpistemicState",

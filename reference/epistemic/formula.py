@@ -32,7 +32,7 @@ from typing import ClassVar
 import icontract
 
 from gcv.reference.errors import MalformedFormula
-from gcv.reference.records import is_identifier
+from gcv.reference.identifiers import is_identifier
 
 __all__ = [
     "BOTTOM",

@@ -41,7 +41,7 @@ from gcv.reference.errors import (
     UnknownAtom,
     UnknownWorld,
 )
-from gcv.reference.records import AgentId, is_identifier
+from gcv.reference.identifiers import AgentId, is_identifier
 
 __all__ = ["MAX_WORLDS", "PlausibilityModel", "build_model"]
 

@@ -44,7 +44,7 @@ from gcv.reference.epistemic.formula import (
 )
 from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.errors import PreconditionViolation, UnknownAgent, UnknownAtom
-from gcv.reference.records import AgentId
+from gcv.reference.identifiers import AgentId
 
 __all__ = [
     "check_formula",

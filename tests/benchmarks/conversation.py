@@ -37,6 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 
+from gcv.reference.identifiers import RecordId
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -48,7 +49,7 @@ from gcv.reference.operations import (
     Support,
     Undermine,
 )
-from gcv.reference.records import GOOD_STANDING, Kind, RecordId, Standing
+from gcv.reference.records import GOOD_STANDING, Kind, Standing
 from gcv.reference.verifier import Turn, Verifier
 from gcv.trace import load_trace
 

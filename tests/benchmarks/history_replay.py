@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gcv.reference.identifiers import RecordId
 from gcv.reference.operations import Hypothesize, Observe, Question, Resolve, Support, Undermine
-from gcv.reference.records import RecordId
 from gcv.reference.verifier import Turn, Verifier
 
 __all__ = ["engine_replay", "replay_affected_star", "replay_dep"]

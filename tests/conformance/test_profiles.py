@@ -31,8 +31,9 @@ from gcv.conformance.session import Session
 from gcv.conformance.vectors import Case, load_suite
 from gcv.reference.closure import Grounding, dependency_walk
 from gcv.reference.errors import GcvError
+from gcv.reference.identifiers import RecordId
 from gcv.reference.operations import OperationKind
-from gcv.reference.records import RecordId, Standing
+from gcv.reference.records import Standing
 from gcv.spec.clauses import CLAUSES
 from tests import broken_engines
 from tests.conformance.fakes.choices import ALTERNATIVES, all_alternatives
