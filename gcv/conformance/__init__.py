@@ -1,8 +1,9 @@
 """Conformance: the protocol ``gcv-conform/1``, the reference behind it, vectors, runner, fuzzer.
 
-This package is where ``reference`` and ``spec`` meet outside the tests
-(DESIGN.md): the vector generator checks the reference's answers against the
-spec's definitions before it writes them down.
+The generator (``generate`` and ``cases``) is where the engine and the spec meet
+(DESIGN.md): it checks the engine's answers against the spec's definitions before it
+writes them down.  The runner that implementers use reads only the protocol, the
+vectors and the comparison rules; it never loads the spec or the generator.
 
 - :mod:`~gcv.conformance.protocol`: version, features, message schemas.
 - :mod:`~gcv.conformance.session`: the reference answering requests (no I/O).
@@ -14,5 +15,4 @@ spec's definitions before it writes them down.
 - :mod:`~gcv.conformance.process`: an implementation under test, as a subprocess.
 - :mod:`~gcv.conformance.runner`: ``gcv conform``; :mod:`~gcv.conformance.report`.
 - :mod:`~gcv.conformance.fuzz`: differential fuzzing against the reference.
-- :mod:`~gcv.conformance.predicates`: what the package's contracts state.
 """

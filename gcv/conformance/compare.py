@@ -19,11 +19,6 @@ from typing import Any
 
 import icontract
 
-from gcv.conformance.predicates import (
-    is_canonical_world_set_of,
-    is_one_outcome,
-    is_printed_form_of,
-)
 from gcv.conformance.protocol import SET_QUERIES
 from gcv.reference.epistemic.formula import parse, show
 from gcv.reference.errors import MalformedFormula
@@ -37,6 +32,31 @@ __all__ = [
     "normalize_state",
     "show_expected",
 ]
+
+
+def is_one_outcome(expect: Mapping[str, Any]) -> bool:
+    """Check that an expectation states exactly one outcome: accepted, rejected, result or error."""
+    return len(expect) == 1 and set(expect) <= {"accepted", "rejected", "result", "error"}
+
+
+def is_canonical_world_set_of(result: Sequence[list[str]], worlds: Collection[Any]) -> bool:
+    """Check that ``result`` holds the worlds of ``worlds`` (as many times), each world's atoms
+    sorted, the worlds sorted."""
+    return (
+        all(w == sorted(w) for w in result)
+        and list(result) == sorted(result)
+        and Counter(frozenset(w) for w in result) == Counter(frozenset(w) for w in worlds)
+    )
+
+
+def is_printed_form_of(result: str, text: str) -> bool:
+    """Check that ``result`` parses to the formula ``text`` parses to, or, when ``text`` does not
+    parse, is ``text`` itself."""
+    try:
+        return parse(result) == parse(text)
+    except MalformedFormula:
+        return result == text
+
 
 _STATE_SETS = ("agents", "atoms")
 _STATE_PAIRS = ("dep", "att")

@@ -55,7 +55,6 @@ import icontract
 
 import gcv.spec.transition  # noqa: F401  (importing it declares every clause CLAUSES lists)
 from gcv.conformance.compare import check, show_expected
-from gcv.conformance.predicates import is_ordered_subset
 from gcv.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
 from gcv.conformance.protocol import CASE_FEATURES, feature_of
 from gcv.conformance.report import NOT_REACHED, CaseResult, RunReport
@@ -80,6 +79,13 @@ __all__ = [
     "run_cases",
     "select",
 ]
+
+
+def is_ordered_subset(chosen: Sequence[Any], pool: Sequence[Any]) -> bool:
+    """Check that ``chosen`` is ``pool`` with some members left out, in ``pool``'s order."""
+    members = iter(pool)
+    return all(any(item is other for other in members) for item in chosen)
+
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_UNUSABLE, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
 MAX_KNOWN_FAILURES_BYTES = 1 << 20

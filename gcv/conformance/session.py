@@ -9,14 +9,13 @@ answers ``gcv serve`` gives.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from importlib import metadata
 from typing import Any
 
 import icontract
 
 from gcv.conformance.compare import expectation
-from gcv.conformance.predicates import is_model_over, is_outside_good_standing
 from gcv.conformance.protocol import (
     EPISTEMIC_QUERIES,
     FEATURES,
@@ -28,7 +27,7 @@ from gcv.reference.epistemic.model import PlausibilityModel, build_model
 from gcv.reference.errors import GcvError, MalformedRequest, UnknownAgent, Unsupported
 from gcv.reference.identifiers import RecordId
 from gcv.reference.operations import Operation
-from gcv.reference.records import GOOD_STANDING
+from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.render import render_state, render_turn
 from gcv.reference.verifier import Turn, TurnReport, Verifier
 from gcv.trace import operation_from_json
@@ -41,6 +40,21 @@ __all__ = [
     "model_from_json",
     "outside_good_standing",
 ]
+
+
+def is_outside_good_standing(
+    members: Collection[RecordId], standing: Mapping[RecordId, Standing]
+) -> bool:
+    """Check that no member lies in S_t."""
+    return all(standing[m] not in GOOD_STANDING for m in members)
+
+
+def is_model_over(
+    model: PlausibilityModel, agents: Collection[str], atoms: Collection[str]
+) -> bool:
+    """Check that M_0 is over Ags and Prop_0."""
+    return set(model.agents) == set(agents) and set(model.atoms) == set(atoms)
+
 
 IMPLEMENTATION = "gcv-reference"
 

@@ -22,7 +22,6 @@ from typing import Any
 
 import icontract
 
-from gcv.conformance.predicates import has_unique_ids, is_round_trip
 from gcv.conformance.protocol import PROTOCOL, schema_problem
 from gcv.conformance.statements import (
     A1,
@@ -71,6 +70,18 @@ __all__ = [
     "load_vector_file",
     "open_suite",
 ]
+
+
+def has_unique_ids(cases: Sequence[Any]) -> bool:
+    """Check that no two cases share an id."""
+    return len({c.id for c in cases}) == len(cases)
+
+
+def is_round_trip(text: str, cases: Sequence[Any]) -> bool:
+    """Check that the vector file ``text`` holds exactly ``cases`` (parsed back, as JSON)."""
+    parsed: list[Any] = json.loads(text)["cases"]
+    return parsed == [json.loads(json.dumps(c.to_json())) for c in cases]
+
 
 FORMAT = "gcv-vectors/1"
 MANIFEST = "manifest.json"

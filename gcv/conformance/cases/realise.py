@@ -33,15 +33,32 @@ record either: those maps are refused.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import icontract
 
-from gcv.conformance.predicates import is_rebuilt_by
+from gcv.replay import replay
 from gcv.spec import core
+from gcv.trace import load_trace
 
 __all__ = ["Unrealisable", "trace_from_map"]
+
+
+def is_rebuilt_by(trace: Mapping[str, Any], d: core.DependencyMap) -> bool:
+    """Check that replaying ``trace`` from D_0 ends in exactly the map ``d``."""
+    result = replay(load_trace(json.dumps(trace)))
+    if any(t.error is not None for t in result.turns):
+        return False
+    state = result.verifier.state
+    rebuilt = core.DependencyMap(
+        args=frozenset(state.records),
+        att=frozenset((a, t) for a, ts in state.att.items() for t in ts),
+        standing={r: s.value for r, s in state.standing.items()},
+        dep=frozenset((r, s) for r, ss in state.dep.items() for s in ss),
+    )
+    return rebuilt == d
 
 
 class Unrealisable(ValueError):

@@ -1,0 +1,152 @@
+"""The layers import one way, and nothing imports in a circle (docs/layout.md).
+
+``gcv.spec`` imports nothing else of the package; the engine ``gcv.reference`` imports
+only itself and does no I/O; ``gcv.proofs`` reads the spec and the engine's operation
+table.  The tools directly under ``gcv`` join them.  Every import counts, including
+those under ``TYPE_CHECKING`` and those inside functions: a cycle through either still
+ties the modules together for a reader.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "gcv"
+
+# What each layer may import of the package, besides itself.
+ALLOWED: Mapping[str, frozenset[str]] = {
+    "gcv.spec": frozenset(),
+    "gcv.reference": frozenset(),
+    "gcv.proofs": frozenset({"gcv.spec", "gcv.reference", "gcv.progress"}),
+}
+# Leaf utilities a layer may use: they import nothing of the package themselves.
+LEAVES = frozenset({"gcv.progress"})
+# Standard-library modules that read or write the outside world: not in the engine.
+INPUT_OUTPUT = frozenset(
+    {"io", "os", "pathlib", "sqlite3", "subprocess", "socket", "shutil", "tempfile", "urllib"}
+    | {"http", "logging", "sys", "select", "signal"}
+)
+# The runner third parties use reads the protocol, the vectors and the comparison rules:
+# it finds the vector files and schemas in gcv.spec's folder, and loads no spec module.
+NOT_FOR_THE_RUNNER = (
+    "gcv.spec.",
+    "gcv.proofs",
+    "gcv.conformance.cases",
+    "gcv.conformance.generate",
+)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for folder, _, files in os.walk(PACKAGE, followlinks=True):
+        for name in files:
+            if name.endswith(".py"):
+                path = Path(folder, name)
+                parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+                found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _imported(tree: ast.AST) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+
+
+def import_graph() -> nx.DiGraph:
+    """Module -> module it imports, for every module of the package."""
+    modules = _modules()
+    graph = nx.DiGraph()
+    for name, path in modules.items():
+        graph.add_node(name, tree=ast.parse(path.read_text(encoding="utf-8")))
+    for name in modules:
+        for target in _imported(graph.nodes[name]["tree"]):
+            if target in modules and target != name:
+                graph.add_edge(name, target)
+    return graph
+
+
+def _layer(module: str) -> str | None:
+    return next((x for x in ALLOWED if module == x or module.startswith(x + ".")), None)
+
+
+def back_edges(graph: nx.DiGraph) -> list[str]:
+    """The imports a layer may not make."""
+    wrong = []
+    for source, target in graph.edges:
+        layer = _layer(source)
+        if layer is None or _layer(target) == layer:
+            continue
+        if not any(target == a or target.startswith(a + ".") for a in ALLOWED[layer]):
+            wrong.append(f"{source} imports {target}")
+    return wrong
+
+
+def test_each_layer_imports_only_what_is_below_it() -> None:
+    assert back_edges(import_graph()) == []
+
+
+def test_no_module_imports_in_a_circle() -> None:
+    cycles = [" -> ".join(c) for c in nx.simple_cycles(import_graph())]
+    assert cycles == []
+
+
+def test_the_leaves_import_nothing_of_the_package() -> None:
+    graph = import_graph()
+    assert [leaf for leaf in LEAVES if list(graph.successors(leaf))] == []
+
+
+def test_the_engine_does_no_input_or_output() -> None:
+    graph = import_graph()
+    found = []
+    for name in graph.nodes:
+        if _layer(name) != "gcv.reference":
+            continue
+        tree = graph.nodes[name]["tree"]
+        found += [f"{name} imports {m}" for m in _imported(tree) if m.split(".")[0] in INPUT_OUTPUT]
+        found += [
+            f"{name} calls {node.func.id}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in {"open", "print", "input"}
+        ]
+    assert found == []
+
+
+def test_the_checks_see_a_planted_back_edge_and_cycle() -> None:
+    graph = nx.DiGraph([("gcv.reference.closure", "gcv.spec.core"), ("gcv.cli", "gcv.store")])
+    graph.add_edge("gcv.store", "gcv.cli")
+    assert back_edges(graph) == ["gcv.reference.closure imports gcv.spec.core"]
+    assert list(nx.simple_cycles(graph))
+
+
+def _loaded_for_the_runner(*modules: str) -> list[str]:
+    """The modules a fresh interpreter loads for ``modules`` that the runner may not load."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"import sys, {', '.join(modules)}; print(*sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    return sorted(m for m in loaded if m.startswith(NOT_FOR_THE_RUNNER))
+
+
+@pytest.mark.parametrize("module", ["gcv.conformance.runner", "gcv.conformance.server"])
+def test_the_runner_and_the_server_load_neither_the_spec_nor_the_generator(module: str) -> None:
+    assert _loaded_for_the_runner(module) == []
+
+
+def test_the_runner_check_sees_a_planted_spec_import() -> None:
+    assert "gcv.spec.core" in _loaded_for_the_runner("gcv.conformance.runner", "gcv.spec.core")
