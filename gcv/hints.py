@@ -1,4 +1,9 @@
-"""Hints that name the command fitting how this package was installed."""
+"""Where this package runs from: a source checkout, or an installed distribution.
+
+Commands that read the checkout (``gcv paper``'s tests and benchmarks) or write into it
+(``gcv paper --markdown``, ``gcv vectors`` without ``--out``) ask here, so an installed
+copy never writes inside site-packages and says plainly what it cannot check.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +11,36 @@ from pathlib import Path
 
 import icontract
 
-__all__ = ["DISTRIBUTION", "install_hint"]
+__all__ = ["DISTRIBUTION", "install_hint", "source_checkout"]
 
 DISTRIBUTION = "grounded-continuation"
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def source_checkout(root: Path = _PACKAGE_ROOT) -> Path | None:
+    """The source checkout this package runs from (it holds pyproject.toml), or None.
+
+    Examples
+    --------
+    >>> source_checkout(Path("/nowhere")) is None
+    True
+    """
+    return root if (root / "pyproject.toml").is_file() else None
 
 
 @icontract.ensure(lambda extra, result: f"[{extra}]" in result, "the hint installs the extra")
 def install_hint(extra: str, root: Path = _PACKAGE_ROOT) -> str:
     """The pip command that adds the optional dependencies ``extra``.
 
-    From a source checkout (``root`` holds pyproject.toml: an editable install)
-    the command reinstalls that checkout; otherwise it installs the extra of the
-    published distribution.
+    From a source checkout (an editable install) the command reinstalls that
+    checkout; otherwise it installs the extra of the published distribution.
 
     Examples
     --------
     >>> install_hint("conformance", Path("/nowhere"))
     "pip install 'grounded-continuation[conformance]'"
     """
-    if (root / "pyproject.toml").is_file():
-        return f"pip install -e '{root}[{extra}]'"
+    checkout = source_checkout(root)
+    if checkout is not None:
+        return f"pip install -e '{checkout}[{extra}]'"
     return f"pip install '{DISTRIBUTION}[{extra}]'"

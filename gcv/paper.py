@@ -3,9 +3,11 @@ references, and written as ``docs/paper-map.md``.
 
 A reference dangles when a named Python object does not import, a named test function
 is not in its file, a proof obligation is not in the suite, a vector pattern matches no
-vector, or a benchmark script is missing.  Exit codes: 0 clean; 1 a dangling reference,
-a statement with no check, a claim without a status, a numbered item of a paper that no
-claim registers, or (with ``--check``) a stale ``docs/paper-map.md``.
+vector, or a benchmark script is missing.  Tests and benchmarks live in the source
+checkout: an installed copy checks the rest and says what it left out.  Exit codes: 0
+clean; 1 a dangling reference, a statement with no check, a claim without a status, a
+numbered item of a paper that no claim registers, or (with ``--check``) a stale
+``docs/paper-map.md``; 2 ``--markdown`` or ``--check`` outside a source checkout.
 """
 
 from __future__ import annotations
@@ -16,17 +18,22 @@ import dataclasses
 import fnmatch
 import importlib
 import json
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
+from gcv.hints import source_checkout
+from gcv.options import EXIT_BAD_INPUT
 from gcv.spec.claims import CLAIMS, NEEDS_REASON, NUMBERED, PAPERS, Claim, Status, is_registered
 
-__all__ = ["ROOT", "find_problems", "find_unregistered", "main", "render_markdown"]
+__all__ = ["CHECKOUT", "find_problems", "find_unregistered", "main", "render_markdown"]
 
-ROOT = Path(__file__).resolve().parent.parent
-MAP = ROOT / "docs" / "paper-map.md"
+CHECKOUT = source_checkout()
+"""The source checkout (its tests, benchmarks and docs), or None for an installed copy."""
+MAP = Path("docs") / "paper-map.md"
 
 
 def _resolves(dotted: str) -> bool:
@@ -57,9 +64,9 @@ def _test_names(path: Path) -> frozenset[str]:
     return frozenset(names)
 
 
-def _test_exists(node_id: str) -> bool:
+def _test_exists(node_id: str, root: Path) -> bool:
     path, _, name = node_id.partition("::")
-    file = ROOT / path
+    file = root / path
     return file.is_file() and name in _test_names(file)
 
 
@@ -72,7 +79,7 @@ def _obligation_ids() -> frozenset[str]:
 
 @cache
 def _vector_ids() -> frozenset[str]:
-    manifest = ROOT / "spec" / "vectors" / "manifest.json"
+    manifest = resources.files("gcv.spec").joinpath("vectors", "manifest.json")
     if not manifest.is_file():
         return frozenset()
     files = json.loads(manifest.read_text(encoding="utf-8")).get("files", [])
@@ -97,7 +104,10 @@ def _problems(c: Claim) -> Iterable[str]:
     yield from (
         f"{c.id}: {name} does not import" for name in c.implemented_in if not _resolves(name)
     )
-    yield from (f"{c.id}: test {t} does not exist" for t in c.tests if not _test_exists(t))
+    if CHECKOUT is not None:
+        yield from (
+            f"{c.id}: test {t} does not exist" for t in c.tests if not _test_exists(t, CHECKOUT)
+        )
     yield from (
         f"{c.id}: obligation {o} is not in the proof suite"
         for o in c.obligations
@@ -108,9 +118,12 @@ def _problems(c: Claim) -> Iterable[str]:
         for v in c.vectors
         if not fnmatch.filter(_vector_ids(), v)
     )
-    yield from (
-        f"{c.id}: benchmark {b} does not exist" for b in c.benchmarks if not (ROOT / b).is_file()
-    )
+    if CHECKOUT is not None:
+        yield from (
+            f"{c.id}: benchmark {b} does not exist"
+            for b in c.benchmarks
+            if not (CHECKOUT / b).is_file()
+        )
 
 
 def find_problems(claims: Iterable[Claim] = CLAIMS) -> list[str]:
@@ -199,27 +212,35 @@ def _print_table(claims: Iterable[Claim]) -> None:
 def main(argv: list[str]) -> int:
     """See ``gcv paper --help``."""
     parser = argparse.ArgumentParser(prog="gcv paper", description=__doc__)
-    parser.add_argument("--markdown", action="store_true", help=f"write {MAP.relative_to(ROOT)}")
-    parser.add_argument(
-        "--check", action="store_true", help=f"fail if {MAP.relative_to(ROOT)} is stale"
-    )
+    parser.add_argument("--markdown", action="store_true", help=f"write {MAP} (a checkout's)")
+    parser.add_argument("--check", action="store_true", help=f"fail if {MAP} is stale")
     parser.add_argument("--json", action="store_true", help="print the claims and problems as JSON")
     args = parser.parse_args(argv)
+    if (args.markdown or args.check) and CHECKOUT is None:
+        print(
+            f"gcv paper: --markdown and --check need the source checkout's {MAP}; "
+            "this copy is installed",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     problems = find_problems(CLAIMS) + find_unregistered(CLAIMS)
     text = render_markdown(CLAIMS)
-    stale = args.check and (not MAP.is_file() or MAP.read_text(encoding="utf-8") != text)
+    document = (CHECKOUT or Path()) / MAP
+    stale = args.check and (not document.is_file() or document.read_text("utf-8") != text)
     if args.markdown:
-        MAP.write_text(text, encoding="utf-8")
+        document.write_text(text, encoding="utf-8")
     if args.json:
         report = {"claims": [_claim_data(c) for c in CLAIMS], "dangling": problems}
         print(json.dumps(report | ({"stale": stale} if args.check else {}), indent=2))
         return 1 if problems or stale else 0
     if args.markdown:
-        print(f"wrote {MAP.relative_to(ROOT)}")
+        print(f"wrote {MAP}")
     else:
         _print_table(CLAIMS)
     for problem in problems:
         print(f"dangling: {problem}")
+    if CHECKOUT is None:
+        print("not checked: the tests and benchmarks named (they are in the source checkout)")
     if stale:
-        print(f"{MAP.relative_to(ROOT)} is stale: run `gcv paper --markdown`")
+        print(f"{MAP} is stale: run `gcv paper --markdown`")
     return 1 if problems or stale else 0

@@ -20,6 +20,7 @@ import json
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from gcv.conformance.vectors import (
     file_of,
     load_vector_file,
 )
+from gcv.hints import source_checkout
 from gcv.progress import add_quiet_argument
 from gcv.reference.epistemic.table import realisation
 from gcv.reference.errors import GcvError, MalformedVectors
@@ -100,21 +102,24 @@ DESCRIPTIONS: Mapping[str, str] = {
     "--import-trace); requests kept, expectations regenerated.",
 }
 
-_GENERATED_TOP = ("manifest.json", "COVERAGE.md")
+SCHEMA = "vectors.schema.json"
+"""The vector files' JSON Schema: not generated, but part of every written suite."""
 
 
-def _findings(directory: Path) -> list[Case]:
+def _findings(directory: Traversable) -> list[Case]:
     cases: list[Case] = []
     folder = directory / "findings"
     if folder.is_dir():
-        for path in sorted(folder.glob("*.json")):
-            name = f"findings/{path.name}"
-            cases.extend(rederive(c) for c in load_vector_file(path.read_bytes(), name))
+        for path in sorted(folder.iterdir(), key=lambda f: f.name):
+            if path.name.endswith(".json"):
+                name = f"findings/{path.name}"
+                cases.extend(rederive(c) for c in load_vector_file(path.read_bytes(), name))
     return cases
 
 
 def build_suite(directory: Path, quiet: bool = True) -> list[Case]:
-    """Every case of the suite, built now; findings are read from ``directory``.
+    """Every case of the suite, built now; findings are read from ``directory``, or from the
+    shipped suite when ``directory`` has none (so a new ``--out`` keeps every case).
 
     Unless ``quiet``, a bar on a terminal stderr shows the scenario cases being built.
     """
@@ -365,8 +370,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--out",
-        default=str(default_directory()),
-        help="the vectors directory (default: the package's spec/vectors)",
+        help="the vectors directory (default: spec/vectors of the source checkout; "
+        "an installed copy needs --out to write)",
     )
     parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if a file is not current"
@@ -394,7 +399,14 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """Run ``gcv vectors``."""
     args = _parser().parse_args(argv)
-    directory = Path(args.out)
+    if args.out is None and not args.check and source_checkout() is None:
+        print(
+            "gcv vectors: --out DIR is needed: the installed suite is read-only "
+            "(--check checks it)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    directory = Path(args.out or str(default_directory()))
     try:
         if args.import_trace:
             if not (args.id and args.id.startswith("findings/") and args.statement):
@@ -441,6 +453,8 @@ def main(argv: list[str]) -> int:
         file = directory / path
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(text, encoding="utf-8")
+    if not (directory / SCHEMA).is_file():
+        (directory / SCHEMA).write_bytes(default_directory().joinpath(SCHEMA).read_bytes())
     removed = _stale(directory, texts)
     for path in removed:
         (directory / path).unlink()
