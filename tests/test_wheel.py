@@ -1,0 +1,156 @@
+"""The built wheel, installed in a fresh environment outside the checkout, works as shipped.
+
+The wheel is built from this checkout and installed without its dependencies into a new
+virtual environment whose only other packages are the test environment's (a path entry,
+so this checkout's editable install does not come along).  Every command runs in an
+empty folder holding a user's own ``spec/`` and ``reference/`` packages, which must not
+shadow the installed ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import venv
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+USER_SCRIPT = """\
+from gcv import Hypothesize, Observe, Turn, Verifier, __version__
+
+verifier = Verifier(["a", "b"])
+verifier.apply_turn(Turn("a", (Observe("o1", "401 errors"),)))
+verifier.apply_turn(Turn("b", (Hypothesize("h1", "token expired", depends_on=("o1",)),)))
+grounded: bool = verifier.verify("h1").grounded
+affected: tuple[str, ...] = verifier.affected_star("o1")
+print(__version__, grounded, affected == ("h1",))
+"""
+
+
+def _site_packages(python: Path) -> Path:
+    script = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    return Path(
+        subprocess.run(
+            [python, "-c", script], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    """(the fresh environment's bin folder, an empty working folder with a user's packages)."""
+    build = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            build,
+            ROOT,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = build.glob("*.whl")
+    env = tmp_path_factory.mktemp("env")
+    venv.create(env, with_pip=True)
+    python = env / "bin" / "python"
+    (_site_packages(python) / "test-environment.pth").write_text(
+        sysconfig.get_paths()["purelib"] + "\n"
+    )
+    subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel],
+        check=True,
+        capture_output=True,
+    )
+    work = tmp_path_factory.mktemp("user")
+    for own in ("spec", "reference", "proofs"):
+        (work / own).mkdir()
+        (work / own / "__init__.py").write_text(f"raise ImportError('the user\\'s own {own}')\n")
+    (work / "app.py").write_text(USER_SCRIPT)
+    yield env / "bin", work
+
+
+def _run(installed: tuple[Path, Path], *command: str | Path) -> subprocess.CompletedProcess[str]:
+    bin_folder, work = installed
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    environment["PATH"] = f"{bin_folder}{os.pathsep}{environment.get('PATH', '')}"
+    return subprocess.run(
+        [str(c) for c in command],
+        cwd=work,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_package_is_the_installed_one(installed: tuple[Path, Path]) -> None:
+    found = _run(installed, "python", "-c", "import gcv.spec.core as m; print(m.__file__)")
+    assert found.returncode == 0, found.stderr
+    assert "site-packages" in found.stdout and str(ROOT) not in found.stdout
+    assert (Path(found.stdout.strip()).parents[1] / "py.typed").is_file()
+
+
+def test_version_replay_and_a_user_script(installed: tuple[Path, Path]) -> None:
+    version = _run(installed, "gcv", "--version")
+    assert version.returncode == 0 and version.stdout.startswith("gcv 0."), version
+    replay = _run(installed, "gcv", "replay")
+    assert replay.returncode == 0 and "all hold" in replay.stdout, replay.stderr
+    script = _run(installed, "python", "app.py")
+    assert script.returncode == 0 and script.stdout.split()[1:] == ["True", "True"], script.stderr
+
+
+def test_prove_and_conform_against_serve(installed: tuple[Path, Path]) -> None:
+    proved = _run(installed, "gcv", "prove", "--only", "lemma-2.2", "--json", "--quiet")
+    assert proved.returncode == 0, proved.stdout + proved.stderr
+    conform = _run(installed, "gcv", "conform", "-k", "core/operations*", "--", "gcv", "serve")
+    assert conform.returncode == 0, conform.stdout + conform.stderr
+
+
+def test_paper_says_what_it_cannot_check_and_nothing_writes_into_the_package(
+    installed: tuple[Path, Path],
+) -> None:
+    package = Path(
+        _run(installed, "python", "-c", "import gcv; print(gcv.__file__)").stdout.strip()
+    ).parent
+    before = sorted(p.relative_to(package) for p in package.rglob("*"))
+    paper = _run(installed, "gcv", "paper")
+    assert paper.returncode == 0, paper.stdout[-2000:]
+    assert "not checked: the tests and benchmarks" in paper.stdout
+    assert _run(installed, "gcv", "paper", "--markdown").returncode == 2
+    assert _run(installed, "gcv", "vectors").returncode == 2
+    checked = _run(installed, "gcv", "vectors", "--check", "--json")
+    assert checked.returncode == 0 and json.loads(checked.stdout.splitlines()[-1])["current"]
+    after = sorted(
+        p.relative_to(package) for p in package.rglob("*") if "__pycache__" not in p.parts
+    )
+    assert after == [p for p in before if "__pycache__" not in p.parts]
+
+
+def test_mypy_accepts_a_typed_user_script(installed: tuple[Path, Path]) -> None:
+    bin_folder, _ = installed
+    checked = _run(
+        installed,
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--no-incremental",
+        "--python-executable",
+        bin_folder / "python",
+        "app.py",
+    )
+    assert checked.returncode == 0, checked.stdout
