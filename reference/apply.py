@@ -1,12 +1,13 @@
-"""Per-operation updates (Algorithm 1, Appendix A.3): check, then change D_t.
+"""A turn's updates (Algorithm 1, Appendix A.3): each operation checked, then applied to D_t.
 
-Each operation is checked by :func:`~gcv.reference.preconditions.find_violation`
-against the state as the turn has left it so far, then applied through the
-dependency map's journaled primitives.  The label and attack effects come from
-the operation table :data:`~gcv.reference.rules.RULES`; what is specific to an
-operation (which Dep links it records, who commits) is spelled out below.
-The epistemic effect comes from the sibling table
-:data:`~gcv.reference.epistemic.table.DEL_RULES` and is applied in the same call,
+:func:`apply_operations` owns the turn: the fixed operation order and Observe's
+simultaneous hard announcements.  Each operation is checked by
+:func:`~gcv.reference.preconditions.find_violation` against the state as the turn has
+left it so far, then applied through the dependency map's journaled primitives.  The
+label and attack effects come from the operation table
+:data:`~gcv.reference.rules.RULES`; what is specific to an operation (which Dep links it
+records, who commits) is spelled out below.  The epistemic effect comes from the sibling
+table :data:`~gcv.reference.epistemic.table.DEL_RULES` and is applied in the same call,
 so it is part of the same atomic turn.
 """
 
@@ -39,12 +40,15 @@ from gcv.reference.operations import (
     Revise,
     Support,
     Undermine,
+    in_application_order,
+    own_formula,
+    target_of,
 )
 from gcv.reference.preconditions import find_violation
 from gcv.reference.records import Kind, Record
 from gcv.reference.rules import RULES
 
-__all__ = ["apply_announcements", "apply_operation"]
+__all__ = ["apply_announcements", "apply_operation", "apply_operations"]
 
 
 def _register(
@@ -80,16 +84,9 @@ def _attackers(op: Operation) -> tuple[RecordId, ...]:
     return ()
 
 
-def _target(op: Operation) -> RecordId | None:
-    match op:
-        case Support() | Undermine() | Revise() | Resolve():
-            return op.target
-    return None
-
-
 def _has_table_effect(dmap: DependencyMap, op: Operation) -> bool:
     """The target carries the label the operation table gives it and the attacks it adds."""
-    rule, target = RULES[op.operation], _target(op)
+    rule, target = RULES[op.operation], target_of(op)
     if target is None:
         return True
     label_ok = rule.target_becomes is None or dmap.standing[target] is rule.target_becomes
@@ -105,35 +102,35 @@ def _has_table_effect(dmap: DependencyMap, op: Operation) -> bool:
     "each attacked by the operation's evidence or attackers",
 )
 def apply_operation(
-    dmap: DependencyMap,
-    op: Operation,
-    speaker: AgentId,
-    *,
-    deferred: list[Observe] | None = None,
+    dmap: DependencyMap, op: Operation, speaker: AgentId, *, announce: bool = True
 ) -> None:
     """Apply one operation to ``dmap`` inside its open transaction.
 
     Its argumentation effect (Table 3) and its epistemic effect (the DEL
-    realisation) are both applied.  With ``deferred``, an operation whose
-    realisations are simultaneous within a turn (Observe's hard announcements)
-    is appended to it instead, for :func:`apply_announcements` to apply with
-    the turn's others.
+    realisation) are both applied; with ``announce`` false, an Observe's hard
+    announcement is left for :func:`apply_announcements` to apply with the turn's
+    others (they are simultaneous).
 
     Raises
     ------
     PreconditionViolation
         The operation's precondition (Table 3's, then the epistemic ones) does
-        not hold, or its hard announcement would leave no world; the transaction
-        undoes whatever the operation changed.
+        not hold; the transaction undoes whatever the turn changed.
     """
-    # Only an operation that carries a formula or new atoms has epistemic inputs to check.
-    own: Formula | None = getattr(op, "formula", None)
-    introduces = isinstance(op, Hypothesize) and bool(op.introduces)
+    own, introduces = own_formula(op), isinstance(op, Hypothesize) and bool(op.introduces)
     violation = find_violation(op, dmap.view(), speaker)
+    # Only an operation that carries a formula or new atoms has epistemic inputs to check.
     if violation is None and (own is not None or introduces):
         violation = find_epistemic_violation(op, dmap.model)
     if violation is not None:
         raise violation
+    _apply_argumentation(dmap, op, speaker)
+    if announce or not DEL_RULES[op.operation].simultaneous:
+        _apply_epistemic(dmap, op)
+
+
+def _apply_argumentation(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
+    """Table 3's effect on Args, Dep, Cm and dissent, then the table's attacks and labels."""
     match op:
         case Observe():
             _register(dmap, op.id, op.claim, op.kind, speaker, op.depends_on, op.formula)
@@ -162,28 +159,75 @@ def apply_operation(
             for agent in (speaker,) if op.authoritative else dmap.agents:
                 dmap.commit(agent, op.target)
     # The attack and label effects are the operation table's (Lemma 2.2's proof).
-    rule, target = RULES[op.operation], _target(op)
+    rule, target = RULES[op.operation], target_of(op)
     if target is not None:
         if rule.attacks_target:
             for attacker in _attackers(op):
                 dmap.add_attack(attacker, target)
         if rule.target_becomes is not None:
             dmap.set_standing(target, rule.target_becomes)
-    # The epistemic effect, from the DEL table (all of Expand-Awareness's effect,
-    # Definition A.3).  An operation with no formula (and no target formula) leaves
-    # M_t as it is, at no cost.
-    if deferred is not None and DEL_RULES[op.operation].simultaneous:
-        assert isinstance(op, Observe), "only Observe's announcements are simultaneous"
-        if op.formula is not None:
-            deferred.append(op)
-        return
+
+
+def _apply_epistemic(dmap: DependencyMap, op: Operation) -> None:
+    """The DEL table's update of M_t (all of Expand-Awareness's effect, Definition A.3).
+
+    An operation with no formula of its own or its target's, and no new atoms, leaves
+    M_t as it is, at no cost.
+    """
+    target = target_of(op)
     target_formula = dmap.records[target].formula if target is not None else None
-    epistemic = own is not None or target_formula is not None or introduces
-    if not epistemic and not isinstance(op, ExpandAwareness):
+    introduces = isinstance(op, Hypothesize) and bool(op.introduces)
+    inputs = own_formula(op) is not None or target_formula is not None or introduces
+    if not inputs and not isinstance(op, ExpandAwareness):
         return
     dmap.replace_epistemic(
         apply_effect(dmap.epistemic, op, target_formula=target_formula, standing=dmap.standing)
     )
+
+
+def apply_operations(
+    dmap: DependencyMap, operations: tuple[Operation, ...], speaker: AgentId
+) -> tuple[Operation, ...]:
+    """Apply one turn's operations to ``dmap`` inside its open transaction; return them in the
+    order applied.
+
+    The order is Algorithm 1's (:func:`~gcv.reference.operations.in_application_order`:
+    by kind, written order within a kind).  Observe's hard announcements wait until the
+    turn's last Observe and apply together (DEL_RULES: simultaneous).
+
+    Raises
+    ------
+    GcvError
+        The first operation, in application order, that fails, located by the turn, its
+        written position and its kind.
+    """
+    number = dmap.turn + 1
+    deferred: list[tuple[int, Observe]] = []
+    ordered = in_application_order(operations)
+    for index, op in ordered:
+        simultaneous = DEL_RULES[op.operation].simultaneous
+        if deferred and not simultaneous:
+            _announce(dmap, deferred, number)
+        try:
+            apply_operation(dmap, op, speaker, announce=not simultaneous)
+        except GcvError as error:
+            raise error.locate(
+                turn=number, operation_index=index, operation=op.operation.value
+            ) from None
+        if simultaneous and isinstance(op, Observe) and op.formula is not None:
+            deferred.append((index, op))
+    if deferred:
+        _announce(dmap, deferred, number)
+    return tuple(op for _, op in ordered)
+
+
+def _announce(dmap: DependencyMap, deferred: list[tuple[int, Observe]], number: int) -> None:
+    try:
+        apply_announcements(dmap, [op for _, op in deferred])
+    except GcvError as error:
+        index = next((i for i, op in deferred if op.id == error.record), deferred[0][0])
+        raise error.locate(turn=number, operation_index=index, operation="observe") from None
+    deferred.clear()
 
 
 def _only_eliminates(before: EpistemicState, after: EpistemicState) -> bool:

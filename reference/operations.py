@@ -44,6 +44,8 @@ __all__ = [
     "Support",
     "Undermine",
     "in_application_order",
+    "own_formula",
+    "target_of",
 ]
 
 
@@ -387,6 +389,23 @@ class Question:
 Operation = (
     Observe | Hypothesize | Support | Undermine | Revise | Resolve | ExpandAwareness | Question
 )
+
+
+def own_formula(op: Operation) -> Formula | None:
+    """The operation's own formula over Prop_t, when it gives one (Expand-Awareness has none).
+
+    >>> own_formula(ExpandAwareness("p")) is None
+    True
+    """
+    return None if isinstance(op, ExpandAwareness) else op.formula
+
+
+def target_of(op: Operation) -> RecordId | None:
+    """The record Support, Undermine, Revise or Resolve acts on (Table 3); None otherwise."""
+    match op:
+        case Support() | Undermine() | Revise() | Resolve():
+            return op.target
+    return None
 
 
 def _is_stable_order(

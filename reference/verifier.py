@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import icontract
 
-from gcv.reference.apply import apply_announcements, apply_operation
+from gcv.reference.apply import apply_operations
 from gcv.reference.closure import (
     Grounding,
     dependency_walk,
@@ -39,16 +39,14 @@ from gcv.reference.epistemic.formula import (
 )
 from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.epistemic.semantics import check_formula, everything, is_ordered, truth_set
-from gcv.reference.epistemic.table import DEL_RULES
 from gcv.reference.errors import (
-    GcvError,
     MalformedFormula,
     MalformedInput,
     UnknownAgent,
     UnknownRecord,
 )
 from gcv.reference.identifiers import AgentId, RecordId, is_identifier
-from gcv.reference.operations import Observe, Operation, in_application_order
+from gcv.reference.operations import Operation
 from gcv.reference.predicates import (
     is_conflict_free,
     is_conflict_free_after,
@@ -244,39 +242,14 @@ class Verifier:
         if not isinstance(turn, Turn):
             raise MalformedInput(f"apply_turn takes a Turn, not {_type(turn)}", field="turn")
         number = self.state.turn + 1
-        ordered = in_application_order(turn.operations)
         with self.state.transaction() as journal:
             if turn.speaker not in self.state.agents:
                 raise UnknownAgent(
                     f"speaker {turn.speaker!r} is not in Ags", field="speaker"
                 ).locate(turn=number)
-            # Observe's hard announcements wait until the turn's last Observe, then
-            # apply together (DEL_RULES: simultaneous).
-            deferred: list[Observe] = []
-            written = {id(op): index for index, op in ordered}
-            for index, op in ordered:
-                if deferred and not DEL_RULES[op.operation].simultaneous:
-                    self._announce(deferred, written, number)
-                try:
-                    apply_operation(self.state, op, turn.speaker, deferred=deferred)
-                except GcvError as error:
-                    raise error.locate(
-                        turn=number, operation_index=index, operation=op.operation.value
-                    ) from None
-            if deferred:
-                self._announce(deferred, written, number)
+            applied = apply_operations(self.state, turn.operations, turn.speaker)
         self.state.advance_turn()
-        return TurnReport(number, turn.speaker, tuple(op for _, op in ordered), tuple(journal))
-
-    def _announce(self, deferred: list[Observe], written: dict[int, int], number: int) -> None:
-        try:
-            apply_announcements(self.state, deferred)
-        except GcvError as error:
-            failed = next((op for op in deferred if op.id == error.record), deferred[0])
-            raise error.locate(
-                turn=number, operation_index=written[id(failed)], operation="observe"
-            ) from None
-        deferred.clear()
+        return TurnReport(number, turn.speaker, applied, tuple(journal))
 
     # -- queries -----------------------------------------------------------------
 
@@ -422,6 +395,7 @@ class Verifier:
     ) -> bool:
         """Does ``agent`` know phi (K_i phi) at ``at``, or at every world?
 
+        >>> from gcv.reference.operations import Observe
         >>> v = Verifier(["a", "b"], ["p"])
         >>> _ = v.apply_turn(Turn("a", (Observe("o1", "p holds", formula=parse("p")),)))
         >>> v.knows("b", "p"), v.worlds()

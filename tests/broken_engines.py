@@ -152,12 +152,12 @@ class WrittenOrderTurn(Verifier):
     (Section 2, "Updating D_t"): a one-operation turn cannot show it."""
 
     def apply_turn(self, turn: Turn) -> TurnReport:
-        saved = gcv.reference.verifier.in_application_order
-        gcv.reference.verifier.in_application_order = lambda ops: list(enumerate(ops))
+        saved = gcv.reference.apply.in_application_order
+        gcv.reference.apply.in_application_order = lambda ops: list(enumerate(ops))
         try:
             return super().apply_turn(turn)
         finally:
-            gcv.reference.verifier.in_application_order = saved
+            gcv.reference.apply.in_application_order = saved
 
 
 class NonAtomicTurn(Verifier):

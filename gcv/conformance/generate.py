@@ -55,6 +55,8 @@ from gcv.reference.operations import (
     Operation,
     Question,
     Revise,
+    own_formula,
+    target_of,
 )
 from gcv.trace import operation_from_json
 
@@ -211,8 +213,8 @@ def _effects(case: Case) -> list[tuple[str, str]]:
         ops = [operation_from_json(op) for op in step.request["operations"]]
         observed = sum(isinstance(op, Observe) and op.formula is not None for op in ops)
         for op in ops:
-            target = getattr(op, "target", None)
-            gamma = getattr(op, "formula", None) or (target and records[target].formula)
+            target = target_of(op)
+            gamma = own_formula(op) or (target and records[target].formula)
             if gamma is not None or isinstance(op, ExpandAwareness):
                 found.append((op.operation.value, _reading(op, atoms, observed)))
             if isinstance(op, Hypothesize) and op.introduces:

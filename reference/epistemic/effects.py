@@ -46,6 +46,7 @@ from gcv.reference.operations import (
     Observe,
     Operation,
     Question,
+    own_formula,
 )
 from gcv.reference.records import Standing
 
@@ -75,7 +76,7 @@ class EpistemicState:
 
 
 def _is_own_first(op: Operation, result: Formula | None) -> bool:
-    own = getattr(op, "formula", None)
+    own = own_formula(op)
     return own is None or result is own
 
 
@@ -85,7 +86,7 @@ def _is_own_first(op: Operation, result: Formula | None) -> bool:
 def formula_of(op: Operation, target_formula: Formula | None) -> Formula | None:
     """The formula the operation's update acts on (its row's :class:`FormulaSource`)."""
     rule = DEL_RULES[op.operation]
-    own: Formula | None = getattr(op, "formula", None)
+    own: Formula | None = own_formula(op)
     if rule.source is FormulaSource.TARGET and own is None:
         return target_formula
     return own
@@ -119,7 +120,7 @@ def find_epistemic_violation(
             if atom in model.atoms:
                 return DuplicateAtom(f"atom {atom!r} is already in Prop_t", field="introduces")
         introduced = op.introduces
-    own: Formula | None = getattr(op, "formula", None)
+    own: Formula | None = own_formula(op)
     if own is None:
         return None
     return check_formula(model, own, also=introduced)

@@ -51,6 +51,7 @@ from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.errors import GcvError, MalformedFormula
 from gcv.reference.operations import (
     Operation,
+    own_formula,
 )
 from gcv.spec import epistemic as se
 from gcv.spec import transition
@@ -175,7 +176,7 @@ def spec_operation(op: Operation) -> dict[str, Any]:
     """The operation as :mod:`gcv.spec.transition` reads it: its trace-format object, with the
     formula as the spec's value."""
     data = operation_to_json(op)
-    formula: rf.Formula | None = getattr(op, "formula", None)
+    formula: rf.Formula | None = own_formula(op)
     if formula is not None:
         data["formula"] = spec_formula(formula)
     return data

@@ -80,7 +80,7 @@ def _after_apply(extra: Callable[[DependencyMap, Operation, AgentId], None]) -> 
 
         return apply_operation
 
-    return lambda: _wrapped(gcv.reference.verifier, "apply_operation", wrap)
+    return lambda: _wrapped(gcv.reference.apply, "apply_operation", wrap)
 
 
 def _before_apply(
@@ -98,7 +98,7 @@ def _before_apply(
 
         return apply_operation
 
-    return lambda: _wrapped(gcv.reference.verifier, "apply_operation", wrap)
+    return lambda: _wrapped(gcv.reference.apply, "apply_operation", wrap)
 
 
 def _table_row(kind: OperationKind, **change: object) -> Alternative:
@@ -208,7 +208,7 @@ def _first_failing_as_written() -> AbstractContextManager[None]:
                     raise
                 failures = []
                 scratch = copy.deepcopy(self)
-                for index, op in gcv.reference.verifier.in_application_order(turn.operations):
+                for index, op in gcv.reference.apply.in_application_order(turn.operations):
                     try:
                         original(scratch, gcv.reference.verifier.Turn(turn.speaker, (op,)))
                     except GcvError as error:
@@ -263,7 +263,7 @@ def _epistemic_before_table() -> AbstractContextManager[None]:
 
         return apply_operation
 
-    return _wrapped(gcv.reference.verifier, "apply_operation", wrap)
+    return _wrapped(gcv.reference.apply, "apply_operation", wrap)
 
 
 # -- turns and order ----------------------------------------------------------------------------
@@ -307,7 +307,7 @@ def _resolve_early() -> AbstractContextManager[None]:
 
         return ordered
 
-    return _wrapped(gcv.reference.verifier, "in_application_order", wrap)
+    return _wrapped(gcv.reference.apply, "in_application_order", wrap)
 
 
 def _reversed_within_kind() -> AbstractContextManager[None]:
@@ -320,7 +320,7 @@ def _reversed_within_kind() -> AbstractContextManager[None]:
 
         return ordered
 
-    return _wrapped(gcv.reference.verifier, "in_application_order", wrap)
+    return _wrapped(gcv.reference.apply, "in_application_order", wrap)
 
 
 def _kind(pair: tuple[int, Operation]) -> OperationKind:
@@ -583,8 +583,8 @@ def _empty_announcement_ignored() -> AbstractContextManager[None]:
         return apply
 
     return _all(
-        lambda: _wrapped(gcv.reference.verifier, "apply_operation", ignoring),
-        lambda: _wrapped(gcv.reference.verifier, "apply_announcements", ignoring),
+        lambda: _wrapped(gcv.reference.apply, "apply_operation", ignoring),
+        lambda: _wrapped(gcv.reference.apply, "apply_announcements", ignoring),
     )()
 
 

@@ -195,18 +195,18 @@ def _solve_believed_hypotheses() -> None:
 
 
 def _revive_supported() -> None:
-    import gcv.reference.verifier
+    import gcv.reference.apply
     from gcv.reference.operations import Support
     from gcv.reference.records import Standing
 
-    original = gcv.reference.verifier.apply_operation
+    original = gcv.reference.apply.apply_operation
 
     def apply_operation(dmap: Any, op: Any, speaker: str, **options: Any) -> None:
         original(dmap, op, speaker, **options)
         if isinstance(op, Support) and dmap.standing[op.target] is Standing.WEAKENED:
             dmap.set_standing(op.target, Standing.ACTIVE)
 
-    gcv.reference.verifier.apply_operation = apply_operation  # type: ignore[assignment]
+    gcv.reference.apply.apply_operation = apply_operation  # type: ignore[assignment]
 
 
 def main(mode: str) -> int:
