@@ -35,14 +35,10 @@ from fractions import Fraction
 import z3
 
 from gcv.proofs.solver import CheckResult, Outcome, prove
-from gcv.spec.lineage import (
-    Sign,
-    compute_extension,
-    compute_response_modulus,
-    judge_lineage_dfquad,
-    make_relay,
-    make_units_profile,
-)
+from gcv.spec.lineage.dfquad import Sign
+from gcv.spec.lineage.model import compute_extension, make_relay, make_units_profile
+from gcv.spec.lineage.quotient import judge_lineage_dfquad
+from gcv.spec.lineage.response import compute_response_modulus
 
 __all__ = [
     "STAR_LEAVES",

@@ -33,6 +33,7 @@ from gcv.reference.records import MAX_CLAIM_LENGTH, Kind
 __all__ = [
     "APPLICATION_ORDER",
     "DOWNGRADES",
+    "EPISTEMIC_FIELDS",
     "ExpandAwareness",
     "Hypothesize",
     "Observe",
@@ -128,7 +129,8 @@ def _check_atoms(kind: OperationKind, field: str, values: object) -> None:
         raise _fail(kind, field, f"repeats an atom: {list(values)!r}")
 
 
-_EPISTEMIC_FIELDS = frozenset({"formula", "introduces", "specific", "downgrade", "announce"})
+EPISTEMIC_FIELDS = frozenset({"formula", "introduces", "specific", "downgrade", "announce"})
+"""The fields that carry an operation's epistemic inputs (the same names in a trace)."""
 
 
 def _show(op: object) -> str:
@@ -137,7 +139,7 @@ def _show(op: object) -> str:
     shown = []
     for field in dataclasses.fields(op):  # type: ignore[arg-type]
         value = getattr(op, field.name)
-        if field.name in _EPISTEMIC_FIELDS and value == field.default:
+        if field.name in EPISTEMIC_FIELDS and value == field.default:
             continue
         shown.append(f"{field.name}={value!r}")
     return f"{type(op).__name__}({', '.join(shown)})"

@@ -141,14 +141,6 @@ def _is_partition_of_w(
     return len(worlds) == len(set(worlds)) == model.size and all(all(c) for c in cells)
 
 
-def _is_unassociated_ungrounded(
-    verifier: Verifier, candidate: RecordId | None, result: Grounding
-) -> bool:
-    if candidate is not None and candidate in verifier.state.records:
-        return True
-    return not result.grounded and result.witness is None
-
-
 @icontract.invariant(
     lambda self: is_index_of(self.state.dep, self.state.rdep),
     "the reverse index rdep is exactly the inverse of Dep",

@@ -23,7 +23,6 @@ from gcv.jsoninput import SchemaValidator
 
 __all__ = [
     "CASE_FEATURES",
-    "EPISTEMIC_QUERIES",
     "FEATURES",
     "PROTOCOL",
     "QUERIES",
@@ -59,7 +58,6 @@ QUERIES: tuple[str, ...] = (
 )
 """Every query of ``gcv-conform/1``, in the order protocol.md lists them."""
 
-EPISTEMIC_QUERIES = frozenset({"holds", "knows", "believes", "worlds", "ordered", "unexplained"})
 """The queries that read M_t (Appendix A.1), after the trace format's epistemic expectations."""
 
 SET_QUERIES = frozenset(

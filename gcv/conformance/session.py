@@ -17,7 +17,6 @@ import icontract
 
 from gcv.conformance.compare import expectation
 from gcv.conformance.protocol import (
-    EPISTEMIC_QUERIES,
     FEATURES,
     PROTOCOL,
     request_problem,
@@ -30,7 +29,7 @@ from gcv.reference.operations import Operation
 from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.render import render_state, render_turn
 from gcv.reference.verifier import Turn, TurnReport, Verifier
-from gcv.trace import operation_from_json
+from gcv.trace import EPISTEMIC_QUERIES, operation_from_json
 
 __all__ = [
     "IMPLEMENTATION",

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from gcv.spec.lineage import QBAF, Occurrence, Profile, Sign, make_direct_profile
+from gcv.spec.lineage.dfquad import QBAF, Sign
+from gcv.spec.lineage.model import Occurrence, Profile, make_direct_profile
 
 TENTHS = [Fraction(k, 10) for k in range(11)]
 INTERIOR = [Fraction(k, 10) for k in range(1, 10)]

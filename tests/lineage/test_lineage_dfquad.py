@@ -9,12 +9,8 @@ from argumentation.gradual.dfquad import dfquad_strengths
 from argumentation.gradual.gradual import WeightedBipolarGraph
 from hypothesis import given
 
-from gcv.spec.lineage import (
+from gcv.spec.lineage.dfquad import (
     QBAF,
-    CycleError,
-    LineageError,
-    MalformedQBAFError,
-    StrengthError,
     check_strength,
     compute_combination,
     compute_dfquad_strengths,
@@ -24,6 +20,7 @@ from gcv.spec.lineage import (
     compute_topological_order,
     is_multilayer,
 )
+from gcv.spec.lineage.errors import CycleError, LineageError, MalformedQBAFError, StrengthError
 from tests.lineage.lineage_strategies import dags
 
 F = Fraction

@@ -6,24 +6,25 @@ from fractions import Fraction
 
 import pytest
 
-from gcv.spec.lineage import (
+from gcv.spec.lineage.errors import IneligibleExtensionError, MalformedProfileError
+from gcv.spec.lineage.game import (
     Action,
     ActionKind,
-    IneligibleExtensionError,
     JudgmentGame,
-    MalformedProfileError,
     compute_outcome,
     compute_utility,
     find_profitable_deviations,
     generate_replication_deviations,
     is_replication_only_deviation,
+    make_excerpt_game,
+    make_relay_game,
+)
+from gcv.spec.lineage.model import make_relay
+from gcv.spec.lineage.quotient import (
     judge_content_dfquad,
     judge_lineage_dfquad,
     judge_occurrence_dfquad,
     judge_plurality,
-    make_excerpt_game,
-    make_relay,
-    make_relay_game,
 )
 
 F = Fraction

@@ -9,15 +9,12 @@ from itertools import pairwise
 import pytest
 from hypothesis import given
 
-from gcv.spec.lineage import (
-    IneligibleExtensionError,
-    MalformedProfileError,
+from gcv.spec.lineage.dfquad import Sign
+from gcv.spec.lineage.errors import IneligibleExtensionError, MalformedProfileError, StrengthError
+from gcv.spec.lineage.model import (
     Occurrence,
     Profile,
-    Sign,
-    StrengthError,
     compute_extension,
-    compute_lineage_quotient,
     compute_reduction,
     compute_reduction_steps,
     compute_root_aggregate,
@@ -26,7 +23,6 @@ from gcv.spec.lineage import (
     is_eligible,
     is_fresh,
     is_matched_pair,
-    is_permitted_step,
     is_root_replica,
     is_singleton_faithful,
     make_alias,
@@ -39,6 +35,8 @@ from gcv.spec.lineage import (
     make_units_profile,
     rename_roots,
 )
+from gcv.spec.lineage.principles import is_permitted_step
+from gcv.spec.lineage.quotient import compute_lineage_quotient
 from tests.lineage.lineage_strategies import TENTHS, profiles
 
 F = Fraction
@@ -161,15 +159,14 @@ def test_extension_by_a_replica_keeps_units(profile: Profile) -> None:
 
 
 def test_other_bad_inputs_raise_typed_errors() -> None:
-    from gcv.spec.lineage import (
-        QBAF,
-        JudgmentGame,
-        LineageError,
+    from gcv.spec.lineage.dfquad import QBAF
+    from gcv.spec.lineage.errors import LineageError
+    from gcv.spec.lineage.game import JudgmentGame, compute_utility
+    from gcv.spec.lineage.quotient import judge_lineage_dfquad
+    from gcv.spec.lineage.response import (
         compute_direct_gain,
         compute_response_modulus,
         compute_split_aggregate,
-        compute_utility,
-        judge_lineage_dfquad,
     )
 
     with pytest.raises(MalformedProfileError, match="skeleton must be a QBAF"):

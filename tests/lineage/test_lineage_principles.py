@@ -9,24 +9,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gcv.spec.lineage import (
-    IneligibleExtensionError,
+from gcv.spec.lineage.dfquad import Real, Sign, compute_combination, compute_probabilistic_sum
+from gcv.spec.lineage.errors import IneligibleExtensionError
+from gcv.spec.lineage.model import (
     Occurrence,
     Profile,
-    Real,
-    Sign,
-    compute_boundary_violation,
-    compute_combination,
-    compute_content_quotient,
-    compute_dfquad_modulus,
     compute_extension,
-    compute_lineage_quotient,
-    compute_occurrence_representation,
-    compute_probabilistic_sum,
     compute_root_aggregate,
+    get_base,
+    make_excerpt,
+    make_fresh,
+    make_relay,
+    make_units_profile,
+    rename_roots,
+)
+from gcv.spec.lineage.principles import (
+    compute_boundary_violation,
     find_violations,
     generate_replica_extensions,
-    get_base,
     is_factorizing,
     is_finer_than_lineage,
     is_fixed_threshold_stable,
@@ -36,20 +36,21 @@ from gcv.spec.lineage import (
     is_rri_lni_on_domain,
     is_rri_respected,
     is_threshold_uniform_immune,
+    make_lineage_code_judge,
+    observe_prompt,
+)
+from gcv.spec.lineage.quotient import (
+    compute_content_quotient,
+    compute_lineage_quotient,
+    compute_occurrence_representation,
     judge_content_dfquad,
     judge_lineage_dfquad,
     judge_lineage_maxquad,
     judge_occurrence_dfquad,
     judge_occurrence_maxquad,
     judge_plurality,
-    make_excerpt,
-    make_fresh,
-    make_lineage_code_judge,
-    make_relay,
-    make_units_profile,
-    observe_prompt,
-    rename_roots,
 )
+from gcv.spec.lineage.response import compute_dfquad_modulus
 from tests.lineage.lineage_strategies import profiles
 
 F = Fraction
@@ -156,7 +157,7 @@ def test_checkers_refuse_cases_outside_their_principle() -> None:
     fresh = make_fresh(make_relay(BALANCED.occurrences[0], "z"), "new")
     with pytest.raises(IneligibleExtensionError, match="not a root replica"):
         is_rri_respected(judge_lineage_dfquad, BALANCED, fresh)
-    from gcv.spec.lineage import is_flr_respected
+    from gcv.spec.lineage.principles import is_flr_respected
 
     with pytest.raises(IneligibleExtensionError, match="not an eligible"):
         is_flr_respected(judge_lineage_dfquad, BALANCED, make_relay(BALANCED.occurrences[0], "z"))

@@ -16,7 +16,7 @@ from gcv.proofs.lineage_modulus import (
     replay_counterexample,
 )
 from gcv.proofs.solver import Outcome
-from gcv.spec.lineage import compute_combination
+from gcv.spec.lineage.dfquad import compute_combination
 
 unit = st.fractions(min_value=0, max_value=1, max_denominator=40)
 

@@ -8,30 +8,30 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from gcv.spec.lineage import (
+from gcv.spec.lineage.dfquad import (
     QBAF,
-    CycleError,
-    IncompatibleClassError,
-    MalformedQBAFError,
-    Profile,
     Sign,
-    check_compatibility,
-    compute_content_quotient,
     compute_dfquad_strengths,
     compute_extended_qbaf,
+    compute_maxquad_strengths,
+    compute_topological_order,
+    get_signed_sources,
+    get_signed_targets,
+)
+from gcv.spec.lineage.errors import CycleError, IncompatibleClassError, MalformedQBAFError
+from gcv.spec.lineage.model import Profile
+from gcv.spec.lineage.quotient import (
+    check_compatibility,
+    compute_content_quotient,
     compute_lifted_strengths,
     compute_lineage_partition,
     compute_lineage_quotient,
-    compute_maxquad_strengths,
     compute_occurrence_qbaf,
     compute_occurrence_representation,
     compute_quotient,
     compute_root_label_partition,
     compute_singleton_partition,
-    compute_topological_order,
     compute_verdict,
-    get_signed_sources,
-    get_signed_targets,
     is_lineage_stratified,
     judge_content_dfquad,
     judge_lineage_dfquad,
@@ -126,7 +126,7 @@ def test_per_occurrence_dfquad_counts_a_replica() -> None:
 
 
 def test_representations_of_a_relay_and_a_matched_fresh_report() -> None:
-    from gcv.spec.lineage import make_fresh, make_relay, make_units_profile
+    from gcv.spec.lineage.model import make_fresh, make_relay, make_units_profile
 
     profile = make_units_profile(F(1, 2), [(Sign.SUPPORT, F(1, 5)), (Sign.ATTACK, F(1, 5))])
     relay = make_relay(profile.occurrences[1], "carol")

@@ -8,36 +8,42 @@ from itertools import combinations_with_replacement, product
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gcv.spec.lineage import (
-    B5_FIGURES,
+from gcv.spec.lineage.dfquad import (
     QBAF,
-    Occurrence,
-    Profile,
     Sign,
-    compute_b5_figures,
     compute_combination,
     compute_dfquad_strengths,
-    compute_direct_gain,
-    compute_extension,
     compute_max_aggregate,
-    compute_merge_loss,
-    compute_path_parities,
-    compute_predicted_sign,
     compute_probabilistic_sum,
-    compute_qbaf_modulus,
-    compute_response_modulus,
-    compute_split_aggregate,
+)
+from gcv.spec.lineage.model import (
+    Occurrence,
+    Profile,
+    compute_extension,
     is_eligible,
-    is_interior,
-    is_split_inflating,
-    is_strict_direct_response,
+    make_units_profile,
+)
+from gcv.spec.lineage.quotient import (
     judge_lineage_dfquad,
     judge_lineage_maxquad,
     judge_qbaf_lineage_dfquad,
+)
+from gcv.spec.lineage.response import (
+    B5_FIGURES,
+    compute_b5_figures,
+    compute_direct_gain,
+    compute_merge_loss,
+    compute_path_parities,
+    compute_predicted_sign,
+    compute_qbaf_modulus,
+    compute_response_modulus,
+    compute_split_aggregate,
+    is_interior,
+    is_split_inflating,
+    is_strict_direct_response,
     make_b4_example,
     make_b5_configuration,
     make_fresh_leaf,
-    make_units_profile,
 )
 from tests.lineage.lineage_strategies import dags, profiles
 

@@ -7,23 +7,22 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 
-from gcv.spec.lineage import (
-    QBAF,
-    IneligibleExtensionError,
-    Real,
-    Sign,
-    compute_qbaf_modulus,
+from gcv.spec.lineage.dfquad import QBAF, Real, Sign, get_signed_sources
+from gcv.spec.lineage.errors import IneligibleExtensionError
+from gcv.spec.lineage.principles import (
     find_qbaf_violations,
-    get_signed_sources,
     is_structural_flr_respected,
     is_structural_rri_respected,
+    make_qbaf_replica,
+)
+from gcv.spec.lineage.quotient import (
     judge_qbaf_content_dfquad,
     judge_qbaf_dfquad,
     judge_qbaf_lineage_dfquad,
     judge_qbaf_lineage_maxquad,
     judge_qbaf_maxquad,
-    make_qbaf_replica,
 )
+from gcv.spec.lineage.response import compute_qbaf_modulus
 from tests.lineage.lineage_strategies import dags
 
 F = Fraction

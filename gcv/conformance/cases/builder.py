@@ -23,7 +23,7 @@ spec agree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gcv.conformance.cases.oracle import (
@@ -34,7 +34,7 @@ from gcv.conformance.cases.oracle import (
 )
 from gcv.conformance.cases.profile import ChoiceHistory, labelled_by
 from gcv.conformance.compare import canonical_worlds
-from gcv.conformance.protocol import EPISTEMIC_QUERIES, feature_of
+from gcv.conformance.protocol import feature_of
 from gcv.conformance.session import Session
 from gcv.conformance.vectors import FIRST_SUITE_VERSION, Case, Step
 from gcv.reference.epistemic.formula import parse, show
@@ -42,7 +42,7 @@ from gcv.reference.errors import MalformedFormula
 from gcv.reference.operations import Operation
 from gcv.spec import core
 from gcv.spec.transition import TooCostly
-from gcv.trace import operation_to_json
+from gcv.trace import EPISTEMIC_QUERIES, operation_to_json
 
 __all__ = ["AS_REFERENCE", "HAND_WRITTEN", "CaseBuilder", "CaseError", "rederive", "spec_map"]
 
@@ -371,8 +371,6 @@ def _printed(text: str) -> str:
     except MalformedFormula:
         return text
 
-
-CaseFunction = Callable[[CaseBuilder], None]
 
 _QUERY_ARGUMENTS = ("record", "agent", "atom", "formula", "given", "at", "layers")
 

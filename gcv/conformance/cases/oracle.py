@@ -50,6 +50,7 @@ from gcv.reference.epistemic.formula import Formula, atoms_of
 from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.errors import GcvError, MalformedFormula
 from gcv.reference.operations import (
+    EPISTEMIC_FIELDS,
     Operation,
     own_formula,
 )
@@ -59,7 +60,6 @@ from gcv.trace import operation_from_json, operation_to_json
 
 __all__ = [
     "BOUND",
-    "EPISTEMIC_FIELDS",
     "TALLY",
     "Bound",
     "SpecModel",
@@ -121,7 +121,6 @@ def bound(worlds: int, conservative: int | None = None) -> Iterator[None]:
         BOUND.worlds, BOUND.conservative = saved
 
 
-EPISTEMIC_FIELDS = frozenset({"formula", "introduces", "specific", "downgrade", "announce"})
 """Operation fields that belong to the epistemic layer (feature ``epistemic``)."""
 
 

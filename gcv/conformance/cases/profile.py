@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gcv.conformance.protocol import EPISTEMIC_QUERIES
 from gcv.spec.clauses import CHOSEN, CLAUSES, Affects
+from gcv.trace import EPISTEMIC_QUERIES
 
 __all__ = ["ChoiceHistory", "labelled_by"]
 
