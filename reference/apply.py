@@ -46,7 +46,7 @@ from gcv.reference.operations import (
 )
 from gcv.reference.preconditions import find_violation
 from gcv.reference.records import Kind, Record
-from gcv.reference.rules import RULES
+from gcv.reference.rules import RULES, Registration
 
 __all__ = ["apply_announcements", "apply_operation", "apply_operations"]
 
@@ -96,6 +96,24 @@ def _has_table_effect(dmap: DependencyMap, op: Operation) -> bool:
     return label_ok and attacks_ok
 
 
+def _registers_as_the_table_says(before: int, dmap: DependencyMap, op: Operation) -> bool:
+    """Table 3's registration column: a new record exactly when the row says so."""
+    added = len(dmap.records) - before
+    match RULES[op.operation].registers:
+        case Registration.ALWAYS:
+            return added == 1
+        case Registration.NEVER:
+            return added == 0
+    with_claim = isinstance(op, Support | Undermine) and op.evidence_claim is not None
+    return added == int(with_claim)
+
+
+@icontract.snapshot(lambda dmap: len(dmap.records), name="records")
+@icontract.ensure(
+    lambda OLD, dmap, op: _registers_as_the_table_says(OLD.records, dmap, op),
+    "Table 3: Observe, Hypothesize and Question register a record, Support and Undermine "
+    "their evidence when it carries a claim, the others none",
+)
 @icontract.ensure(
     lambda dmap, op: _has_table_effect(dmap, op),
     "Table 3: Undermine leaves its target weakened, Revise abandoned, Resolve resolved, "

@@ -32,7 +32,7 @@ class Registration(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One row of Table 3.
+    """One row of Table 3; the defaults are those of an operation without a target.
 
     Attributes
     ----------
@@ -51,52 +51,58 @@ class Rule:
     """
 
     registers: Registration
-    target_standing: frozenset[Standing]
-    target_unattacked: bool
-    target_becomes: Standing | None
-    attacks_target: bool
-    grounds_in_good_standing: bool
+    target_standing: frozenset[Standing] = frozenset()
+    target_unattacked: bool = False
+    target_becomes: Standing | None = None
+    attacks_target: bool = False
+    grounds_in_good_standing: bool = False
 
 
 _ANY = frozenset(Standing)
-_NONE: frozenset[Standing] = frozenset()
 
 RULES: Mapping[OperationKind, Rule] = MappingProxyType(
     {
-        OperationKind.EXPAND_AWARENESS: Rule(Registration.NEVER, _NONE, False, None, False, False),
-        OperationKind.OBSERVE: Rule(Registration.ALWAYS, _NONE, False, None, False, False),
-        OperationKind.HYPOTHESIZE: Rule(Registration.ALWAYS, _NONE, False, None, False, False),
+        OperationKind.EXPAND_AWARENESS: Rule(registers=Registration.NEVER),
+        OperationKind.OBSERVE: Rule(registers=Registration.ALWAYS),
+        OperationKind.HYPOTHESIZE: Rule(registers=Registration.ALWAYS),
         # Support changes no label, so it may target any record not abandoned.
         OperationKind.SUPPORT: Rule(
-            Registration.EVIDENCE,
-            frozenset({Standing.ACTIVE, Standing.WEAKENED, Standing.RESOLVED}),
-            False,
-            None,
-            False,
-            True,
+            registers=Registration.EVIDENCE,
+            target_standing=frozenset({Standing.ACTIVE, Standing.WEAKENED, Standing.RESOLVED}),
+            target_unattacked=False,
+            target_becomes=None,
+            attacks_target=False,
+            grounds_in_good_standing=True,
         ),
         # Lemma 2.2's proof: "Undermine, whose precondition requires an active or
         # weakened target, adds (alpha_e, alpha_gamma) and leaves st = weakened".
         OperationKind.UNDERMINE: Rule(
-            Registration.EVIDENCE,
-            frozenset({Standing.ACTIVE, Standing.WEAKENED}),
-            False,
-            Standing.WEAKENED,
-            True,
-            True,
+            registers=Registration.EVIDENCE,
+            target_standing=frozenset({Standing.ACTIVE, Standing.WEAKENED}),
+            target_unattacked=False,
+            target_becomes=Standing.WEAKENED,
+            attacks_target=True,
+            grounds_in_good_standing=True,
         ),
         # "Revise adds attacks on alpha_gamma and sets st = abandoned", from any label.
-        OperationKind.REVISE: Rule(Registration.NEVER, _ANY, False, Standing.ABANDONED, True, True),
+        OperationKind.REVISE: Rule(
+            registers=Registration.NEVER,
+            target_standing=_ANY,
+            target_unattacked=False,
+            target_becomes=Standing.ABANDONED,
+            attacks_target=True,
+            grounds_in_good_standing=True,
+        ),
         # "Resolve sets st = resolved only when alpha_gamma in S_t and no attack on it
         # is recorded (Table 3)".
         OperationKind.RESOLVE: Rule(
-            Registration.NEVER,
-            frozenset({Standing.ACTIVE, Standing.RESOLVED}),
-            True,
-            Standing.RESOLVED,
-            False,
-            True,
+            registers=Registration.NEVER,
+            target_standing=frozenset({Standing.ACTIVE, Standing.RESOLVED}),
+            target_unattacked=True,
+            target_becomes=Standing.RESOLVED,
+            attacks_target=False,
+            grounds_in_good_standing=True,
         ),
-        OperationKind.QUESTION: Rule(Registration.ALWAYS, _NONE, False, None, False, False),
+        OperationKind.QUESTION: Rule(registers=Registration.ALWAYS),
     }
 )

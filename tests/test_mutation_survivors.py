@@ -10,7 +10,11 @@ import dataclasses
 
 import pytest
 
-from gcv.reference.apply import _has_table_effect, _only_eliminates
+from gcv.reference.apply import (
+    _has_table_effect,
+    _only_eliminates,
+    _registers_as_the_table_says,
+)
 from gcv.reference.closure import (
     Grounding,
     Walk,
@@ -328,6 +332,17 @@ def test_the_effect_check_refuses_a_wrong_label_or_a_missing_attack() -> None:
     assert _has_table_effect(dmap, Undermine("h1", "o1"))
     assert not _has_table_effect(dmap, Undermine("h1", "o2")), "(o2, h1) was not added"
     assert _has_table_effect(dmap, Observe("o3", "c")), "no target: nothing to check"
+
+
+def test_the_registration_check_reads_the_table_column() -> None:
+    dmap = DependencyMap(["a"])
+    with dmap.transaction():
+        dmap.add_record(Record("o1", "c", "a", 1, Kind.OBSERVATION))
+    assert _registers_as_the_table_says(0, dmap, Observe("o1", "c"))
+    assert not _registers_as_the_table_says(1, dmap, Observe("o2", "c")), "nothing added"
+    assert not _registers_as_the_table_says(0, dmap, Revise("o1")), "Revise registers nothing"
+    assert _registers_as_the_table_says(0, dmap, Support("h1", "o1", evidence_claim="e"))
+    assert not _registers_as_the_table_says(0, dmap, Support("h1", "o1")), "existing evidence"
 
 
 # -- precondition messages say what was wrong --------------------------------------------------
