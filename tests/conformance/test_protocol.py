@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gcv import trace
 from gcv.conformance import protocol
 from gcv.conformance.fuzz import turns_over
 from gcv.conformance.server import serve
@@ -87,7 +88,7 @@ def test_the_reference_declares_every_feature_and_no_reserved_one() -> None:
     assert {f"query:{q}" for q in protocol.QUERIES} <= set(protocol.FEATURES)
     epistemic = {"holds", "knows", "believes", "worlds", "ordered", "unexplained"}
     assert {"epistemic"} | {f"query:{q}" for q in epistemic} <= set(protocol.FEATURES)
-    assert epistemic == protocol.EPISTEMIC_QUERIES
+    assert epistemic == trace.EPISTEMIC_QUERIES
 
 
 @pytest.mark.parametrize(

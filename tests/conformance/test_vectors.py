@@ -15,7 +15,6 @@ import pytest
 
 from gcv.conformance.cases.oracle import is_epistemic_operation
 from gcv.conformance.generate import _check_permanence, _effects, _outcomes
-from gcv.conformance.protocol import EPISTEMIC_QUERIES
 from gcv.conformance.vectors import (
     STATEMENTS,
     Case,
@@ -27,7 +26,7 @@ from gcv.conformance.vectors import (
 from gcv.reference.errors import MalformedVectors, PreconditionViolation
 from gcv.reference.operations import OperationKind
 from gcv.spec import epistemic as se
-from gcv.trace import operation_to_json
+from gcv.trace import EPISTEMIC_QUERIES, operation_to_json
 from tests.test_operations import REJECTIONS
 
 SUITE = load_suite()
