@@ -161,9 +161,9 @@ def parse_json(
 
     >>> parse_json(b'{"a": [1, 2]}', 100, GcvError)
     {'a': [1, 2]}
-    >>> parse_json(b"[" * 40 + b"]" * 40, 100, GcvError, "a list")
+    >>> parse_json(b"[" * 40 + b"]" * 40, 100, GcvError, "a list")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    gcv.reference.errors.GcvError: [gcv-error] a list: [0][0][0][0]...[0][0]: nested more than 32 deep
+    gcv.reference.errors.GcvError: [gcv-error] a list: [0]...[0][0]: nested more than 32 deep
     """
     if len(data) > limit:
         unit = "bytes" if isinstance(data, bytes) else "characters"

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from gcv.conformance.cases.oracle import spec_map  # noqa: F401  (re-used by the tests)
 from gcv.conformance.fuzz import AGENTS, typed_operations_over
 from gcv.reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
-from gcv.reference.depmap import DependencyMap
 from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.verifier import Turn
 from gcv.spec import core
@@ -84,16 +84,6 @@ def random_maps(draw: st.DrawFn, max_records: int = 8, cycles: bool = True) -> R
         dep = frozenset((a, b) for a, b in dep if int(a[1:]) > int(b[1:]))
     att = draw(st.frozensets(pairs, max_size=2 * n))
     return RandomMap(args, standing, dep, att)
-
-
-def spec_map(state: DependencyMap) -> core.DependencyMap:
-    """The reference's live map as the spec's value (Args, Att, st, Dep)."""
-    return core.DependencyMap(
-        args=frozenset(state.records),
-        att=frozenset((a, t) for a, ts in state.att.items() for t in ts),
-        standing={r: s.value for r, s in state.standing.items()},
-        dep=frozenset((r, s) for r, ss in state.dep.items() for s in ss),
-    )
 
 
 # The conformance fuzzer's generator: one strategy for the tests and the fuzzer.

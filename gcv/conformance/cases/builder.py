@@ -31,12 +31,14 @@ from gcv.conformance.cases.oracle import (
     SpecModel,
     declared_model,
     is_epistemic_operation,
+    spec_map,
 )
 from gcv.conformance.cases.profile import ChoiceHistory, labelled_by
 from gcv.conformance.compare import canonical_worlds
 from gcv.conformance.protocol import feature_of
 from gcv.conformance.session import Session
 from gcv.conformance.vectors import FIRST_SUITE_VERSION, Case, Step
+from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.formula import parse, show
 from gcv.reference.errors import MalformedFormula
 from gcv.reference.operations import Operation
@@ -44,7 +46,7 @@ from gcv.spec import core
 from gcv.spec.transition import TooCostly
 from gcv.trace import EPISTEMIC_QUERIES, operation_to_json
 
-__all__ = ["AS_REFERENCE", "HAND_WRITTEN", "CaseBuilder", "CaseError", "rederive", "spec_map"]
+__all__ = ["AS_REFERENCE", "HAND_WRITTEN", "CaseBuilder", "CaseError", "rederive"]
 
 HAND_WRITTEN: Mapping[str, Any] = {"kind": "hand-written"}
 
@@ -56,18 +58,6 @@ AS_REFERENCE: Any = object()
 
 class CaseError(AssertionError):
     """A case states an outcome the reference does not give, or reference and spec disagree."""
-
-
-def spec_map(session: Session) -> core.DependencyMap:
-    """The session's current map as the spec's value (Args, Att, st, Dep)."""
-    assert session.verifier is not None, "a case always has a conversation"
-    state = session.verifier.state
-    return core.DependencyMap(
-        args=frozenset(state.records),
-        att=frozenset((a, t) for a, ts in state.att.items() for t in ts),
-        standing={r: s.value for r, s in state.standing.items()},
-        dep=frozenset((r, s) for r, ss in state.dep.items() for s in ss),
-    )
 
 
 def _has_cycle(d: core.DependencyMap) -> bool:
@@ -152,6 +142,10 @@ class CaseBuilder:
         if not started["ok"]:
             raise self._fail(f"the conversation cannot start: {started}")
 
+    def _state(self) -> DependencyMap:
+        assert self.session.verifier is not None, "a case always has a conversation"
+        return self.session.verifier.state
+
     def _fail(self, detail: str) -> CaseError:
         return CaseError(f"{self.id}, step {len(self.steps) + 1}: {detail}")
 
@@ -195,7 +189,7 @@ class CaseBuilder:
             labels = {"operation_index": "operation", "field": "field", "record": "record"}
             where = [f"{label} {error[k]}" for k, label in labels.items() if k in error]
             note = note or "reference: " + ", ".join(where)
-        d = spec_map(self.session)
+        d = spec_map(self._state())
         if not core.is_conflict_free_map(d):
             raise self._fail("Lemma 2.2 fails: an argument of S_t is attacked")
         self._cycle = self._cycle or _has_cycle(d)
@@ -278,7 +272,7 @@ class CaseBuilder:
         elif "error" in expect:
             raise self._fail(f"{query} failed: {response}")
         if "error" not in expect and query in _SPEC_QUERIES:
-            found = _spec_result(spec_map(self.session), request)
+            found = _spec_result(spec_map(self._state()), request)
             if found != expect["result"]:
                 raise self._fail(f"{query}: reference {expect['result']}, spec {found}")
         if query in EPISTEMIC_QUERIES:

@@ -45,6 +45,7 @@ from typing import Any
 import icontract
 
 from gcv.conformance.compare import canonical_worlds, is_one_outcome
+from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic import formula as rf
 from gcv.reference.epistemic.formula import Formula, atoms_of
 from gcv.reference.epistemic.model import PlausibilityModel
@@ -54,8 +55,8 @@ from gcv.reference.operations import (
     Operation,
     own_formula,
 )
+from gcv.spec import core, transition
 from gcv.spec import epistemic as se
-from gcv.spec import transition
 from gcv.trace import operation_from_json, operation_to_json
 
 __all__ = [
@@ -67,9 +68,20 @@ __all__ = [
     "declared_model",
     "is_epistemic_operation",
     "spec_formula",
+    "spec_map",
     "spec_model",
     "spec_operation",
 ]
+
+
+def spec_map(state: DependencyMap) -> core.DependencyMap:
+    """The engine's live map as the spec's value D_t = (Args, Att, st, Dep)."""
+    return core.DependencyMap(
+        args=frozenset(state.records),
+        att=frozenset((a, t) for a, ts in state.att.items() for t in ts),
+        standing={r: s.value for r, s in state.standing.items()},
+        dep=frozenset((r, s) for r, ss in state.dep.items() for s in ss),
+    )
 
 
 def has_the_atoms_of(result: se.Formula, formula: Formula) -> bool:

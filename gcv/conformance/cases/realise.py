@@ -39,6 +39,7 @@ from typing import Any
 
 import icontract
 
+from gcv.conformance.cases.oracle import spec_map
 from gcv.replay import replay
 from gcv.spec import core
 from gcv.trace import load_trace
@@ -51,14 +52,7 @@ def is_rebuilt_by(trace: Mapping[str, Any], d: core.DependencyMap) -> bool:
     result = replay(load_trace(json.dumps(trace)))
     if any(t.error is not None for t in result.turns):
         return False
-    state = result.verifier.state
-    rebuilt = core.DependencyMap(
-        args=frozenset(state.records),
-        att=frozenset((a, t) for a, ts in state.att.items() for t in ts),
-        standing={r: s.value for r, s in state.standing.items()},
-        dep=frozenset((r, s) for r, ss in state.dep.items() for s in ss),
-    )
-    return rebuilt == d
+    return spec_map(result.verifier.state) == d
 
 
 class Unrealisable(ValueError):
