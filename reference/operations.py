@@ -27,7 +27,7 @@ import icontract
 
 from gcv.reference.epistemic.formula import MAX_DEPTH, Formula, is_atom_name
 from gcv.reference.errors import MalformedOperation
-from gcv.reference.identifiers import AgentId, RecordId, is_identifier
+from gcv.reference.identifiers import AgentId, RecordId, is_identifier, name_list_problem
 from gcv.reference.records import MAX_CLAIM_LENGTH, Kind
 
 __all__ = [
@@ -86,10 +86,9 @@ def _check_identifier(kind: OperationKind, field: str, value: object) -> None:
 def _check_identifiers(kind: OperationKind, field: str, values: object) -> None:
     if not isinstance(values, tuple):
         raise _fail(kind, field, f"expected a tuple of identifiers, got {type(values).__name__}")
-    for value in values:
-        _check_identifier(kind, field, value)
-    if len(set(values)) != len(values):
-        raise _fail(kind, field, f"repeats an identifier: {list(values)!r}")
+    problem = name_list_problem(values)
+    if problem is not None:
+        raise _fail(kind, field, problem)
 
 
 def _check_claim(kind: OperationKind, field: str, value: object) -> None:

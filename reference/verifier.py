@@ -45,7 +45,7 @@ from gcv.reference.errors import (
     UnknownAgent,
     UnknownRecord,
 )
-from gcv.reference.identifiers import AgentId, RecordId, is_identifier
+from gcv.reference.identifiers import AgentId, RecordId, name_list_problem
 from gcv.reference.operations import Operation
 from gcv.reference.predicates import (
     is_conflict_free,
@@ -122,11 +122,9 @@ def _check_collection(field: str, names: object) -> None:
 
 def _check_names(field: str, names: Sequence[str]) -> None:
     _check_collection(field, names)
-    for name in names:
-        if not is_identifier(name):
-            raise MalformedInput(f"{name!r} is not a well-formed identifier", field=field)
-    if len(set(names)) != len(names):
-        raise MalformedInput(f"{field} repeats a name: {list(names)!r}", field=field)
+    problem = name_list_problem(names)
+    if problem is not None:
+        raise MalformedInput(f"{field}: {problem}", field=field)
 
 
 def _check_record_id(value: object, field: str) -> None:

@@ -41,7 +41,7 @@ from gcv.reference.errors import (
     UnknownAtom,
     UnknownWorld,
 )
-from gcv.reference.identifiers import AgentId, is_identifier
+from gcv.reference.identifiers import AgentId, name_list_problem
 
 __all__ = ["MAX_WORLDS", "PlausibilityModel", "build_model"]
 
@@ -386,11 +386,9 @@ class PlausibilityModel:
 
 def _names(field: str, values: Iterable[object]) -> tuple[str, ...]:
     names = tuple(values)
-    for name in names:
-        if not is_identifier(name):
-            raise MalformedInput(f"{name!r} is not a well-formed identifier", field=field)
-    if len(set(names)) != len(names):
-        raise MalformedInput(f"{field} repeats a name: {list(names)!r}", field=field)
+    problem = name_list_problem(names)
+    if problem is not None:
+        raise MalformedInput(f"{field}: {problem}", field=field)
     return names  # type: ignore[return-value]  # checked: every name is a str
 
 
