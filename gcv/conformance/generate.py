@@ -332,7 +332,7 @@ def _import_trace(args: argparse.Namespace, directory: Path) -> None:
         args.description,
         args.statement,
         origin=origin,
-        final_survey=("standing", "verify", "affected_star"),
+        final_survey=SURVEY,
         tags=["counterexample"],
     )
     path = directory / file_of(args.id)

@@ -10,6 +10,7 @@ import pytest
 
 from gcv.conformance import session as session_module
 from gcv.conformance.cases import CaseBuilder, CaseError, case_from_trace, rederive
+from gcv.conformance.cases.builder import SURVEY
 from gcv.conformance.compare import check, normalize_state
 from gcv.reference.operations import Hypothesize, Observe, Revise
 
@@ -104,7 +105,7 @@ def test_rederiving_a_case_from_its_requests_gives_it_back() -> None:
         "d",
         ["Lemma 2.1"],
         origin=origin,
-        final_survey=("standing", "verify", "affected_star"),
+        final_survey=SURVEY,
     )
     assert rederive(case) == case
 

@@ -46,7 +46,10 @@ from gcv.spec import core
 from gcv.spec.transition import TooCostly
 from gcv.trace import EPISTEMIC_QUERIES, operation_to_json
 
-__all__ = ["AS_REFERENCE", "HAND_WRITTEN", "CaseBuilder", "CaseError", "rederive"]
+__all__ = ["AS_REFERENCE", "HAND_WRITTEN", "SURVEY", "CaseBuilder", "CaseError", "rederive"]
+
+SURVEY: tuple[str, ...] = ("standing", "verify", "affected_star")
+"""What a survey asks about every record by default: st_t, the Verify walk and Affected*."""
 
 HAND_WRITTEN: Mapping[str, Any] = {"kind": "hand-written"}
 
@@ -323,10 +326,10 @@ class CaseBuilder:
         self.query("state", note=note)
 
     def survey(self, *queries: str) -> None:
-        """Ask ``queries`` (default: standing, verify, affected_star) about every record."""
+        """Ask ``queries`` (default: :data:`SURVEY`) about every record."""
         assert self.session.verifier is not None, "a case always has a conversation"
         for record in sorted(self.session.verifier.state.records):
-            for query in queries or ("standing", "verify", "affected_star"):
+            for query in queries or SURVEY:
                 self.query(query, record)
 
     # -- the case ----------------------------------------------------------------
