@@ -61,10 +61,9 @@ _CROSSHAIR_WITH_DEEPER_STACK = (
 )
 
 
-def check(target: str, per_condition_timeout: float) -> Outcome:
-    """Run ``crosshair check`` on one target with the icontract analysis."""
-    env = dict(os.environ, ICONTRACT_SLOW="1", PYTHONPATH=str(ROOT))
-    command = [
+def command(target: str, per_condition_timeout: float) -> list[str]:
+    """``crosshair check`` of one target with the icontract analysis, and a deeper stack."""
+    return [
         sys.executable,
         "-c",
         _CROSSHAIR_WITH_DEEPER_STACK,
@@ -73,9 +72,23 @@ def check(target: str, per_condition_timeout: float) -> Outcome:
         f"--per_condition_timeout={per_condition_timeout}",
         target,
     ]
+
+
+def environment() -> dict[str, str]:
+    """The searched code's slow contracts switched on, and the checkout importable."""
+    return dict(os.environ, ICONTRACT_SLOW="1", PYTHONPATH=str(ROOT))
+
+
+def check(target: str, per_condition_timeout: float) -> Outcome:
+    """Run ``crosshair check`` on one target."""
     start = time.perf_counter()
     done = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL
+        command(target, per_condition_timeout),
+        cwd=ROOT,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
     )
     return Outcome(target, done.returncode, done.stdout, done.stderr, time.perf_counter() - start)
 

@@ -13,10 +13,8 @@ reference/ (docs/verification.md, "CrossHair").
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,6 +29,7 @@ from gcv.reference.operations import ExpandAwareness, Observe
 from gcv.reference.preconditions import find_violation
 from gcv.reference.predicates import is_least_closed_from, is_reached_exactly
 from gcv.reference.records import Standing
+from tests.crosshair.run import command, environment
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -45,17 +44,9 @@ BUDGET = {"bugs_detected": 3.0, "reference": 1.5}
 def _start(path: Path) -> subprocess.Popen[str]:
     budget = BUDGET[path.parent.name]
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "crosshair",
-            "check",
-            "--analysis_kind=icontract",
-            f"--per_condition_timeout={budget}",
-            str(path),
-        ],
+        command(str(path), budget),
         cwd=ROOT,
-        env=dict(os.environ, ICONTRACT_SLOW="1", PYTHONPATH=str(ROOT)),
+        env=environment(),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
