@@ -127,13 +127,14 @@ CREATE TABLE snapshot (
 # else (a function, a class from elsewhere) makes the snapshot corrupt, so a damaged or
 # planted snapshot cannot call code on load.
 _STATE_CLASSES = (Verifier, DependencyMap, EpistemicState, PlausibilityModel)
+_ENGINE_PACKAGE = Verifier.__module__.rpartition(".")[0] + "."
 
 
 class _SnapshotUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if module == "array" and name in ("array", "_array_reconstructor"):
             return super().find_class(module, name)
-        if module.startswith("reference."):
+        if module.startswith(_ENGINE_PACKAGE):
             found = super().find_class(module, name)
             if found in _STATE_CLASSES or (
                 isinstance(found, type)
@@ -144,13 +145,15 @@ class _SnapshotUnpickler(pickle.Unpickler):
 
 
 def _layout(verifier: Verifier) -> str:
-    """The engine's state layout: the package version and the map's attributes.
+    """The engine's state layout: the package version, where the engine lives, and the
+    map's attributes.
 
-    A snapshot pickled by an engine with another layout would unpickle into a state the
-    running code does not expect, so it is passed over and the log replayed instead.
+    A snapshot pickled by an engine with another layout (or under another package name)
+    would unpickle into a state the running code does not expect, or not at all, so it is
+    passed over and the log replayed instead.
     """
     fields = sorted(verifier.state.__getstate__())
-    return json.dumps([_ENGINE_VERSION, fields], separators=(",", ":"))
+    return json.dumps([_ENGINE_VERSION, _ENGINE_PACKAGE, fields], separators=(",", ":"))
 
 
 def _sha256(data: bytes) -> str:

@@ -1094,7 +1094,7 @@ CLAIMS: tuple[Claim, ...] = (
         "occurrences group into root-role units whose strength is the maximum over their "
         "renderings (absorption)",
         Status.TESTED,
-        implemented_in=("gcv.spec.lineage.compute_units",),
+        implemented_in=("gcv.spec.lineage.model.compute_units",),
         tests=(
             _t("lineage/test_lineage_model.py", "test_units_take_the_maximum_over_renderings"),
             _t(
