@@ -32,6 +32,7 @@ from gcv.conformance.cases import (
     rederive,
     scenario_cases,
 )
+from gcv.conformance.cases.builder import SURVEY
 from gcv.conformance.cases.scenario_maps import scenario_map_cases
 from gcv.conformance.protocol import PROTOCOL
 from gcv.conformance.session import Session

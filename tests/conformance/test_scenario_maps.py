@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gcv.conformance.cases.builder import spec_map
+from gcv.conformance.cases.oracle import spec_map
 from gcv.conformance.cases.realise import Unrealisable, trace_from_map
 from gcv.conformance.cases.scenario_maps import replayed_scenario
 from gcv.conformance.runner import EXIT_FAILED
@@ -28,7 +28,8 @@ def test_the_case_rebuilds_phase3sreplayed_scenario_and_its_survey_makes_no_choi
             assert session.handle({"id": number, **step.request})["ok"], step.request
             assert len(step.request["operations"]) == 1
     scenario, _ = replayed_scenario("phase3-deliberation")
-    assert spec_map(session) == spec_map(scenario)
+    assert session.verifier is not None and scenario.verifier is not None
+    assert spec_map(session.verifier.state) == spec_map(scenario.verifier.state)
     # Only the answers that read Cm_t (commitments, the state dump) depend on a choice.
     chosen = {s.request.get("query") for s in case.steps if s.choices}
     assert chosen == {"commitments", "state"}
@@ -38,7 +39,8 @@ def test_the_case_rebuilds_phase3sreplayed_scenario_and_its_survey_makes_no_choi
 def test_maps_only_a_choice_reaches_are_refused() -> None:
     phase2, agents = replayed_scenario("phase2-debugging")
     with pytest.raises(Unrealisable, match="Dep cycle"):
-        trace_from_map(spec_map(phase2), agents=agents, paper_only=True)
+        assert phase2.verifier is not None
+        trace_from_map(spec_map(phase2.verifier.state), agents=agents, paper_only=True)
     weakened = core.DependencyMap(
         frozenset({"e", "h"}),
         frozenset({("e", "h")}),

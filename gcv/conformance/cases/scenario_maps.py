@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from gcv.conformance.cases.builder import spec_map
+from gcv.conformance.cases.oracle import spec_map
 from gcv.conformance.cases.realise import trace_from_map
 from gcv.conformance.cases.traces import FINAL_SURVEY, case_from_trace
 from gcv.conformance.session import Session
 from gcv.conformance.statements import COR24, DEF23, LEMMA21, PHASE3, PROP23
 from gcv.conformance.vectors import SUITE_VERSION, Case
+from gcv.reference.depmap import DependencyMap
 from gcv.trace import load_trace, operation_to_json
 
 __all__ = ["replayed_scenario", "scenario_map_cases"]
@@ -42,12 +43,17 @@ def replayed_scenario(name: str) -> tuple[Session, tuple[str, ...]]:
     return session, tuple(trace.agents)
 
 
+def _state(session: Session) -> DependencyMap:
+    assert session.verifier is not None, "the scenario was replayed"
+    return session.verifier.state
+
+
 def scenario_map_cases() -> list[Case]:
     """One case per scenario whose final map a conversation without choices reaches."""
     cases = []
     for name, label in _PAPER_MAPS:
         session, agents = replayed_scenario(name)
-        trace = trace_from_map(spec_map(session), name=name, agents=agents, paper_only=True)
+        trace = trace_from_map(spec_map(_state(session)), name=name, agents=agents, paper_only=True)
         cases.append(
             case_from_trace(
                 json.dumps(trace),

@@ -39,6 +39,7 @@ from gcv.reference.errors import (
     UnknownAgent,
     UnknownRecord,
 )
+from gcv.reference.identifiers import AgentId
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -50,7 +51,7 @@ from gcv.reference.operations import (
     Support,
     Undermine,
 )
-from gcv.reference.records import AgentId, Kind, Standing
+from gcv.reference.records import Kind, Standing
 
 __all__ = ["ALTERNATIVES", "all_alternatives"]
 
