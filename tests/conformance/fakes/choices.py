@@ -129,10 +129,11 @@ def _all(*alternatives: Alternative) -> Alternative:
     """Several patches as one alternative."""
 
     def entered() -> AbstractContextManager[None]:
-        stack = ExitStack()
-        for alternative in alternatives:
-            stack.enter_context(alternative())
-        return stack
+        # If one patch cannot be made, the ones already made are undone at once.
+        with ExitStack() as stack:
+            for alternative in alternatives:
+                stack.enter_context(alternative())
+            return stack.pop_all()
 
     return entered
 
@@ -336,10 +337,7 @@ def _observations_one_after_another() -> AbstractContextManager[None]:
         )
         return MappingProxyType(rows)
 
-    return _all(
-        lambda: _wrapped(gcv.reference.verifier, "DEL_RULES", wrap),
-        lambda: _wrapped(gcv.reference.apply, "DEL_RULES", wrap),
-    )()
+    return _wrapped(gcv.reference.apply, "DEL_RULES", wrap)
 
 
 # -- preconditions ------------------------------------------------------------------------------
