@@ -3,10 +3,12 @@
 The engine's precondition checks and effects read this table, and the Z3
 encoding in ``proofs/`` is built from the same rows.  What each row must be is
 stated in ``spec/transition.py`` (the clauses of Table 3, each the paper's or a
-choice); ``tests/test_transition.py`` checks the engine against that statement,
-and ``tests/test_proofs_tied.py`` samples concrete steps on which the encoding,
-the engine and the spec must agree.  The proofs are about the encoding; that
-the encoding is the engine is tested on those samples, not proved.
+choice).  The obligation ``table-3`` proves the encoding built from these rows
+equal, for every state, to a second statement written from the spec
+(``proofs/table3.py``); ``tests/test_transition.py`` checks the engine against the
+spec, and ``tests/refinement.py`` checks engine, spec and encoding on every step
+of every state of a small scope.  That the encoding is the engine is tested
+there, not proved.
 """
 
 from __future__ import annotations
