@@ -11,23 +11,58 @@ SQLite store (:func:`create_session`, :func:`open_session`), a :class:`TraceWrit
 for an in-memory history, and :func:`load_scenario` for the built-in traces.
 """
 
+import importlib
 from importlib.metadata import version
+from typing import TYPE_CHECKING
 
-import gcv.reference
-from gcv.history import TraceWriter
-from gcv.reference import *  # noqa: F403  (the engine's API is the package's)
-from gcv.scenarios import load_scenario
-from gcv.store import StoredSession, create_session, import_trace, open_session
+if TYPE_CHECKING:  # what the checkers see; at run time __getattr__ below imports them
+    from gcv.history import TraceWriter as TraceWriter
+    from gcv.reference import *  # noqa: F403  (the engine's API is the package's)
+    from gcv.scenarios import load_scenario as load_scenario
+    from gcv.store import StoredSession as StoredSession
+    from gcv.store import create_session as create_session
+    from gcv.store import import_trace as import_trace
+    from gcv.store import open_session as open_session
 
 __version__ = version("grounded-continuation")
 
-__all__ = [
-    "StoredSession",
-    "TraceWriter",
-    "__version__",
-    "create_session",
-    "import_trace",
-    "load_scenario",
-    "open_session",
-]
-__all__ += gcv.reference.__all__
+# Where each public name lives.  They are imported on first use, so that importing one
+# layer (``gcv.spec.core``, say) loads neither the engine nor the tools.
+_TOOLS = {
+    "StoredSession": "gcv.store",
+    "TraceWriter": "gcv.history",
+    "create_session": "gcv.store",
+    "import_trace": "gcv.store",
+    "load_scenario": "gcv.scenarios",
+    "open_session": "gcv.store",
+}
+_ENGINE = (
+    "ExpandAwareness",
+    "GcvError",
+    "Grounding",
+    "Hypothesize",
+    "Kind",
+    "Observe",
+    "Operation",
+    "Question",
+    "Resolve",
+    "Revise",
+    "Standing",
+    "Support",
+    "Turn",
+    "TurnReport",
+    "Undermine",
+    "Verifier",
+)
+
+__all__ = ["__version__", *_TOOLS, *_ENGINE]
+
+
+def __getattr__(name: str) -> object:
+    """The public name ``name``, imported from its module on first use (PEP 562)."""
+    home = _TOOLS.get(name) or ("gcv.reference" if name in _ENGINE else None)
+    if home is None:
+        raise AttributeError(f"module 'gcv' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

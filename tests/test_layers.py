@@ -150,3 +150,23 @@ def test_the_runner_and_the_server_load_neither_the_spec_nor_the_generator(modul
 
 def test_the_runner_check_sees_a_planted_spec_import() -> None:
     assert "gcv.spec.core" in _loaded_for_the_runner("gcv.conformance.runner", "gcv.spec.core")
+
+
+def test_importing_a_layer_loads_neither_the_engine_nor_the_tools() -> None:
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, gcv.spec.core; print(*sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert sorted(m for m in loaded if m.startswith("gcv")) == ["gcv", "gcv.spec", "gcv.spec.core"]
+
+
+def test_the_package_offers_the_engines_whole_api_and_the_tools() -> None:
+    import gcv
+    import gcv.reference
+
+    assert tuple(gcv.reference.__all__) == gcv._ENGINE
+    assert all(getattr(gcv, name) is not None for name in gcv.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = gcv.nothing  # type: ignore[attr-defined]
