@@ -20,25 +20,15 @@ Section 2 ("The runtime check", "Retraction queries") and Appendix A.2.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from operator import itemgetter
 from typing import NamedTuple, TypeAlias
 
 import icontract
 
 from gcv.reference.identifiers import RecordId
-from gcv.reference.predicates import (
-    Links,
-    are_all_good,
-    is_closed_from,
-    is_closed_under,
-    is_least_closed_from,
-    is_link_path,
-    is_numbered_relation,
-    is_reached_exactly,
-    is_relation_over_numbers,
-)
 
 __all__ = [
     "Grounding",
@@ -48,6 +38,97 @@ __all__ = [
     "one_step_affected",
     "reverse_closure",
 ]
+
+
+# -- the predicates the queries' contracts read (naive where they recompute a closure) --
+
+Links = Sequence[Sequence[int]]
+"""A relation over records 0 .. n-1: ``links[i]`` lists the records i links to."""
+
+
+def is_relation_over_numbers(links: Links) -> bool:
+    """Check that every link stays among the numbered records: a relation over Args_t
+    (Definition 2.1)."""
+    size = len(links)
+    return all(0 <= j < size for targets in links for j in targets)
+
+
+def is_numbered_relation(links: Links, good: Sequence[int]) -> bool:
+    """Check that ``links`` and ``good`` number the same records and every link stays among
+    them: Dep_t maps Args_t to subsets of Args_t (Definition 2.1)."""
+    return len(links) == len(good) and is_relation_over_numbers(links)
+
+
+def are_all_good(members: Iterable[int], good: Sequence[int]) -> bool:
+    """Check that every member lies in S_t."""
+    return all(good[member] for member in members)
+
+
+def is_closed_under(links: Links, members: Collection[int]) -> bool:
+    """Check that ``members`` contains links[i] for each of its members i."""
+    inside = set(members)
+    return all(j in inside for i in inside for j in links[i])
+
+
+def is_link_path(links: Links, path: Sequence[int]) -> bool:
+    """Check that each step of ``path`` follows a link."""
+    return all(later in links[earlier] for earlier, later in pairwise(path))
+
+
+@icontract.require(lambda links, start: 0 <= start < len(links), "alpha is a numbered record")
+@icontract.require(
+    lambda links: is_relation_over_numbers(links),
+    "links relate numbered records only (Definition 2.1)",
+    enabled=icontract.SLOW,
+)
+@icontract.ensure(
+    lambda links, start, members, result: (
+        not result or (start in members and is_closed_under(links, members))
+    ),
+    "Dep*(alpha) contains alpha and is closed under Dep",
+    enabled=icontract.SLOW,
+)
+def is_reached_exactly(links: Links, start: int, members: Collection[int]) -> bool:
+    """Check, naively, that ``members`` is exactly Dep*(start) (start included)."""
+    return _grown_until_stable(links, {start}) == set(members)
+
+
+def is_closed_from(links: Links, origin: int, members: Collection[int]) -> bool:
+    """Check that ``members`` contains links[origin] and links[x] for each member x.
+
+    With ``links`` the reverse index of Dep, ``members`` is then closed under the step
+    X -> X | Affected(X) of Definition 2.3, so it contains Affected*(origin).
+    """
+    inside = set(members)
+    return all(j in inside for j in links[origin]) and is_closed_under(links, inside)
+
+
+@icontract.require(lambda links, origin: 0 <= origin < len(links), "beta is a numbered record")
+@icontract.require(
+    lambda links: is_relation_over_numbers(links),
+    "links relate numbered records only (Definition 2.1)",
+    enabled=icontract.SLOW,
+)
+@icontract.ensure(
+    lambda links, origin, members, result: not result or is_closed_from(links, origin, members),
+    "the union of the X_k is closed under the X_k step (Definition 2.3)",
+    enabled=icontract.SLOW,
+)
+def is_least_closed_from(links: Links, origin: int, members: Collection[int]) -> bool:
+    """Check, naively, that ``members`` is the union of Definition 2.3's X_k sequence
+    (with ``links`` the reverse index of Dep and ``origin`` the withdrawn beta)."""
+    return _grown_until_stable(links, set(links[origin])) == set(members)
+
+
+def _grown_until_stable(links: Links, first: set[int]) -> set[int]:
+    """X_0 = ``first``, X_(k+1) = X_k | links(X_k), until X_k stops growing: the naive
+    fixed point both closure checks compare against (Definition 2.3's rounds)."""
+    current = first
+    while True:
+        grown = current | {j for i in current for j in links[i]}
+        if grown == current:
+            return current
+        current = grown
 
 
 # A walk keeps its marks (record -> 1 + the record it was reached from, or 1) in a

@@ -1,9 +1,12 @@
 """The dependency map D_t = (M, AF, Cm, Dep) of Definition 2.1, with its indexes.
 
-The map keeps, for every record, its Dep links and the reverse index
-``rdep`` (who depends on it), and for every attack both directions, so that
-Verify walks Dep forward and Affected* walks ``rdep`` backward, each in time
-proportional to what it visits (Proposition 2.5).
+The map numbers every record when it is registered and keeps, for every
+number, its Dep links and the reverse index ``rdep`` (who depends on it) as
+numbers, so that Verify walks Dep forward and Affected* walks ``rdep`` backward,
+each in time proportional to what it visits (Proposition 2.5).  That is the one
+representation of Dep: the views by identifier (:attr:`DependencyMap.dep`,
+:attr:`DependencyMap.rdep`) are read through it.  Attacks are kept in both
+directions by identifier.
 
 All mutation goes through a handful of primitives, and only inside
 :meth:`DependencyMap.transaction`: each primitive journals the
@@ -160,7 +163,7 @@ class Numbering:
     """Args_t numbered 0, 1, ... in registration order, with Dep, its reverse index and
     S_t over the numbers: what the two queries walk (read-only; no copy is made).
 
-    ``name[i]`` is record i and ``number[name[i]] == i``; ``supports[i]`` lists the
+    ``name[i]`` is record i and ``number[name[i]] == i``; ``supports[i]`` holds the
     numbers of Dep(record i) and ``dependents[i]`` of the records resting on it, each
     in the order the links were recorded; ``good[i]`` is 1 when record i is in S_t.
     """
@@ -176,6 +179,58 @@ def _ordered_set() -> dict[str, None]:
     # dicts keep insertion order, so every iteration below is deterministic
     # (independent of PYTHONHASHSEED); the values are unused.
     return {}
+
+
+class _NamedLinks(Collection[RecordId]):
+    """One record's links (numbers, in the order recorded) read as records."""
+
+    __slots__ = ("_links", "_name", "_number")
+
+    def __init__(
+        self, links: array[int], name: Sequence[RecordId], number: Mapping[RecordId, int]
+    ) -> None:
+        self._links, self._name, self._number = links, name, number
+
+    def __contains__(self, record: object) -> bool:
+        return isinstance(record, str) and self._number.get(record, -1) in self._links
+
+    def __iter__(self) -> Iterator[RecordId]:
+        name = self._name
+        return (name[i] for i in self._links)
+
+    def __len__(self) -> int:
+        return len(self._links)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+class _LinksByRecord(Mapping[RecordId, Collection[RecordId]]):
+    """A relation over record numbers read by identifier: record -> its linked records,
+    for the records with at least one link (a record without is an absent key)."""
+
+    __slots__ = ("_links", "_name", "_number")
+
+    def __init__(
+        self,
+        links: Sequence[array[int]],
+        name: Sequence[RecordId],
+        number: Mapping[RecordId, int],
+    ) -> None:
+        self._links, self._name, self._number = links, name, number
+
+    def __getitem__(self, record: RecordId) -> Collection[RecordId]:
+        i = self._number.get(record)
+        if i is None or not self._links[i]:
+            raise KeyError(record)
+        return _NamedLinks(self._links[i], self._name, self._number)
+
+    def __iter__(self) -> Iterator[RecordId]:
+        name = self._name
+        return (name[i] for i, links in enumerate(self._links) if links)
+
+    def __len__(self) -> int:
+        return sum(1 for links in self._links if links)
 
 
 class DependencyMap:
@@ -208,22 +263,20 @@ class DependencyMap:
         self.turn = 0
         self._records: dict[RecordId, Record] = {}
         self._standing: dict[RecordId, Standing] = {}
-        # Invariant: support in _dep[record] iff record in _rdep[support].
-        self._dep: dict[RecordId, dict[RecordId, None]] = {}
-        self._rdep: dict[RecordId, dict[RecordId, None]] = {}
-        # Invariant: target in _att[attacker] iff attacker in _ratt[target].
-        self._att: dict[RecordId, dict[RecordId, None]] = {}
-        self._ratt: dict[RecordId, dict[RecordId, None]] = {}
-        # The same records numbered in registration order, with Dep, its reverse index and
-        # S_t over the numbers: the queries walk these, indexing instead of hashing.  Each
-        # record's links are a compact array rather than a list of int objects, so a walk
-        # over 10^6 records reads memory in order.  Invariant: they describe exactly
-        # _records, _dep and _standing (is_numbering_of).
+        # The records numbered in registration order, with Dep, its reverse index and S_t
+        # over the numbers: the queries walk these, indexing lists instead of hashing
+        # identifiers; each record's links are a compact array rather than a list of int
+        # objects, so a walk over 10^6 records reads memory in order.  Invariants:
+        # s in _supports[r] iff r in _dependents[s] (is_index_of); _good flags exactly
+        # the numbers whose _standing is in S_t (is_numbering_of).
         self._number: dict[RecordId, int] = {}
         self._name: list[RecordId] = []
         self._supports: list[array[int]] = []
         self._dependents: list[array[int]] = []
         self._good = bytearray()
+        # Invariant: target in _att[attacker] iff attacker in _ratt[target].
+        self._att: dict[RecordId, dict[RecordId, None]] = {}
+        self._ratt: dict[RecordId, dict[RecordId, None]] = {}
         self._commitments: dict[AgentId, dict[RecordId, None]] = {a: {} for a in self.agents}
         self._dissent: dict[RecordId, dict[AgentId, None]] = {}
         # M_t is the one home of Prop_t, the worlds and the awareness sets.
@@ -238,12 +291,13 @@ class DependencyMap:
         # never goes stale, and making one per read cost more than the queries' work.
         self._records_view: Mapping[RecordId, Record] = MappingProxyType(self._records)
         self._standing_view: Mapping[RecordId, Standing] = MappingProxyType(self._standing)
-        self._dep_view: Mapping[RecordId, Collection[RecordId]] = MappingProxyType(self._dep)
-        self._rdep_view: Mapping[RecordId, Collection[RecordId]] = MappingProxyType(self._rdep)
+        number = MappingProxyType(self._number)
+        self._dep_view = _LinksByRecord(self._supports, self._name, number)
+        self._rdep_view = _LinksByRecord(self._dependents, self._name, number)
         self._att_view: Mapping[RecordId, Collection[RecordId]] = MappingProxyType(self._att)
         self._ratt_view: Mapping[RecordId, Collection[RecordId]] = MappingProxyType(self._ratt)
         self._numbering_view = Numbering(
-            MappingProxyType(self._number),
+            number,
             self._name,
             self._supports,
             self._dependents,
@@ -272,12 +326,14 @@ class DependencyMap:
 
     @property
     def dep(self) -> Mapping[RecordId, Collection[RecordId]]:
-        """Dep_t: record -> the records it rests on (absent key: none)."""
+        """Dep_t: record -> the records it rests on, in the order recorded (absent key:
+        none; read through the numbering)."""
         return self._dep_view
 
     @property
     def rdep(self) -> Mapping[RecordId, Collection[RecordId]]:
-        """The reverse index of Dep_t: record -> the records resting on it."""
+        """The reverse index of Dep_t: record -> the records resting on it (absent key:
+        none; read through the numbering)."""
         return self._rdep_view
 
     @property
@@ -348,7 +404,7 @@ class DependencyMap:
             "atoms": sorted(model.atoms),
             "awareness": {a: sorted(atoms) for a, atoms in sorted(model.awareness.items())},
             "records": [self._record_data(r) for r in sorted(self._records.values(), key=_id)],
-            "dep": sorted([r, s] for r, supports in self._dep.items() for s in supports),
+            "dep": sorted([r, s] for r, supports in self._dep_view.items() for s in supports),
             "att": sorted([a, t] for a, targets in self._att.items() for t in targets),
             "commitments": {a: sorted(rs) for a, rs in sorted(self._commitments.items())},
             "dissent": {r: sorted(ags) for r, ags in sorted(self._dissent.items())},
@@ -421,27 +477,17 @@ class DependencyMap:
             self._standing[record] = label
             self._good[self._number[record]] = label in GOOD_STANDING
 
-    @icontract.ensure(
-        lambda self, record, support: support in self.dep[record] and record in self.rdep[support],
-        "Dep and its reverse index gain the link together",
-    )
     def add_dependency(self, record: RecordId, support: RecordId) -> None:
         """Add ``support`` to Dep(``record``), and ``record`` to rdep(``support``)."""
-        if support not in self._dep.get(record, {}):
-            # Store the registered identifier objects, not the operation's equal copies:
-            # the walks then compare keys by identity, without reading the strings
-            # (a fifth of their time per record on maps of 10^6 records).
-            record, support = self._registered(record), self._registered(support)
-            self._log(DependencyAdded(record, support))
-            self._dep.setdefault(record, _ordered_set())[support] = None
-            self._rdep.setdefault(support, _ordered_set())[record] = None
-            r, s = self._number[record], self._number[support]
-            self._supports[r].append(s)
-            self._dependents[s].append(r)
-
-    def _registered(self, record: RecordId) -> RecordId:
-        known = self._records.get(record)
-        return record if known is None else known.id
+        r, s = self._number[record], self._number[support]
+        supports, dependents = self._supports[r], self._dependents[s]
+        # The link is in both lists or in neither: scan the shorter (a C loop), so a
+        # record resting on 10^6 others pays for each new premise's few dependents.
+        if (s in supports) if len(supports) <= len(dependents) else (r in dependents):
+            return
+        self._log(DependencyAdded(self._name[r], self._name[s]))
+        supports.append(s)
+        dependents.append(r)
 
     @icontract.ensure(
         lambda self, attacker, target: (
@@ -515,8 +561,6 @@ class DependencyMap:
                 self._standing[record] = before
                 self._good[self._number[record]] = before in GOOD_STANDING
             case DependencyAdded(record, support):
-                _discard(self._dep, record, support)
-                _discard(self._rdep, support, record)
                 # Undo runs newest first, so the link is the last one each list gained.
                 self._supports[self._number[record]].pop()
                 self._dependents[self._number[support]].pop()

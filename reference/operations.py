@@ -62,10 +62,6 @@ class OperationKind(enum.Enum):
     RESOLVE = "resolve"
     QUESTION = "question"
 
-    # Identity hash (members are singletons): apply_turn looks kinds up in the
-    # operation tables for every operation, and Enum's own __hash__ is Python code.
-    __hash__ = object.__hash__
-
 
 APPLICATION_ORDER: tuple[OperationKind, ...] = tuple(OperationKind)
 """Expand-Awareness first, so new atoms are in Prop_t before records use them; then

@@ -13,7 +13,7 @@ and ``order.cited-record-checks`` of spec/transition.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 
 import icontract
 
@@ -40,11 +40,29 @@ from gcv.reference.operations import (
     Support,
     Undermine,
 )
-from gcv.reference.predicates import is_well_formed_view
 from gcv.reference.records import GOOD_STANDING
 from gcv.reference.rules import RULES
 
 __all__ = ["find_violation"]
+
+
+def is_relation_over(
+    relation: Mapping[RecordId, Collection[RecordId]], members: Collection[RecordId]
+) -> bool:
+    """Check that ``relation`` relates only ``members``: Dep_t maps Args_t to subsets of
+    Args_t, and Att_t is a subset of Args_t x Args_t (Definition 2.1)."""
+    return all(
+        key in members and all(value in members for value in values)
+        for key, values in relation.items()
+    )
+
+
+def is_well_formed_view(view: StateView) -> bool:
+    """Check that ``view`` is a state the engine can be in: each agent of Ags has an
+    awareness set A_i, and the recorded attacks relate registered records only."""
+    return all(agent in view.awareness for agent in view.agents) and is_relation_over(
+        view.attackers, view.standing
+    )
 
 
 def _new_record(view: StateView, field: str, record: RecordId) -> PreconditionViolation | None:

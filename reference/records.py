@@ -27,11 +27,6 @@ class Standing(enum.Enum):
     ABANDONED = "abandoned"
     RESOLVED = "resolved"
 
-    # Members are singletons compared by identity, so the identity hash agrees with
-    # equality; Enum's own __hash__ is Python code, and the Verify walk tests
-    # "in GOOD_STANDING" for every record it visits.
-    __hash__ = object.__hash__
-
 
 GOOD_STANDING = frozenset({Standing.ACTIVE, Standing.RESOLVED})
 """The labels of S_t := {alpha in Args_t : st_t(alpha) in {active, resolved}}."""

@@ -12,9 +12,10 @@ the turn has produced so far, and commits all of them or none.  The queries
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from itertools import pairwise
 
 import icontract
 
@@ -26,7 +27,7 @@ from gcv.reference.closure import (
     one_step_affected,
     reverse_closure,
 )
-from gcv.reference.depmap import Change, DependencyMap
+from gcv.reference.depmap import AttackAdded, Change, DependencyMap, StandingChanged
 from gcv.reference.epistemic.abduction import Problem, open_problems
 from gcv.reference.epistemic.formula import (
     MAX_DEPTH,
@@ -47,15 +48,6 @@ from gcv.reference.errors import (
 )
 from gcv.reference.identifiers import AgentId, RecordId, name_list_problem
 from gcv.reference.operations import Operation
-from gcv.reference.predicates import (
-    is_conflict_free,
-    is_conflict_free_after,
-    is_dependency_path,
-    is_index_of,
-    is_numbering_of,
-    is_within_good_standing,
-    keeps_out_of_standing_out,
-)
 from gcv.reference.records import GOOD_STANDING, Standing
 
 __all__ = ["Turn", "TurnReport", "Verifier"]
@@ -127,6 +119,83 @@ def _check_names(field: str, names: Sequence[str]) -> None:
         raise MalformedInput(f"{field}: {problem}", field=field)
 
 
+# -- the predicates the map's contracts read ----------------------------------------------
+
+
+def is_within_good_standing(
+    members: Collection[RecordId], standing: Mapping[RecordId, Standing]
+) -> bool:
+    """Check that every member lies in S_t."""
+    return all(standing.get(member) in GOOD_STANDING for member in members)
+
+
+def is_dependency_path(
+    dep: Mapping[RecordId, Collection[RecordId]], path: tuple[RecordId, ...]
+) -> bool:
+    """Check that each step of ``path`` follows a recorded Dep link."""
+    return all(later in dep.get(earlier, ()) for earlier, later in pairwise(path))
+
+
+def is_index_of(
+    forward: Mapping[RecordId, Collection[RecordId]],
+    backward: Mapping[RecordId, Collection[RecordId]],
+) -> bool:
+    """Check that ``backward`` is exactly the inverse relation of ``forward``."""
+    pairs = {(a, b) for a, bs in forward.items() for b in bs}
+    inverse = {(a, b) for b, as_ in backward.items() for a in as_}
+    return pairs == inverse
+
+
+def is_numbering_of(state: DependencyMap) -> bool:
+    """Check that the map's numbering names exactly Args_t, in registration order, and
+    that its S_t flags agree with st_t."""
+    numbering, name = state.numbering, list(state.numbering.name)
+    return (
+        name == list(state.standing)
+        and len(numbering.number) == len(name)
+        and all(numbering.number[record] == i for i, record in enumerate(name))
+        and len(numbering.supports) == len(numbering.dependents) == len(name)
+        and list(numbering.good)
+        == [int(state.standing[record] in GOOD_STANDING) for record in name]
+    )
+
+
+def is_conflict_free(
+    standing: Mapping[RecordId, Standing], ratt: Mapping[RecordId, Collection[RecordId]]
+) -> bool:
+    """Lemma 2.2: no argument of S_t is the target of an attack in Att_t."""
+    return all(standing[target] not in GOOD_STANDING for target, by in ratt.items() if by)
+
+
+def is_conflict_free_after(
+    changes: Collection[Change],
+    standing: Mapping[RecordId, Standing],
+    ratt: Mapping[RecordId, Collection[RecordId]],
+) -> bool:
+    """Lemma 2.2, one turn: each attack the turn added targets a record outside S_t,
+    and each record the turn labelled into S_t has no recorded attacker."""
+    for change in changes:
+        if isinstance(change, AttackAdded) and standing[change.target] in GOOD_STANDING:
+            return False
+        if (
+            isinstance(change, StandingChanged)
+            and change.after in GOOD_STANDING
+            and ratt.get(change.record)
+        ):
+            return False
+    return True
+
+
+def keeps_out_of_standing_out(changes: Collection[Change]) -> bool:
+    """No change moves a weakened or abandoned record back into S_t."""
+    return not any(
+        isinstance(c, StandingChanged)
+        and c.before not in GOOD_STANDING
+        and c.after in GOOD_STANDING
+        for c in changes
+    )
+
+
 def _check_record_id(value: object, field: str) -> None:
     if not isinstance(value, str):
         raise MalformedInput(f"a record id is a string, not {_type(value)}", field=field)
@@ -146,7 +215,7 @@ def _is_partition_of_w(
 )
 @icontract.invariant(
     lambda self: is_numbering_of(self.state),
-    "the numbered Dep, reverse index and S_t the queries walk describe the map exactly",
+    "the numbering names Args_t, and its S_t flags agree with st_t",
     enabled=icontract.SLOW,
 )
 @icontract.invariant(

@@ -237,7 +237,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Section 2 (proof of Lemma 2.2)",
         "no operation moves a weakened or abandoned argument back into S_t",
         Status.PROVED_UNBOUNDED,
-        implemented_in=("gcv.reference.predicates.keeps_out_of_standing_out",),
+        implemented_in=("gcv.reference.verifier.keeps_out_of_standing_out",),
         tests=(_t("test_operations.py", "test_random_turns_keep_every_invariant"),),
         obligations=("no-return", "abandoned-final"),
     ),

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gcv.reference.closure import _DENSE_SHIFT, dependency_walk, reverse_closure
-from gcv.reference.predicates import is_dependency_path
+from gcv.reference.verifier import is_dependency_path
 from gcv.reference.records import GOOD_STANDING
 from gcv.spec import core
 from tests.strategies import RandomMap, random_maps

@@ -72,7 +72,7 @@ from gcv.reference.operations import (
     Support,
     Undermine,
 )
-from gcv.reference.predicates import is_dependency_path
+from gcv.reference.verifier import is_dependency_path
 from gcv.reference.records import GOOD_STANDING, Kind
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core, transition

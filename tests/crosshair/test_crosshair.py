@@ -27,7 +27,7 @@ from gcv.reference.epistemic.formula import Formula
 from gcv.reference.errors import MalformedOperation
 from gcv.reference.operations import ExpandAwareness, Observe
 from gcv.reference.preconditions import find_violation
-from gcv.reference.predicates import is_least_closed_from, is_reached_exactly
+from gcv.reference.closure import is_least_closed_from, is_reached_exactly
 from gcv.reference.records import Standing
 from tests.crosshair.run import command, environment
 

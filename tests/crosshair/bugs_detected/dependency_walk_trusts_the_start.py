@@ -21,7 +21,7 @@ from gcv.reference.closure import (
     _path_to,
     _rejects_with_a_witness,
 )
-from gcv.reference.predicates import Links, is_numbered_relation
+from gcv.reference.closure import Links, is_numbered_relation
 
 
 @icontract.require(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import icontract
 
-from gcv.reference.predicates import (
+from gcv.reference.closure import (
     Links,
     is_closed_from,
     is_least_closed_from,
