@@ -468,7 +468,6 @@ class DependencyMap:
         self._dependents.append(array("i"))
         self._good.append(1)
 
-    @icontract.ensure(lambda self, record, label: self.standing[record] is label)
     def set_standing(self, record: RecordId, label: Standing) -> None:
         """Label ``record`` with ``label`` (no change is journaled if it already is)."""
         before = self._standing[record]
@@ -489,12 +488,6 @@ class DependencyMap:
         supports.append(s)
         dependents.append(r)
 
-    @icontract.ensure(
-        lambda self, attacker, target: (
-            target in self.att[attacker] and attacker in self.ratt[target]
-        ),
-        "Att and its incoming-attack index gain the pair together",
-    )
     def add_attack(self, attacker: RecordId, target: RecordId) -> None:
         """Add (``attacker``, ``target``) to Att_t and to the incoming-attack index."""
         if target not in self._att.get(attacker, {}):
