@@ -9,12 +9,10 @@ from typing import Any
 
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.epistemic.table import Update, realisation
+from gcv.reference.operations import EPISTEMIC_FIELDS
 from gcv.reference.verifier import Verifier
 from gcv.replay import replay
-from gcv.trace import Trace, load_trace
-
-_EPISTEMIC_FIELDS = {"formula", "introduces", "specific", "downgrade", "announce"}
-_EPISTEMIC_QUERIES = {"holds", "knows", "believes", "worlds", "ordered", "unexplained"}
+from gcv.trace import EPISTEMIC_QUERIES, Trace, load_trace
 
 
 def _document(name: str) -> dict[str, Any]:
@@ -31,10 +29,8 @@ def _argumentation(document: dict[str, Any]) -> list[Any]:
     """The turns with the epistemic fields and expectations taken out."""
     turns = []
     for t in document["turns"]:
-        ops = [
-            {k: v for k, v in op.items() if k not in _EPISTEMIC_FIELDS} for op in t["operations"]
-        ]
-        expect = [e for e in t.get("expect", []) if e["query"] not in _EPISTEMIC_QUERIES]
+        ops = [{k: v for k, v in op.items() if k not in EPISTEMIC_FIELDS} for op in t["operations"]]
+        expect = [e for e in t.get("expect", []) if e["query"] not in EPISTEMIC_QUERIES]
         turns.append({**t, "operations": ops, "expect": expect})
     return turns
 
