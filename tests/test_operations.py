@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gcv.conformance.cases.turns import WRITTEN_OUT_OF_ORDER
 from gcv.reference.depmap import StateView
 from gcv.reference.epistemic.formula import Atom, Formula
 from gcv.reference.errors import GcvError, MalformedOperation
@@ -180,20 +181,13 @@ def test_malformed_operations_are_rejected_when_built(build: object, field: str)
 
 
 def test_operations_apply_in_the_fixed_order_not_as_written() -> None:
+    """The conformance case ``core/turns/fixed-order-not-written-order``'s turn, whose
+    report must also list the operations in the fixed order."""
     v = Verifier(["a"])
-    report = v.apply_turn(
-        Turn(
-            "a",
-            (
-                Question("q1", "why?", depends_on=("h1",)),
-                Undermine("h1", "o1"),
-                Hypothesize("h1", "bug", depends_on=("o1",)),
-                Observe("o1", "401s"),
-            ),
-        )
-    )
+    report = v.apply_turn(Turn("a", WRITTEN_OUT_OF_ORDER))
     applied = [op.operation for op in report.applied]
     assert applied == sorted(applied, key=APPLICATION_ORDER.index)
+    assert applied == [op.operation for op in reversed(WRITTEN_OUT_OF_ORDER)], "not as written"
     assert v.standing("h1") is W and v.attackers("h1") == ("o1",)
 
 
