@@ -397,7 +397,7 @@ CLAIMS: tuple[Claim, ...] = (
             _t("epistemic/test_agreement.py", "test_random_models_are_plausibility_models"),
             _t("epistemic/test_agreement.py", "test_truth_agrees_on_random_models_and_formulas"),
             _t("epistemic/test_agreement.py", "test_an_implicit_model_is_its_materialisation"),
-            _t("test_state_machine.py", "test_the_epistemic_machine"),
+            _t("test_machine_epistemic.py", "test_the_epistemic_machine"),
         ),
         vectors=(
             "epistemic/queries/*",
@@ -430,8 +430,8 @@ CLAIMS: tuple[Claim, ...] = (
                 "epistemic/test_updates.py",
                 "test_the_agreement_check_catches_an_upgrade_that_forgets_the_order",
             ),
-            _t("test_state_machine.py", "test_the_epistemic_machine"),
-            _t("test_state_machine.py", "test_the_epistemic_machine_catches_a_broken_engine"),
+            _t("test_machine_epistemic.py", "test_the_epistemic_machine"),
+            _t("test_machine_epistemic.py", "test_the_epistemic_machine_catches_a_broken_engine"),
         ),
         vectors=(
             "epistemic/operations/observe-*",
@@ -488,7 +488,7 @@ CLAIMS: tuple[Claim, ...] = (
                 "epistemic/test_updates.py",
                 "test_expansion_splits_every_world_and_keeps_cells_and_ranks",
             ),
-            _t("test_state_machine.py", "test_the_epistemic_machine"),
+            _t("test_machine_epistemic.py", "test_the_epistemic_machine"),
         ),
         vectors=(
             "epistemic/operations/expand-awareness-*",
@@ -522,7 +522,7 @@ CLAIMS: tuple[Claim, ...] = (
                 "epistemic/test_operations.py",
                 "test_bad_epistemic_input_is_refused_and_leaves_d_t_unchanged",
             ),
-            _t("test_state_machine.py", "test_the_epistemic_machine"),
+            _t("test_machine_epistemic.py", "test_the_epistemic_machine"),
         ),
         vectors=(
             "epistemic/operations/*",

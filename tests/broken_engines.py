@@ -5,14 +5,15 @@ these are ours.  Each engine is a :class:`~gcv.reference.verifier.Verifier` with
 behaviour of the paper broken, and ``caught_by`` names the check expected to fail
 (a fragment of its message): a machine invariant, a machine rule, or, where the
 engine's own postcondition already refuses the state, that contract.
-``tests/test_state_machine.py::test_the_machine_catches_a_broken_engine`` runs the
-machine over each.
+``tests/test_machine_dependency_map.py::test_the_machine_catches_a_broken_engine`` runs
+the machine over each.
 
 The epistemic machine drives M_t through :class:`EpistemicUpdates`, the update
 functions of ``gcv.reference.epistemic.updates``; :data:`BROKEN_EPISTEMIC` swaps one of
 them for a broken copy (the copies carry none of the originals' contracts, so only
 the machine can catch them), and
-``test_the_epistemic_machine_catches_a_broken_engine`` runs the machine over each.
+``tests/test_machine_epistemic.py::test_the_epistemic_machine_catches_a_broken_engine``
+runs the machine over each.
 """
 
 from __future__ import annotations

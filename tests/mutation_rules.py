@@ -37,9 +37,12 @@ ROOT = Path(__file__).resolve().parents[1]
 TESTS = [
     "tests/test_operations.py",
     "tests/test_closure.py",
-    "tests/test_state_machine.py",
+    "tests/test_machine_dependency_map.py",
+    "tests/test_machine_epistemic.py",
     "tests/test_scenarios.py",
-    "tests/test_mutation_survivors.py",
+    "tests/test_depmap.py",
+    "tests/test_apply.py",
+    "tests/epistemic/test_operations.py",
 ]
 
 

@@ -10,9 +10,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gcv.reference.closure import _DENSE_SHIFT, dependency_walk, reverse_closure
-from gcv.reference.verifier import is_dependency_path
+from gcv.reference.closure import (
+    _DENSE_SHIFT,
+    Grounding,
+    Walk,
+    _accepts_a_closed_set,
+    _accepts_within_good_standing,
+    _rejects_with_a_witness,
+    dependency_walk,
+    reverse_closure,
+)
 from gcv.reference.records import GOOD_STANDING
+from gcv.reference.verifier import is_dependency_path
 from gcv.spec import core
 from tests.strategies import RandomMap, random_maps
 
@@ -133,3 +142,38 @@ def test_walk_contract_rejects_a_start_outside_args() -> None:
 
 def test_costly_contracts_are_switched_on_in_the_tests() -> None:
     assert icontract.SLOW, "tests/conftest.py sets ICONTRACT_SLOW before icontract is imported"
+
+
+# -- the Verify walk's answers, named and checked ------------------------------------------
+
+
+def test_a_walk_is_named_record_by_record() -> None:
+    """The Verifier names the walk's numbers back: every field, in order."""
+    name = ("h", "o", "x")
+    assert Walk(True, closure=(0, 2, 1)).named("h", name) == Grounding("h", True, ("h", "x", "o"))
+    rejected = Walk(False, witness=1, path=(0, 2, 1)).named("h", name)
+    assert rejected == Grounding("h", False, witness="o", path=("h", "x", "o"))
+    assert Walk(False).named("h", name).witness is None
+
+
+def test_the_walk_contracts_refuse_wrong_answers() -> None:
+    """Each clause of Lemma 2.1's postconditions, failing alone, makes its check fail."""
+    h, o, x = 0, 1, 2
+    supports = [[o], [], []]
+    good = [1, 0, 1]
+    # Accepted, but the closure leaves S_t.
+    assert not _accepts_within_good_standing(Walk(True, (h, o)), good)
+    # Accepted, starting at h, but not closed under Dep.
+    assert not _accepts_a_closed_set(Walk(True, (h,)), supports, h)
+    # Rejected: one clause wrong at a time.
+    right = Walk(False, witness=o, path=(h, o))
+    assert _rejects_with_a_witness(right, supports, good, h)
+    wrong = [
+        Walk(False, witness=None, path=(h, o)),  # no witness
+        Walk(False, witness=o, path=(x, o)),  # path starts elsewhere
+        Walk(False, witness=o, path=(h, x)),  # path ends elsewhere
+        Walk(False, witness=x, path=(h, x)),  # witness in S_t
+        Walk(False, witness=o, path=(h, x, o)),  # not a Dep path
+    ]
+    for answer in wrong:
+        assert not _rejects_with_a_witness(answer, supports, good, h), answer

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gcv.conformance.cases.turns import WRITTEN_OUT_OF_ORDER
 from gcv.reference.depmap import StateView
+from gcv.reference.epistemic.formula import Atom, Formula
 from gcv.reference.errors import GcvError, MalformedOperation
 from gcv.reference.operations import (
     APPLICATION_ORDER,
@@ -20,11 +24,13 @@ from gcv.reference.operations import (
     Revise,
     Support,
     Undermine,
+    _is_stable_order,
 )
 from gcv.reference.preconditions import find_violation
-from gcv.reference.records import GOOD_STANDING, Kind, Standing
+from gcv.reference.records import GOOD_STANDING, MAX_CLAIM_LENGTH, Kind, Standing
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core
+from tests.maps import four_active
 from tests.strategies import AGENTS, spec_map, turns_over
 
 A, W, X, R = Standing.ACTIVE, Standing.WEAKENED, Standing.ABANDONED, Standing.RESOLVED
@@ -175,20 +181,13 @@ def test_malformed_operations_are_rejected_when_built(build: object, field: str)
 
 
 def test_operations_apply_in_the_fixed_order_not_as_written() -> None:
+    """The conformance case ``core/turns/fixed-order-not-written-order``'s turn, whose
+    report must also list the operations in the fixed order."""
     v = Verifier(["a"])
-    report = v.apply_turn(
-        Turn(
-            "a",
-            (
-                Question("q1", "why?", depends_on=("h1",)),
-                Undermine("h1", "o1"),
-                Hypothesize("h1", "bug", depends_on=("o1",)),
-                Observe("o1", "401s"),
-            ),
-        )
-    )
+    report = v.apply_turn(Turn("a", WRITTEN_OUT_OF_ORDER))
     applied = [op.operation for op in report.applied]
     assert applied == sorted(applied, key=APPLICATION_ORDER.index)
+    assert applied == [op.operation for op in reversed(WRITTEN_OUT_OF_ORDER)], "not as written"
     assert v.standing("h1") is W and v.attackers("h1") == ("o1",)
 
 
@@ -312,3 +311,227 @@ def test_random_turns_keep_every_invariant(data: st.DataObject) -> None:
         for record in v.state.records:
             assert v.verify(record).grounded == core.is_grounded(d, record), record
             assert set(v.affected_star(record)) == core.compute_affected_star(d, record)
+
+
+# -- what a malformed operation or a broken precondition says ------------------------------
+
+ATOM_P = Atom("p")
+
+
+def test_a_malformed_operation_names_the_operation_and_the_problem() -> None:
+    """Messages are not normative, but they must say what was wrong (spec/normative.md)."""
+    with pytest.raises(MalformedOperation) as caught:
+        Observe("o 1", "x")
+    message = str(caught.value)
+    assert "observe" in message and "'o 1'" in message and "identifier" in message
+
+
+BAD_ID = "not an id"
+MALFORMED: list[tuple[type, dict[str, object], str]] = [
+    (Observe, {"id": BAD_ID, "claim": "c"}, "id"),
+    (Observe, {"id": "o1", "claim": ""}, "claim"),
+    (Observe, {"id": "o1", "claim": "c", "kind": Kind.QUESTION}, "kind"),
+    (Observe, {"id": "o1", "claim": "c", "depends_on": ("a", "a")}, "depends_on"),
+    (Hypothesize, {"id": BAD_ID, "claim": "c"}, "id"),
+    (Hypothesize, {"id": "h1", "claim": " "}, "claim"),
+    (Hypothesize, {"id": "h1", "claim": "c", "kind": Kind.PREMISE}, "kind"),
+    (Hypothesize, {"id": "h1", "claim": "c", "depends_on": (BAD_ID,)}, "depends_on"),
+    (Support, {"target": BAD_ID, "evidence": "e1"}, "target"),
+    (Support, {"target": "h1", "evidence": BAD_ID}, "evidence"),
+    (Support, {"target": "h1", "evidence": "e1", "evidence_claim": ""}, "evidence_claim"),
+    (
+        Support,
+        {"target": "h1", "evidence": "e1", "evidence_claim": "c", "evidence_depends_on": ["o1"]},
+        "evidence_depends_on",
+    ),
+    (Undermine, {"target": BAD_ID, "evidence": "e1"}, "target"),
+    (Undermine, {"target": "h1", "evidence": BAD_ID}, "evidence"),
+    (
+        Undermine,
+        {"target": "h1", "evidence": "e1", "evidence_claim": "x" * 10_001},
+        "evidence_claim",
+    ),
+    (
+        Undermine,
+        {"target": "h1", "evidence": "e1", "evidence_depends_on": ("o1",)},
+        "evidence_depends_on",
+    ),
+    (Revise, {"target": BAD_ID}, "target"),
+    (Revise, {"target": "h1", "attackers": ("o1", "o1")}, "attackers"),
+    (Resolve, {"target": BAD_ID}, "target"),
+    (Resolve, {"target": "h1", "subsumes": (BAD_ID,)}, "subsumes"),
+    (Resolve, {"target": "h1", "authoritative": 1}, "authoritative"),
+    (Resolve, {"target": "h1", "authoritative": True, "premises": ("p", "p")}, "premises"),
+    (Resolve, {"target": "h1", "authoritative": True, "dissenters": (BAD_ID,)}, "dissenters"),
+    (ExpandAwareness, {"atom": BAD_ID}, "atom"),
+    (ExpandAwareness, {"atom": "p", "agents": ("a", "a")}, "agents"),
+    (Question, {"id": BAD_ID, "claim": "why?"}, "id"),
+    (Question, {"id": "q1", "claim": ""}, "claim"),
+    (Question, {"id": "q1", "claim": "why?", "depends_on": (BAD_ID,)}, "depends_on"),
+    # The epistemic layer's fields: a formula must be a formula of the language (not its
+    # text, not the bare base class), introduced atoms must be writable in a formula.
+    (Observe, {"id": "o1", "claim": "c", "formula": "p"}, "formula"),
+    (Hypothesize, {"id": "h1", "claim": "c", "formula": Formula()}, "formula"),
+    (Hypothesize, {"id": "h1", "claim": "c", "introduces": ["p"]}, "introduces"),
+    (Hypothesize, {"id": "h1", "claim": "c", "introduces": ("p", "true")}, "introduces"),
+    (Hypothesize, {"id": "h1", "claim": "c", "introduces": ("p", "p")}, "introduces"),
+    (Support, {"target": "h1", "evidence": "e1", "formula": 1}, "formula"),
+    (Support, {"target": "h1", "evidence": "e1", "specific": 1}, "specific"),
+    (Undermine, {"target": "h1", "evidence": "e1", "formula": "~p"}, "formula"),
+    (Undermine, {"target": "h1", "evidence": "e1", "downgrade": "radical"}, "downgrade"),
+    (Revise, {"target": "h1", "formula": ATOM_P.name}, "formula"),
+    (Revise, {"target": "h1", "announce": "yes"}, "announce"),
+    (Resolve, {"target": "h1", "formula": Formula()}, "formula"),
+    (Resolve, {"target": "h1", "authoritative": True, "formula": ATOM_P}, "formula"),
+    (Question, {"id": "q1", "claim": "why?", "formula": ("p",)}, "formula"),
+]
+
+
+@pytest.mark.parametrize(
+    ("cls", "fields", "field"),
+    MALFORMED,
+    ids=[f"{cls.__name__}-{field}" for cls, _, field in MALFORMED],
+)
+def test_a_malformed_field_is_named_with_its_operation(
+    cls: type, fields: dict[str, object], field: str
+) -> None:
+    with pytest.raises(MalformedOperation) as caught:
+        cls(**fields)
+    assert caught.value.field == field, (caught.value.field, field)
+    assert caught.value.detail.startswith(cls.operation.value + ": "), caught.value.detail  # type: ignore[attr-defined]
+
+
+def test_every_field_of_every_operation_has_a_malformed_row() -> None:
+    named = {(cls, field) for cls, _, field in MALFORMED}
+    operations = (Observe, Hypothesize, Support, Undermine, Revise, Resolve, ExpandAwareness)
+    for cls in (*operations, Question):
+        for field in dataclasses.fields(cls):
+            assert (cls, field.name) in named, (cls.__name__, field.name)
+
+
+def test_a_flag_that_is_not_a_boolean_is_described() -> None:
+    with pytest.raises(MalformedOperation, match="expected true or false, got 'yes'"):
+        Resolve("h1", authoritative="yes")  # type: ignore[arg-type]
+
+
+def test_agent_errors_name_the_agent() -> None:
+    v = four_active()
+    with pytest.raises(GcvError, match="'zz' is not in Ags"):
+        v.apply_turn(Turn("a", (Resolve("h1", authoritative=True, dissenters=("zz",)),)))
+    with pytest.raises(GcvError, match="speaker 'a' cannot dissent"):
+        v.apply_turn(Turn("a", (Resolve("h1", authoritative=True, dissenters=("a",)),)))
+
+
+def test_precondition_messages_name_the_record_and_the_accepted_labels() -> None:
+    v = four_active()
+    v.apply_turn(Turn("b", (Revise("h2"),)))
+    cases = [
+        (Support("zz", "o1"), "'zz' is not registered"),
+        (Support("h2", "o1"), "support needs its target active, resolved, weakened; 'h2' is"),
+        (Support("h1", "h1"), "'h1' cannot be its own evidence"),
+    ]
+    for op, words in cases:
+        with pytest.raises(GcvError) as caught:
+            v.apply_turn(Turn("a", (op,)))
+        assert words in str(caught.value), (words, str(caught.value))
+
+
+def test_a_decision_cannot_rest_on_itself() -> None:
+    """Resolve's premises may not cite the target (a Dep self-loop would ground it on itself)."""
+    v = four_active()
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("a", (Resolve("h1", authoritative=True, premises=("h1",)),)))
+    assert (caught.value.code, caught.value.field, caught.value.record) == (
+        "self-reference",
+        "premises",
+        "h1",
+    )
+
+
+def test_a_claim_may_be_exactly_as_long_as_the_limit() -> None:
+    """Claims are 1 to 10,000 characters (spec/normative.md): 10,000 is allowed."""
+    assert len(Observe("o1", "x" * MAX_CLAIM_LENGTH).claim) == MAX_CLAIM_LENGTH
+    with pytest.raises(MalformedOperation, match="at most 10000 characters"):
+        Observe("o1", "x" * (MAX_CLAIM_LENGTH + 1))
+
+
+def test_an_attacked_target_error_names_the_field_and_the_attackers() -> None:
+    view = StateView(("a",), {"h": A, "e": A, "f": A}, {"h": ["f", "e"]}, {"a": []})
+    error = find_violation(Resolve("h"), view, "a")
+    assert error is not None and (error.code, error.field, error.record) == (
+        "attacked-target",
+        "target",
+        "h",
+    )
+    assert "attacked by e, f" in error.detail, error.detail
+
+
+def _error(build: object) -> str:
+    with pytest.raises(GcvError) as caught:
+        build()  # type: ignore[operator]
+    return caught.value.detail
+
+
+def test_malformed_operation_messages_say_what_was_wrong() -> None:
+    """Messages are not normative, but each names the offending value (spec/normative.md)."""
+    assert "got list" in _error(lambda: Revise("h1", ["o1"]))  # type: ignore[arg-type]
+    assert "['o1', 'o1']" in _error(lambda: Revise("h1", ("o1", "o1")))
+    assert "non-empty" in _error(lambda: Observe("o1", ""))
+    assert "'hypothesis'" in _error(lambda: Observe("o1", "c", kind=Kind.HYPOTHESIS))
+    assert "['observation', 'premise']" in _error(lambda: Observe("o1", "c", Kind.QUESTION))
+    assert "evidence_claim" in _error(lambda: Support("h1", "e1", evidence_depends_on=("o1",)))
+    assert "authoritative" in _error(lambda: Resolve("h1", dissenters=("b",)))
+
+
+def test_epistemic_field_messages_say_what_was_wrong() -> None:
+    """The same for the fields the epistemic layer added."""
+    assert "observe: expected a formula, got str" in _error(
+        lambda: Observe("o1", "c", formula="p")  # type: ignore[arg-type]
+    )
+    assert "expected a formula, got Formula" in _error(lambda: Resolve("h1", formula=Formula()))
+    assert "expected a tuple of atoms, got list" in _error(
+        lambda: Hypothesize("h1", "c", introduces=["p"])  # type: ignore[arg-type]
+    )
+    assert "'true' cannot be written as an atom" in _error(
+        lambda: Hypothesize("h1", "c", introduces=("true",))
+    )
+    assert "repeats an atom: ['p', 'p']" in _error(
+        lambda: Hypothesize("h1", "c", introduces=("p", "p"))
+    )
+    assert "'radical' is not one of ['lexicographic', 'conservative']" in _error(
+        lambda: Undermine("h1", "e1", downgrade="radical")
+    )
+    assert "only a consensual Resolve announces a formula" in _error(
+        lambda: Resolve("h1", authoritative=True, formula=ATOM_P)
+    )
+
+
+def test_precondition_messages_name_the_offending_record() -> None:
+    v = four_active()
+    v.apply_turn(Turn("b", (Revise("h2"),)))
+    cases: list[tuple[Operation, str]] = [
+        (Observe("o1", "again"), "'o1' is already registered"),
+        (Observe("o9", "c", depends_on=("o9",)), "'o9' cannot cite itself in depends_on"),
+        (Observe("o9", "c", depends_on=("zz",)), "'zz' is not registered"),
+        (Revise("h1", ("h2",)), "'h2' is abandoned; attackers must be active or resolved"),
+        (ExpandAwareness("p"), "already aware of 'p'"),
+    ]
+    for op, words in cases:
+        with pytest.raises(GcvError) as caught:
+            v.apply_turn(Turn("a", (op,)))
+        assert words in caught.value.detail, (words, caught.value.detail)
+
+
+def test_the_order_contract_refuses_a_wrong_order() -> None:
+    ops: tuple[Operation, ...] = (Question("q1", "why?"), Observe("o1", "401s"))
+    assert _is_stable_order(ops, [(1, ops[1]), (0, ops[0])])
+    assert not _is_stable_order(ops, [(0, ops[0]), (1, ops[1])]), "Question before Observe"
+    assert not _is_stable_order(ops, [(1, ops[1])]), "an operation is missing"
+
+
+def test_an_operation_without_its_epistemic_defaults_is_shown_with_every_field_it_sets() -> None:
+    """The repr leaves out epistemic fields at their defaults, and only those."""
+    assert repr(Support("h1", "e1", specific=True)) == (
+        "Support(target='h1', evidence='e1', evidence_claim=None, evidence_depends_on=(), "
+        "specific=True)"
+    )

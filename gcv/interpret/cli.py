@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
-from gcv.interpret.client import ChatClient, ResponseFormat, config_from
+from gcv.interpret.client import SETTINGS, ChatClient, ResponseFormat, config_from
 from gcv.interpret.evaluate import ROWS, Evaluation, StateSource
 from gcv.interpret.llm import LLMInterpreter
 from gcv.interpret.metrics import Scores
@@ -46,19 +46,9 @@ __all__ = ["format_spread_table", "format_table", "main"]
 DEFAULT_TRACE = "phase2-debugging"
 MAX_CONFIG_BYTES = 1 << 20
 
-# Options that become client settings: option dest -> setting name.
-_CLIENT_OPTIONS = (
-    "endpoint",
-    "model",
-    "api_key_env",
-    "timeout",
-    "retries",
-    "backoff",
-    "response_format",
-    "temperature",
-    "max_tokens",
-    "seed",
-)
+# The options that become client settings, under the same names: every setting but the
+# key itself, which only the file or the environment gives (docs/interpreter.md).
+_CLIENT_OPTIONS = tuple(name for name in SETTINGS if name != "api_key")
 
 
 def _parser() -> argparse.ArgumentParser:

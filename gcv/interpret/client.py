@@ -40,6 +40,7 @@ __all__ = [
     "ENV_ENDPOINT",
     "ENV_MODEL",
     "RETRIED_STATUSES",
+    "SETTINGS",
     "ChatClient",
     "ClientConfig",
     "Completion",
@@ -177,21 +178,20 @@ class ClientConfig:
         return base if base.endswith("/chat/completions") else base + "/chat/completions"
 
 
-_SETTINGS = frozenset(
-    {
-        "endpoint",
-        "model",
-        "api_key",
-        "api_key_env",
-        "timeout",
-        "retries",
-        "backoff",
-        "response_format",
-        "temperature",
-        "max_tokens",
-        "seed",
-    }
+SETTINGS = (
+    "endpoint",
+    "model",
+    "api_key",
+    "api_key_env",
+    "timeout",
+    "retries",
+    "backoff",
+    "response_format",
+    "temperature",
+    "max_tokens",
+    "seed",
 )
+"""The settings :func:`config_from` takes."""
 
 
 def _first(environ: Mapping[str, str], names: Sequence[str]) -> str | None:
@@ -231,9 +231,9 @@ def config_from(settings: Mapping[str, object], environ: Mapping[str, str]) -> C
     >>> config.url, config.model, config.retries, config.api_key
     ('http://127.0.0.1:8080/v1/chat/completions', 'qwen2.5-7b', 1, 'sk-x')
     """
-    unknown = sorted(set(settings) - _SETTINGS)
+    unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
-        raise _fail(unknown[0], f"is not a setting; the settings are {sorted(_SETTINGS)}")
+        raise _fail(unknown[0], f"is not a setting; the settings are {sorted(SETTINGS)}")
     given = dict(settings)
     key_env = given.pop("api_key_env", None)
     if key_env is not None and not isinstance(key_env, str):

@@ -5,7 +5,7 @@
 
 Runs ``DependencyMapMachine`` (or, with ``--epistemic``, ``EpistemicMachine``) with the
 profile's step count and EXAMPLES examples (by default the count the test runs under the
-profile, :func:`tests.test_state_machine.machine_settings`), with contracts at full
+profile, :func:`tests.machines.machine_settings`), with contracts at full
 strength as in the tests, and prints examples, steps, the largest map (records, or worlds
 of W) and the rate.
 """
@@ -22,7 +22,9 @@ from hypothesis import settings
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
 import tests.conftest  # noqa: F401  (loads the profile)
-from tests.test_state_machine import DependencyMapMachine, EpistemicMachine, machine_settings
+from tests.machines import machine_settings
+from tests.test_machine_dependency_map import DependencyMapMachine
+from tests.test_machine_epistemic import EpistemicMachine
 
 
 def main(argv: list[str]) -> int:
@@ -30,7 +32,7 @@ def main(argv: list[str]) -> int:
     epistemic = "--epistemic" in argv
     numbers = [a for a in argv if a != "--epistemic"]
     base: type[RuleBasedStateMachine] = EpistemicMachine if epistemic else DependencyMapMachine
-    chosen = machine_settings(base)
+    chosen = machine_settings()
     examples = int(numbers[0]) if numbers else chosen.max_examples
     runs: list[tuple[int, int]] = []
 

@@ -21,13 +21,17 @@ from pathlib import Path
 import icontract
 import pytest
 
-from gcv.reference.closure import dependency_walk, reverse_closure
+from gcv.reference.closure import (
+    dependency_walk,
+    is_least_closed_from,
+    is_reached_exactly,
+    reverse_closure,
+)
 from gcv.reference.depmap import StateView
 from gcv.reference.epistemic.formula import Formula
 from gcv.reference.errors import MalformedOperation
 from gcv.reference.operations import ExpandAwareness, Observe
 from gcv.reference.preconditions import find_violation
-from gcv.reference.closure import is_least_closed_from, is_reached_exactly
 from gcv.reference.records import Standing
 from tests.crosshair.run import command, environment
 

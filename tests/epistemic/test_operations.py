@@ -11,7 +11,8 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from gcv.conformance.cases.oracle import spec_operation
-from gcv.reference.epistemic.formula import parse
+from gcv.reference.depmap import AtomAdded, AwarenessGained, ModelReplaced, RecordAdded
+from gcv.reference.epistemic.formula import Atom, parse
 from gcv.reference.epistemic.table import DEL_RULES, Update, realisation
 from gcv.reference.errors import GcvError, MalformedOperation
 from gcv.reference.operations import (
@@ -31,6 +32,7 @@ from gcv.spec import epistemic as se
 from gcv.spec import transition
 from gcv.trace import operation_from_json, operation_to_json
 from tests.epistemic.support import formulas, scaled, to_spec_formula, to_spec_model
+from tests.maps import four_active
 from tests.strategies import turns_over
 
 _SPEC_NAMES = {
@@ -354,3 +356,139 @@ def test_random_conversations_with_formulas_agree_with_the_spec(data: st.DataObj
             continue
         state = transition.process_turn(state, spec_turn).state
         assert to_spec_model(v.model) == state.model, f"M_t differs after turn {fresh}"
+
+
+# -- the epistemic layer inside the engine's journal and checks ----------------------------
+
+ATOM_P = Atom("p")
+
+
+def test_a_turn_reports_the_atoms_and_awareness_it_added() -> None:
+    """Each ModelReplaced is followed by an AtomAdded for each atom it added and an
+    AwarenessGained for each new (agent, atom) pair; undoing the turn restores M_t."""
+    v = Verifier(["a", "b", "c"], ["p"])
+    v.apply_turn(Turn("a", (ExpandAwareness("q", ("b",)),)))
+    ops = (ExpandAwareness("q", ("a",)), Hypothesize("h1", "r", introduces=("r",)))
+    before = v.state.epistemic
+    report = v.apply_turn(Turn("a", ops))
+    changes = [c for c in report.changes if not isinstance(c, RecordAdded)]
+    assert isinstance(changes[0], ModelReplaced) and changes[0].before is before, changes
+    assert [c for c in changes if not isinstance(c, ModelReplaced)] == [
+        AwarenessGained("a", "q"),
+        AtomAdded("r"),
+        AwarenessGained("a", "r"),
+        AwarenessGained("b", "r"),
+        AwarenessGained("c", "r"),
+    ]
+    # one replacement per operation: the expansion's, then the hypothesis's
+    replaced = [k for k, c in enumerate(changes) if isinstance(c, ModelReplaced)]
+    assert len(replaced) == 2, changes
+    last = replaced[-1]
+    assert changes[last + 1] == AtomAdded("r"), changes
+    assert changes[last].after is v.state.epistemic  # type: ignore[union-attr]
+    # The same turn refused at its end leaves M_t as it was.
+    w = Verifier(["a", "b", "c"], ["p"])
+    w.apply_turn(Turn("a", (ExpandAwareness("q", ("b",)),)))
+    kept = w.state.epistemic
+    with pytest.raises(GcvError):
+        w.apply_turn(Turn("a", (*ops, Question("q1", "why?", depends_on=("nowhere",)))))
+    assert w.state.epistemic is kept
+
+
+def test_an_operation_that_leaves_m_t_as_it_is_journals_nothing_epistemic() -> None:
+    """A decision (authoritative Resolve) has no DEL update: M_t is not replaced."""
+    v = Verifier(["a", "b", "c"], ["p"])
+    v.apply_turn(Turn("a", (Hypothesize("h1", "p", formula=ATOM_P),)))
+    before = v.state.epistemic
+    report = v.apply_turn(Turn("b", (Resolve("h1", authoritative=True),)))
+    assert not [c for c in report.changes if isinstance(c, ModelReplaced)], report.changes
+    assert v.state.epistemic is before
+
+
+def test_a_turn_without_formulas_journals_nothing_epistemic() -> None:
+    """No formula, no epistemic step: every operation's report is the argumentation alone."""
+    v = four_active()
+    report = v.apply_turn(
+        Turn(
+            "b",
+            (
+                Hypothesize("h3", "pool exhausted"),
+                Support("h1", "o2"),
+                Undermine("h2", "e1", "counter"),
+                Revise("o2", ("o1",)),
+                Question("q1", "why?"),
+            ),
+        )
+    )
+    assert not [c for c in report.changes if isinstance(c, ModelReplaced)], report.changes
+    assert not v.model.is_explicit
+
+
+def test_a_registered_record_keeps_its_formula() -> None:
+    """Observe, Hypothesize and Question register their formulas; target operations read them."""
+    v = Verifier(["a", "b", "c"], ["p", "q"])
+    ops = (
+        Observe("o1", "p or q", formula=parse("p | q")),
+        Hypothesize("h1", "p", formula=ATOM_P),
+        Question("q1", "q?", formula=parse("q")),
+    )
+    v.apply_turn(Turn("a", ops))
+    assert [v.state.records[r].formula for r in ("o1", "h1", "q1")] == [
+        parse("p | q"),
+        ATOM_P,
+        parse("q"),
+    ]
+
+
+def test_an_argumentation_violation_is_reported_before_the_formula_is_read() -> None:
+    """Table 3's precondition comes first, and a valid formula does not clear it."""
+    v = four_active()
+    v.apply_turn(Turn("b", (Revise("h2"),)))
+    cases: list[tuple[Operation, str]] = [
+        (Observe("o1", "again", formula=ATOM_P), "duplicate-record"),
+        (Support("h2", "e1", "more", formula=ATOM_P), "wrong-standing"),
+        (Hypothesize("h3", "x", depends_on=("zz",), introduces=("r",)), "unknown-record"),
+        (Question("q1", "why?", depends_on=("zz",), formula=Atom("nowhere")), "unknown-record"),
+    ]
+    for op, code in cases:
+        before = v.state.digest()
+        with pytest.raises(GcvError) as caught:
+            v.apply_turn(Turn("a", (op,)))
+        assert caught.value.code == code, (op, str(caught.value))
+        assert v.state.digest() == before
+
+
+def test_announcement_errors_name_the_observation() -> None:
+    """The simultaneous announcement names the observation at which no world was left, and an
+    implicit model too large to build is blamed on the first observation with a formula."""
+    v = Verifier(["a", "b", "c"], ["p", "q"])
+    ops = (
+        Observe("o0", "no formula"),
+        Observe("o1", "p", formula=ATOM_P),
+        Observe("o2", "q", formula=parse("q")),
+        Observe("o3", "not p", formula=parse("~p")),
+    )
+    with pytest.raises(GcvError) as caught:
+        v.apply_turn(Turn("a", ops))
+    error = caught.value
+    assert (error.code, error.field, error.record, error.operation_index) == (
+        "no-surviving-world",
+        "formula",
+        "o3",
+        3,
+    )
+    assert "announcing ~p with the turn's earlier observations no world of W_t is left" in str(
+        error
+    )
+    big = Verifier(["a"], [f"p{i}" for i in range(19)])
+    ops = (
+        Observe("o0", "no formula"),
+        *(Observe(f"o{k}", "x", formula=Atom("p0")) for k in (1, 2)),
+    )
+    with pytest.raises(GcvError) as caught:
+        big.apply_turn(Turn("a", ops))
+    assert (caught.value.code, caught.value.record, caught.value.operation_index) == (
+        "model-too-large",
+        "o1",
+        1,
+    )

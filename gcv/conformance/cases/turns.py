@@ -20,7 +20,16 @@ from gcv.conformance.statements import (
 )
 from gcv.reference.operations import Hypothesize, Observe, Question, Resolve, Revise, Undermine
 
-__all__: list[str] = []
+__all__ = ["WRITTEN_OUT_OF_ORDER"]
+
+WRITTEN_OUT_OF_ORDER = (
+    Question("q1", "why?", depends_on=("h1",)),
+    Undermine("h1", "o1"),
+    Hypothesize("h1", "bug", depends_on=("o1",)),
+    Observe("o1", "401s"),
+)
+"""One turn written against the fixed order: each operation rests on the one written after
+it, so the turn applies only in the fixed order (o1, h1 on o1, the attack, q1 on h1)."""
 
 
 @case(
@@ -31,13 +40,7 @@ __all__: list[str] = []
     tags=["order"],
 )
 def _fixed_order(b: CaseBuilder) -> None:
-    b.apply(
-        "a",
-        Question("q1", "why?", depends_on=("h1",)),
-        Undermine("h1", "o1"),
-        Hypothesize("h1", "bug", depends_on=("o1",)),
-        Observe("o1", "401s"),
-    )
+    b.apply("a", *WRITTEN_OUT_OF_ORDER)
     b.query("standing", "h1", equals="weakened")
     b.query("attackers", "h1", equals=["o1"])
     b.query("dependencies", "q1", equals=["h1"])

@@ -15,13 +15,14 @@ from collections.abc import Sequence
 import icontract
 
 from gcv.reference.closure import (
+    Links,
     Walk,
     _accepts_a_closed_set,
     _accepts_within_good_standing,
     _path_to,
     _rejects_with_a_witness,
+    is_numbered_relation,
 )
-from gcv.reference.closure import Links, is_numbered_relation
 
 
 @icontract.require(

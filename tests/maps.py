@@ -1,0 +1,23 @@
+"""A starting conversation shared by the test modules of the engine."""
+
+from __future__ import annotations
+
+from gcv.reference.operations import Hypothesize, Observe, Operation
+from gcv.reference.verifier import Turn, Verifier
+
+__all__ = ["OPENING", "four_active"]
+
+OPENING: tuple[Operation, ...] = (
+    Observe("o1", "401 errors"),
+    Observe("o2", "3x traffic"),
+    Hypothesize("h1", "token bug", depends_on=("o1",)),
+    Hypothesize("h2", "retry loop"),
+)
+"""Turn 1, said by a: the observations o1 and o2, h1 resting on o1, h2 on nothing."""
+
+
+def four_active() -> Verifier:
+    """Agents a, b, c and the atom p after :data:`OPENING`: four records, all active."""
+    v = Verifier(["a", "b", "c"], ["p"])
+    v.apply_turn(Turn("a", OPENING))
+    return v
