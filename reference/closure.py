@@ -138,7 +138,9 @@ def _grown_until_stable(links: Links, first: set[int]) -> set[int]:
 # switching only then keeps each query linear in what it visits (Proposition 2.5):
 # the allocation is at most 2**_DENSE_SHIFT times the records already visited.  The
 # two phases are two loops sharing one reader of the queue, so a small query pays
-# nothing for the large case.
+# nothing for the large case.  One phase with dict marks throughout reads more simply
+# and measured 1.6-2.3 times slower on the fan's 10^5 and 10^6 records, whose walks
+# jump about the map (tests/benchmarks/bench_walk_phases.py).
 _DENSE_SHIFT = 4
 
 Marks: TypeAlias = "dict[int, int] | array[int]"

@@ -292,11 +292,13 @@ NOTES = """\
   queries' ratio to the floor, not their absolute time per record, is what shows them linear.
 - **Why the queries stay fast at 10^6 records.** The map numbers each record when it is
   registered and keeps Dep, its reverse index and S_t over the numbers, each record's links
-  a compact array (`DependencyMap.numbering`); the walks index lists instead of hashing
+  a compact array (`DependencyMap.numbering`: the one representation of Dep; `dep` and
+  `rdep` by identifier are views of it); the walks index lists instead of hashing
   identifiers, and keep their marks in a dict until they have reached 1/16 of the map, then
   in a flat array, so a small query allocates nothing in proportion to the map
   (`reference/closure.py`). With identifiers and dicts the fan took 2.6 s (Verify) and
-  3.2 s (Affected*) at 10^6 records.
+  3.2 s (Affected*) at 10^6 records; one phase with dict marks throughout, 1.6-2.3 times
+  the two phases' time on the fan (`python -O -m tests.benchmarks.bench_walk_phases`).
 - **Timing.** Each figure is the median of 3-7 runs of a loop calibrated to at least 20 ms;
   the machine is shared, so read the ratios. Contracts on means `python` without `-O` and
   without `ICONTRACT_SLOW` (the costly postconditions stay off, as outside the tests).
