@@ -137,6 +137,7 @@ def _action_script(
         INPUT_COMMAND=command,
         REPORT_DIR=str(reports),
         GITHUB_OUTPUT=str(outputs),
+        GITHUB_STEP_SUMMARY=str(tmp_path / "step-summary.md"),
         **environment,
     )
     written = dict(line.split("=", 1) for line in outputs.read_text().splitlines())
@@ -160,6 +161,9 @@ def test_the_action_script_passes_gcv_serve(tmp_path: Path) -> None:
     assert junit is not None
     assert sum(int(suite.get("tests", 0)) for suite in junit) == 4
     assert junit.find(".//failure") is None
+    summary = (tmp_path / "step-summary.md").read_text()
+    assert summary.startswith("### gcv conform: exit 0\n")
+    assert "4 cases: 4 passed, 0 failed" in summary
 
 
 def test_the_action_script_fails_an_implementation_that_does_not_conform(tmp_path: Path) -> None:
