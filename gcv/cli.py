@@ -26,7 +26,7 @@ from gcv.reference.errors import GcvError
 from gcv.reference.render import render_grounding, render_turn, render_value
 from gcv.reference.verifier import Verifier
 from gcv.replay import Check, Replay, replay
-from gcv.replay_report import replay_json, replay_junit
+from gcv.replay_report import replay_json, replay_junit, replays_junit
 from gcv.scenarios import builtin_scenarios, read_trace
 from gcv.session_cli import turn_number
 from gcv.store import open_session
@@ -114,14 +114,47 @@ def _print_replay(result: Replay, quiet: bool) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    result = replay(read_trace(args.trace))
+    if len(args.traces) == 1:
+        result = replay(read_trace(args.traces[0]))  # unreadable: main reports it
+        if args.junit:
+            Path(args.junit).write_text(replay_junit(result), encoding="utf-8")
+        if args.json:
+            print(json.dumps(replay_json(result), indent=2, ensure_ascii=False))
+        else:
+            _print_replay(result, args.quiet)
+        return EXIT_OK if result.ok else EXIT_FAILED
+    return _replay_several(args)
+
+
+def _replay_several(args: argparse.Namespace) -> int:
+    """Each trace in turn (a pre-commit hook passes every changed one): a trace that cannot
+    be read is reported and the others still run; the exit code is the worst."""
+    results: list[Replay] = []
+    unreadable: dict[str, str] = {}
+    for name in args.traces:
+        try:
+            results.append(replay(read_trace(name)))
+        except GcvError as error:
+            print(f"gcv: {name}: {error}", file=sys.stderr)
+            unreadable[name] = str(error)
+    held = sum(r.ok for r in results)
     if args.junit:
-        Path(args.junit).write_text(replay_junit(result), encoding="utf-8")
+        Path(args.junit).write_text(replays_junit(results, unreadable), encoding="utf-8")
     if args.json:
-        print(json.dumps(replay_json(result), indent=2, ensure_ascii=False))
+        data = [replay_json(r) for r in results]
+        data += [{"trace": name, "ok": False, "error": why} for name, why in unreadable.items()]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        _print_replay(result, args.quiet)
-    return EXIT_OK if result.ok else EXIT_FAILED
+        for result in results:
+            _print_replay(result, args.quiet)
+            print()
+        print(
+            f"{len(args.traces)} traces: {held} hold, {len(results) - held} FAILED, "
+            f"{len(unreadable)} unreadable"
+        )
+    if unreadable:
+        return EXIT_BAD_INPUT
+    return EXIT_OK if held == len(results) else EXIT_FAILED
 
 
 def _final_state(args: argparse.Namespace) -> Verifier:
@@ -216,8 +249,14 @@ def _build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     trace_help = f"a trace file or built-in scenario name (default: {DEFAULT_SCENARIO})"
 
-    p = commands.add_parser("replay", help="replay a trace and check its expectations")
-    p.add_argument("trace", nargs="?", default=DEFAULT_SCENARIO, help=trace_help)
+    p = commands.add_parser("replay", help="replay traces and check their expectations")
+    p.add_argument(
+        "traces",
+        metavar="TRACE",
+        nargs="*",
+        default=[DEFAULT_SCENARIO],
+        help=f"{trace_help}; several are replayed one after another, the exit code the worst",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
     p.add_argument("--json", action="store_true", help="print every turn and expectation as JSON")
     p.add_argument(

@@ -2,19 +2,21 @@
 
 Both list every expectation the trace states, turn by turn then at the end,
 with what the verifier answered.  A turn's expected rejection is an
-expectation too, and so is an unexpected one (which fails).
+expectation too, and so is an unexpected one (which fails).  Several traces
+replayed at once make one JUnit file, a testsuite each.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
 
 import icontract
 
 from gcv.reference.render import render_turn
 from gcv.replay import Check, Replay, TurnOutcome
 
-__all__ = ["replay_json", "replay_junit"]
+__all__ = ["replay_json", "replay_junit", "replays_junit"]
 
 
 def _plain(value: object) -> object:
@@ -107,6 +109,32 @@ def _rejection_failure(outcome: TurnOutcome) -> str | None:
     return f"expected rejection {expected}; got {error}"
 
 
+def _counted(suite: ET.Element) -> ET.Element:
+    cases = suite.findall("testcase")
+    suite.set("tests", str(len(cases)))
+    suite.set("failures", str(sum(case.find("failure") is not None for case in cases)))
+    suite.set("errors", str(sum(case.find("error") is not None for case in cases)))
+    return suite
+
+
+def _suite(replayed: Replay) -> ET.Element:
+    name = replayed.trace.name or "trace"  # the name is optional in gcv-trace/1
+    suite = ET.Element("testsuite", name=name)
+    for outcome in replayed.turns:
+        classname = f"{name}.T{outcome.trace_turn.number}"
+        if outcome.trace_turn.rejected is not None or outcome.error is not None:
+            _case(suite, classname, "rejection", _rejection_failure(outcome))
+        for check in outcome.checks:
+            _case(suite, classname, check.expectation.describe(), _check_failure(check))
+    for check in replayed.final:
+        _case(suite, f"{name}.final", check.expectation.describe(), _check_failure(check))
+    return _counted(suite)
+
+
+def _xml(root: ET.Element) -> str:
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
 @icontract.ensure(
     lambda replayed, result: ET.fromstring(result).get("failures") == str(replayed.failures),
     "a failed case per failed check and per turn not handled as the trace says",
@@ -119,18 +147,24 @@ def replay_junit(replayed: Replay) -> str:
     is the query.  A turn the trace marks rejected, or that was rejected
     unexpectedly, is a case named ``rejection``.
     """
-    name = replayed.trace.name or "trace"  # the name is optional in gcv-trace/1
-    suite = ET.Element("testsuite", name=name)
-    for outcome in replayed.turns:
-        classname = f"{name}.T{outcome.trace_turn.number}"
-        if outcome.trace_turn.rejected is not None or outcome.error is not None:
-            _case(suite, classname, "rejection", _rejection_failure(outcome))
-        for check in outcome.checks:
-            _case(suite, classname, check.expectation.describe(), _check_failure(check))
-    for check in replayed.final:
-        _case(suite, f"{name}.final", check.expectation.describe(), _check_failure(check))
-    cases = suite.findall("testcase")
-    suite.set("tests", str(len(cases)))
-    suite.set("failures", str(sum(case.find("failure") is not None for case in cases)))
-    suite.set("errors", "0")
-    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+    return _xml(_suite(replayed))
+
+
+@icontract.ensure(
+    lambda replayed, unreadable, result: (
+        len(ET.fromstring(result)) == len(replayed) + len(unreadable)
+    ),
+    "a testsuite per trace given",
+)
+def replays_junit(replayed: Sequence[Replay], unreadable: Mapping[str, str]) -> str:
+    """Several replays as JUnit XML: a testsuite each (as :func:`replay_junit` writes it),
+    and for each trace that could not be read (name -> why) a testsuite named for it whose
+    one testcase, ``load``, is in error."""
+    root = ET.Element("testsuites", name="gcv replay")
+    root.extend(_suite(r) for r in replayed)
+    for name, why in unreadable.items():
+        suite = ET.SubElement(root, "testsuite", name=name)
+        case = ET.SubElement(suite, "testcase", classname=name, name="load")
+        ET.SubElement(case, "error", message=why, type="bad-input")
+        _counted(suite)
+    return _xml(root)

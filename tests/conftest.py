@@ -2,19 +2,45 @@
 
 ``GCV_HYPOTHESIS_PROFILE=deep`` selects the deep profile (many more examples
 and longer operation sequences); the default ``fast`` profile keeps the
-README's test command within minutes.
+README's test command within minutes.  The built distributions and an environment with
+the wheel installed are built once per run, for the wheel's tests and the release checks.
 """
 
 import os
+import sysconfig
+from pathlib import Path
 
 # The costly postconditions (naive closure recomputation) run in the tests;
 # icontract reads this when it is first imported.
 os.environ.setdefault("ICONTRACT_SLOW", "1")
 
+import pytest
 from hypothesis import settings
+
+from gcv.release import build, fresh_environment, project_version
 
 settings.register_profile("fast", max_examples=60, deadline=None, print_blob=True)
 settings.register_profile(
     "deep", max_examples=3000, deadline=None, stateful_step_count=200, print_blob=True
 )
 settings.load_profile(os.environ.get("GCV_HYPOTHESIS_PROFILE", "fast"))
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def distributions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """This checkout's sdist and wheel, built once as a release builds them (the wheel from
+    the sdist), with the test environment's setuptools so that nothing is fetched."""
+    return build(ROOT, tmp_path_factory.mktemp("dist"), project_version(ROOT), isolation=False)
+
+
+@pytest.fixture(scope="session")
+def wheel_environment(
+    tmp_path_factory: pytest.TempPathFactory, distributions: tuple[Path, Path]
+) -> Path:
+    """The bin folder of a fresh virtual environment with the wheel installed, its
+    dependencies the test environment's (a path entry, so this checkout's editable install
+    does not come along)."""
+    purelib = Path(sysconfig.get_paths()["purelib"])
+    return fresh_environment(distributions[1], tmp_path_factory.mktemp("env"), purelib)

@@ -93,6 +93,36 @@ def test_replay_junit_has_a_case_per_expectation(trace: str, tmp_path: Path) -> 
     assert suite.get("tests") == "4" and suite.get("failures") == "2"
 
 
+def test_several_traces_each_replay_and_the_worst_decides(
+    trace: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unreadable = tmp_path / "broken.json"
+    unreadable.write_text("{")
+    held = ["phase2-debugging", "phase3-deliberation"]
+    assert main(["replay", *held, "--quiet"]) == EXIT_OK
+    assert capsys.readouterr().out.rstrip().endswith("2 traces: 2 hold, 0 FAILED, 0 unreadable")
+    assert main(["replay", held[0], trace, "--quiet"]) == EXIT_FAILED
+    assert "1 hold, 1 FAILED" in capsys.readouterr().out
+    report = tmp_path / "report.xml"
+    words = ["replay", trace, str(unreadable), held[0], "--junit", str(report), "--quiet"]
+    assert main(words) == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert f"gcv: {unreadable}: [malformed-trace]" in err
+    assert out.rstrip().endswith("3 traces: 1 hold, 1 FAILED, 1 unreadable")
+    suites = ET.parse(report).getroot()
+    assert suites.tag == "testsuites"
+    counted = [(s.get("name"), s.get("tests"), s.get("failures"), s.get("errors")) for s in suites]
+    assert counted == [
+        ("t", "4", "2", "0"),
+        (held[0], "37", "0", "0"),
+        (str(unreadable), "1", "0", "1"),
+    ]
+    assert main(["replay", trace, str(unreadable), "--json"]) == EXIT_BAD_INPUT
+    data = json.loads(capsys.readouterr().out)
+    assert [(d["trace"], d["ok"]) for d in data] == [("t", False), (str(unreadable), False)]
+    assert data[1]["error"].startswith("[malformed-trace]")
+
+
 @pytest.mark.parametrize("name", builtin_scenarios())
 def test_replay_json_of_each_scenario_holds(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", name, "--json"]) == EXIT_OK

@@ -1,23 +1,22 @@
 """The built wheel, installed in a fresh environment outside the checkout, works as shipped.
 
-The wheel is built from this checkout and installed without its dependencies into a new
-virtual environment whose only other packages are the test environment's (a path entry,
-so this checkout's editable install does not come along).  Every command runs in an
+The wheel is built from this checkout (the session's ``distributions``, as a release builds
+it) and installed without its dependencies into a new virtual environment whose only other
+packages are the test environment's (``wheel_environment``: a path entry, so this
+checkout's editable install does not come along).  Every command runs in an
 empty folder holding a user's own ``spec/`` and ``reference/`` packages, which must not
 shadow the installed ones.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-import sysconfig
-import venv
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from gcv.release import outside_environment
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,63 +32,25 @@ print(__version__, grounded, affected == ("h1",))
 """
 
 
-def _site_packages(python: Path) -> Path:
-    script = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-    return Path(
-        subprocess.run(
-            [python, "-c", script], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    )
-
-
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+def installed(
+    tmp_path_factory: pytest.TempPathFactory, wheel_environment: Path
+) -> tuple[Path, Path]:
     """(the fresh environment's bin folder, an empty working folder with a user's packages)."""
-    build = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            build,
-            ROOT,
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = build.glob("*.whl")
-    env = tmp_path_factory.mktemp("env")
-    venv.create(env, with_pip=True)
-    python = env / "bin" / "python"
-    (_site_packages(python) / "test-environment.pth").write_text(
-        sysconfig.get_paths()["purelib"] + "\n"
-    )
-    subprocess.run(
-        [python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel],
-        check=True,
-        capture_output=True,
-    )
     work = tmp_path_factory.mktemp("user")
     for own in ("spec", "reference", "proofs"):
         (work / own).mkdir()
         (work / own / "__init__.py").write_text(f"raise ImportError('the user\\'s own {own}')\n")
     (work / "app.py").write_text(USER_SCRIPT)
-    yield env / "bin", work
+    return wheel_environment, work
 
 
 def _run(installed: tuple[Path, Path], *command: str | Path) -> subprocess.CompletedProcess[str]:
     bin_folder, work = installed
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    environment["PATH"] = f"{bin_folder}{os.pathsep}{environment.get('PATH', '')}"
     return subprocess.run(
         [str(c) for c in command],
         cwd=work,
-        env=environment,
+        env=outside_environment(bin_folder),
         capture_output=True,
         text=True,
         timeout=300,

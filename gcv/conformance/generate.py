@@ -6,7 +6,8 @@ scenario cases are built by running them (:mod:`gcv.conformance.cases`);
 the findings (``findings/*.json``: fuzz mismatches saved by ``gcv conform
 --fuzz``, counterexample traces imported with ``--import-trace``) keep their
 requests and get fresh expectations.  ``--check`` regenerates in memory and
-fails if any committed file differs, which CI runs.
+fails if any committed file differs, which CI runs.  ``--export DIR`` writes the shipped
+suite as a bundle for implementations in other languages (:mod:`gcv.conformance.bundle`).
 
 Case ids are permanent: a case listed in the committed manifest may not
 disappear unless :data:`RETIRED` names it.
@@ -24,6 +25,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from gcv.conformance.bundle import export_bundle
 from gcv.conformance.cases import (
     CaseError,
     case_from_trace,
@@ -126,9 +128,8 @@ def build_suite(directory: Path, quiet: bool = True) -> list[Case]:
 
     Unless ``quiet``, a bar on a terminal stderr shows the scenario cases being built.
     """
-    return (
-        hand_written_cases() + scenario_cases(quiet) + scenario_map_cases() + _findings(directory)
-    )
+    findings = _findings(directory)  # read first: a damaged one fails before a minute's build
+    return hand_written_cases() + scenario_cases(quiet) + scenario_map_cases() + findings
 
 
 def _by_file(cases: Sequence[Case]) -> dict[str, list[Case]]:
@@ -379,6 +380,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if a file is not current"
     )
+    parser.add_argument(
+        "--export",
+        metavar="DIR",
+        help="write the shipped suite into DIR (new or empty) as a bundle for other "
+        "languages: the vector files, their schemas, the protocol, a README and a manifest "
+        "of SHA-256s",
+    )
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     add_quiet_argument(parser)
     parser.add_argument(
@@ -399,9 +407,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _export(args: argparse.Namespace) -> int:
+    if args.check or args.out or args.import_trace:
+        print(
+            "gcv vectors: --export writes the shipped suite as it is; "
+            "it takes no --check, --out or --import-trace",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    try:
+        files = export_bundle(Path(args.export))
+    except (GcvError, OSError) as error:
+        print(f"gcv vectors: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    suite = json.loads(files["manifest.json"])["suite"]
+    if args.json:
+        print(json.dumps({"directory": args.export, "suite": suite, "files": sorted(files)}))
+    else:
+        print(f"suite {suite}: {len(files)} files exported to {args.export}")
+    return EXIT_OK
+
+
 def main(argv: list[str]) -> int:
     """Run ``gcv vectors``."""
     args = _parser().parse_args(argv)
+    if args.export is not None:
+        return _export(args)
     if args.out is None and not args.check and source_checkout() is None:
         print(
             "gcv vectors: --out DIR is needed: the installed suite is read-only "

@@ -508,6 +508,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--vectors", metavar="DIR", help="a vectors directory (default: shipped)")
     parser.add_argument(
+        "--vectors-version",
+        metavar="VERSION",
+        help="refuse to run (exit 2) unless the vectors are this suite version",
+    )
+    parser.add_argument(
         "-k",
         "--id",
         action="append",
@@ -704,6 +709,13 @@ def _cases(args: argparse.Namespace) -> tuple[Suite, list[Case], KnownFailures]:
     if directory is not None and not directory.is_dir():
         raise GcvError(f"{directory}: no such vectors directory")
     suite = open_suite(directory)
+    if args.vectors_version is not None and suite.version != args.vectors_version:
+        # A pinned suite that is not the one at hand is a setup error, not a verdict.
+        raise GcvError(
+            f"the vectors are suite {suite.version}, not {args.vectors_version} "
+            "(--vectors-version): install the gcv that ships it, or give --vectors a "
+            "bundle of it (gcv vectors --export)"
+        )
     cases = select(suite.cases, args.id, args.feature)
     known = KnownFailures()
     if args.known_failures:

@@ -1,0 +1,158 @@
+"""``gcv vectors --export DIR``: the suite as a bundle for implementations in any language.
+
+A bundle holds what an implementation needs besides this package: the vector files with
+their manifest and coverage table, the JSON Schemas (the vector files', the protocol's
+messages, and the trace format's, whose operations the messages reuse), the protocol
+document, ``normative.md`` (the error codes and the reference's choices, which the
+protocol cites), a README for implementers, and a top-level ``manifest.json`` listing
+every other file with its size and SHA-256.  The paths are those under ``gcv.spec``, so
+the documents' relative links between them hold.
+
+The files are the shipped suite's bytes, read after the suite has been checked against
+its own manifest (:func:`~gcv.conformance.vectors.open_suite`): a bundle is exactly what
+``gcv conform`` runs, and ``gcv conform --vectors DIR/vectors`` runs it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+
+from gcv import __version__
+from gcv.conformance.vectors import MANIFEST, default_directory, open_suite
+
+__all__ = ["BUNDLE_FORMAT", "bundle_files", "bundle_manifest", "export_bundle"]
+
+BUNDLE_FORMAT = "gcv-vectors-bundle/1"
+
+# Beside the vector files the suite's manifest lists: path in the bundle, under gcv.spec.
+_DOCUMENTS = (
+    "vectors/manifest.json",
+    "vectors/COVERAGE.md",
+    "vectors/vectors.schema.json",
+    "protocol/protocol.md",
+    "protocol/request.schema.json",
+    "protocol/response.schema.json",
+    "trace.schema.json",
+    "normative.md",
+)
+
+README = """\
+# Conformance vectors of the Grounded Continuation verifier, suite {suite}
+
+The conformance suite of the formal reference of *Grounded Continuation: A Linear-Time
+Runtime Verifier for LLM Conversations*, exported by `gcv vectors --export` (gcv
+{version}). Everything here is JSON, JSON Schema (draft 2020-12) or Markdown: {cases} cases,
+{steps} steps, protocol `{protocol}`.
+
+- `vectors/`: the cases, one JSON file per group (`core/operations.json`, ...), each
+  valid against `vectors/vectors.schema.json`; `vectors/manifest.json` lists every vector
+  file with its SHA-256 and case ids, and `vectors/COVERAGE.md` the paper statements and
+  operation outcomes the cases exercise;
+- `protocol/protocol.md`: the protocol `{protocol}` (JSON lines on standard input and
+  output) and how answers compare; its messages' schemas are `protocol/request.schema.json`
+  and `protocol/response.schema.json`;
+- `trace.schema.json`: the trace format, whose `$defs/operation` encodes a turn's
+  operations;
+- `normative.md`: the error codes, and every choice the reference makes where the paper is
+  silent;
+- `manifest.json`: this bundle's suite and protocol versions, and every other file's size
+  and SHA-256.
+
+## Checking the bundle
+
+```sh
+jq -r '.files[] | "\\(.sha256)  \\(.path)"' manifest.json | sha256sum --check
+```
+
+## Running the vectors
+
+With the reference's runner, for an implementation that speaks the protocol:
+
+```sh
+pip install grounded-continuation=={version}
+gcv conform --vectors vectors --vectors-version {suite} -- ./my-verifier
+```
+
+With a harness of your own: for each case, open a fresh conversation (the `start` request
+with the case's `agents`, `atoms` and, when present, `model`), then send each step's
+`request` and compare the answer with its `expect` as `protocol/protocol.md` says (sets in
+any order, formulas by parsing, an ungrounded Verify's witness any of its `witnesses`):
+`{{"accepted": true}}` or `{{"rejected": CODE}}` for a turn, `{{"result": VALUE}}` or
+`{{"error": CODE}}` for a query. A step without `choices` is decided by the papers alone
+(the `paper` profile); a step with `choices` also depends on those choices of the
+reference, each a clause of `normative.md`.
+
+Case ids are permanent and `added_in` names the suite version that added a case. The
+links from `protocol/protocol.md` into `docs/` (the formula language, the trace format)
+point into the reference's source repository, at the same version.
+"""
+"""The bundle's README for implementers; ``str.format`` fills in the versions and counts."""
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def bundle_files() -> dict[str, bytes]:
+    """Path in the bundle -> bytes, for every file but the bundle's manifest.
+
+    Raises
+    ------
+    ManifestMismatch, MalformedVectors
+        The shipped suite is not what its manifest lists (as for ``gcv conform``).
+    """
+    open_suite()  # every vector file checked against the suite's manifest
+    spec = resources.files("gcv.spec")
+    manifest = json.loads(default_directory().joinpath(MANIFEST).read_bytes())
+    paths = [*_DOCUMENTS, *(f"vectors/{f['path']}" for f in manifest["files"])]
+    files = {path: spec.joinpath(path).read_bytes() for path in paths}
+    readme = README.format(
+        suite=manifest["suite"],
+        version=__version__,
+        protocol=manifest["protocol"],
+        cases=manifest["cases"],
+        steps=manifest["steps"],
+    )
+    files["README.md"] = readme.encode("utf-8")
+    return files
+
+
+def bundle_manifest(files: Mapping[str, bytes]) -> str:
+    """The bundle's ``manifest.json``: the versions, and each file's size and SHA-256."""
+    suite = json.loads(files["vectors/manifest.json"])
+    manifest = {
+        "format": BUNDLE_FORMAT,
+        "suite": suite["suite"],
+        "protocol": suite["protocol"],
+        "exported_by": f"gcv {__version__}",
+        "cases": suite["cases"],
+        "steps": suite["steps"],
+        "files": [
+            {"path": path, "bytes": len(files[path]), "sha256": _sha256(files[path])}
+            for path in sorted(files)
+        ],
+    }
+    return json.dumps(manifest, indent=2) + "\n"
+
+
+def export_bundle(directory: Path) -> dict[str, bytes]:
+    """Write the bundle into ``directory`` (new, or empty); every file written, by path.
+
+    Raises
+    ------
+    FileExistsError
+        ``directory`` holds something already: a bundle is never mixed with other files.
+    """
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise FileExistsError(f"{directory}: exists and is not an empty folder")
+    files = bundle_files()
+    files["manifest.json"] = bundle_manifest(files).encode("utf-8")
+    for path, data in files.items():
+        target = directory / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return files
