@@ -10,6 +10,7 @@ from gcv.proofs.obligations import (
     composition,
     conflict_free,
     lineage_modulus,
+    plausibility,
     retraction,
     standing,
     table3,
@@ -33,5 +34,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     affected.OBLIGATION,
     bounded.AFFECTED,
     closure_loop.OBLIGATION,
+    plausibility.OBLIGATION,
     lineage_modulus.OBLIGATION,
 )
