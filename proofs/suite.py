@@ -16,6 +16,7 @@ from gcv.proofs.obligations import (
     table3,
     termination,
     walk,
+    walk_loop,
 )
 from gcv.proofs.registry import Obligation
 
@@ -24,6 +25,7 @@ __all__ = ["OBLIGATIONS"]
 OBLIGATIONS: tuple[Obligation, ...] = (
     table3.OBLIGATION,
     walk.OBLIGATION,
+    walk_loop.OBLIGATION,
     termination.OBLIGATION,
     bounded.WALK,
     conflict_free.OBLIGATION,
