@@ -59,7 +59,9 @@ __all__ = [
     "UPDATES",
     "Frame",
     "Logic",
+    "UpdateOf",
     "clauses",
+    "lexicographic",
     "python_logic",
 ]
 
@@ -232,11 +234,11 @@ def best(frame: Frame[W, B], agent: str, psi: Callable[[W], B]) -> Callable[[W],
     logic, leq, near = frame.logic, frame.leq[agent], comparable(frame, agent)
 
     def at(w: W) -> B:
-        def beaten_by(u: W) -> B:
+        def unbeaten_by(u: W) -> B:
             rival = logic.all_of([frame.inside(u), near(w, u), psi(u)])
             return logic.implies(rival, leq(w, u))
 
-        return logic.all_of([psi(w), logic.every(beaten_by)])
+        return logic.all_of([psi(w), logic.every(unbeaten_by)])
 
     return at
 
