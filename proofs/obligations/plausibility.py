@@ -334,9 +334,6 @@ class Symbolic:
     def frame(self) -> Frame[z3.ExprRef, z3.BoolRef]:
         return Frame(_z3_logic(WORLD), self.inside, dict(self.leq))
 
-    def truth(self, w: z3.ExprRef) -> z3.BoolRef:
-        return self.psi(w)
-
     def somewhere(self) -> z3.BoolRef:
         """The side condition: psi holds at some world of W."""
         x = z3.Const("somewhere", WORLD)
@@ -350,7 +347,7 @@ def checks(budget: Budget) -> list[Check]:
     out = []
     for name, (update, conditioned) in UPDATES.items():
         hypotheses = [*assumed, s.somewhere()] if conditioned else assumed
-        for clause, after in clauses(update(before, s.truth)).items():
+        for clause, after in clauses(update(before, s.psi)).items():
             result = prove(hypotheses, after, timeout_ms=budget.timeout_ms)
             out.append(Check(f"{name}: {clause} after", result))
     return out
@@ -407,7 +404,7 @@ def _nowhere_twin(budget: Budget) -> Twin:
     """[!psi] without its side condition: W can become empty."""
     s = Symbolic.fresh()
     before = s.frame()
-    after = clauses(announce(before, s.truth, None))["W is non-empty"]
+    after = clauses(announce(before, s.psi, None))["W is non-empty"]
     name = "[!psi] public of a formula true nowhere"
     result = prove(list(clauses(before).values()), after, timeout_ms=budget.timeout_ms)
     if result.model is None:
@@ -429,7 +426,7 @@ def _not_connected_twin(budget: Budget) -> Twin:
     before = s.frame()
     assumed = clauses(before)
     del assumed["<=_a is locally connected"]
-    after = z3.And(*clauses(lexicographic(before, s.truth, None)).values())
+    after = z3.And(*clauses(lexicographic(before, s.psi, None)).values())
     name = "[up-up psi] of a <=_a that is not locally connected"
     result = prove(list(assumed.values()), after, timeout_ms=budget.timeout_ms)
     if result.model is None:
@@ -445,7 +442,7 @@ def _across_cells_twin(budget: Budget) -> Twin:
     """An upgrade that puts psi-worlds before the ~psi-worlds of other cells too."""
     s = Symbolic.fresh()
     before = s.frame()
-    broken = lexicographic(before, s.truth, None, within_cells=False)
+    broken = lexicographic(before, s.psi, None, within_cells=False)
     name = "[up-up psi] comparing worlds across cells"
     result = prove(
         list(clauses(before).values()),
