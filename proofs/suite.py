@@ -10,11 +10,13 @@ from gcv.proofs.obligations import (
     composition,
     conflict_free,
     lineage_modulus,
+    plausibility,
     retraction,
     standing,
     table3,
     termination,
     walk,
+    walk_loop,
 )
 from gcv.proofs.registry import Obligation
 
@@ -23,6 +25,7 @@ __all__ = ["OBLIGATIONS"]
 OBLIGATIONS: tuple[Obligation, ...] = (
     table3.OBLIGATION,
     walk.OBLIGATION,
+    walk_loop.OBLIGATION,
     termination.OBLIGATION,
     bounded.WALK,
     conflict_free.OBLIGATION,
@@ -33,5 +36,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     affected.OBLIGATION,
     bounded.AFFECTED,
     closure_loop.OBLIGATION,
+    plausibility.OBLIGATION,
     lineage_modulus.OBLIGATION,
 )

@@ -198,8 +198,11 @@ CLAIMS: tuple[Claim, ...] = (
         "exactly this dependency closure (proved unbounded for the walk with its worklist "
         "abstracted to a set: partial correctness by lemma-2.1, termination by "
         "worklist-once, each record entering the worklist once with every pop counted, the "
-        "bound |Args_t| by pigeonhole; the unrolled walk to a bound; the loops of "
-        "dependency_walk themselves are tested, not proved)",
+        "bound |Args_t| by pigeonhole; the unrolled walk to a bound; and by walk-loops for "
+        "an encoding of dependency_walk's two loops and _path_to's, over the code's own "
+        "state: accepting with exactly Dep*(alpha_c), each record once, or rejecting with a "
+        "witness outside S_t and a Dep path to it, each loop with a decreasing measure; "
+        "the encoding is tied to the code by syntax tree, not derived from it)",
         Status.PROVED_UNBOUNDED,
         implemented_in=("gcv.reference.closure.dependency_walk",),
         tests=(
@@ -208,8 +211,9 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_closure.py",
                 "test_rejected_walk_gives_a_shortest_path_to_a_record_outside_s_t",
             ),
+            _t("test_proofs_walk_loop.py", "test_the_encoded_loops_are_the_codes"),
         ),
-        obligations=("lemma-2.1", "worklist-once", "lemma-2.1-bounded"),
+        obligations=("lemma-2.1", "worklist-once", "lemma-2.1-bounded", "walk-loops"),
         vectors=(
             "core/queries/verify-*",
             "findings/proofs/lemma-2.1-*",
@@ -442,6 +446,29 @@ CLAIMS: tuple[Claim, ...] = (
             "epistemic/operations/resolve-*",
             "epistemic/preconditions/*-no-surviving-world",
         ),
+    ),
+    Claim(
+        "core.a.1.updates.closed",
+        "core",
+        "Definition A.1 under the updates",
+        "[!psi] (psi true at some world), [up-up psi], [up psi], the downgrades and "
+        "awareness expansion, public or to a group, map an epistemic plausibility model to "
+        "one (proved unbounded for an encoding of A.1 and of each update over an "
+        "uninterpreted sort of worlds; tied to the reference by evaluating the same "
+        "definitions on every model of up to three worlds and two agents)",
+        Status.PROVED_UNBOUNDED,
+        implemented_in=(
+            "gcv.reference.epistemic.updates.announce",
+            "gcv.reference.epistemic.updates.lexicographic_upgrade",
+            "gcv.reference.epistemic.updates.conservative_upgrade",
+            "gcv.reference.epistemic.updates.downgrade",
+            "gcv.reference.epistemic.updates.expand",
+        ),
+        tests=(
+            _t("test_proofs_plausibility.py", "test_the_encoded_update_is_the_engines"),
+            _t("test_proofs_plausibility.py", "test_the_tie_catches_an_upgrade_across_cells"),
+        ),
+        obligations=("definition-a.1-updates",),
     ),
     Claim(
         "core.def-a.2",

@@ -19,12 +19,10 @@ def _is_phase_switch(statement: ast.stmt) -> bool:
     return isinstance(statement, ast.If) and any(isinstance(s, ast.Break) for s in statement.body)
 
 
-def loops_of(source: str) -> list[str]:
-    """``reverse_closure``'s two loops, without the phase switch and the exit."""
+def loops_of(source: str, name: str = "reverse_closure") -> list[str]:
+    """The two loops of the function ``name``, without the phase switch and the exit."""
     tree = ast.parse(source)
-    function = next(
-        n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "reverse_closure"
-    )
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name)
     loops = [n for n in function.body if isinstance(n, ast.For)]
     return [
         ast.dump(

@@ -33,7 +33,7 @@ from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
 from gcv.reference.closure import reverse_closure
 
-__all__ = ["LOOPS", "OBLIGATION"]
+__all__ = ["LOOPS", "OBLIGATION", "Input", "decreases", "measure", "permutation", "value"]
 
 LOOPS = (
     """
@@ -81,6 +81,14 @@ class Input:
 
     def record(self, r: z3.ArithRef) -> z3.BoolRef:
         return z3.And(r >= 0, r < self.n)
+
+    def decoded(self, model: z3.ModelRef) -> list[list[int]]:
+        """The lists of links in a counterexample, as the code takes them."""
+        n = value(model, self.n)
+        return [
+            [value(model, self.link[r][j]) for j in range(value(model, self.degree[r]))]
+            for r in range(n)
+        ]
 
     def requires(self) -> list[z3.BoolRef]:
         """The contracts' preconditions: beta in Args_t; the index relates records."""
@@ -304,15 +312,23 @@ def _steps(a: Input, s: Loop) -> dict[str, tuple[z3.BoolRef, Loop]]:
     }
 
 
-def _measure(a: Input, s: Loop) -> tuple[z3.ArithRef, z3.ArithRef, z3.ArithRef]:
+def measure(
+    a: Input, head: z3.ArithRef, inner: z3.BoolRef, record: z3.ArithRef, k: z3.ArithRef
+) -> tuple[z3.ArithRef, z3.ArithRef, z3.ArithRef]:
+    """(n + 1 - head, inner, degree - k): records left to read, then the inner loop's links
+    left to look at in ``record``'s list."""
     return (
-        a.n + 1 - s.head,
-        z3.If(s.inner, z3.IntVal(1), z3.IntVal(0)),
-        z3.If(s.inner, a.degree[s.record()] - s.k, z3.IntVal(0)),
+        a.n + 1 - head,
+        z3.If(inner, z3.IntVal(1), z3.IntVal(0)),
+        z3.If(inner, a.degree[record] - k, z3.IntVal(0)),
     )
 
 
-def _decreases(before: tuple[z3.ArithRef, ...], after: tuple[z3.ArithRef, ...]) -> z3.BoolRef:
+def _measure(a: Input, s: Loop) -> tuple[z3.ArithRef, z3.ArithRef, z3.ArithRef]:
+    return measure(a, s.head, s.inner, s.record(), s.k)
+
+
+def decreases(before: tuple[z3.ArithRef, ...], after: tuple[z3.ArithRef, ...]) -> z3.BoolRef:
     """Lexicographically smaller, every component bounded below by 0."""
     smaller = z3.BoolVal(False)
     for b, c in reversed(list(zip(before, after, strict=True))):
@@ -383,12 +399,12 @@ def checks(budget: Budget) -> list[Check]:
         hypotheses = [*axioms, invariant(a, s), guard]
         witness = witnesses[name]
         kept = prove(hypotheses, invariant(a, after), timeout_ms=ms, witness=witness)
-        measure = _decreases(_measure(a, s), _measure(a, after))
+        smaller = decreases(_measure(a, s), _measure(a, after))
         out += [
             Check(f"{name}: keeps the invariant", kept),
             Check(
                 f"{name}: the measure decreases, bounded below",
-                prove(hypotheses, measure, timeout_ms=ms, witness=witness),
+                prove(hypotheses, smaller, timeout_ms=ms, witness=witness),
             ),
         ]
     done = z3.And(z3.Not(s.inner), s.head >= s.tail)
@@ -407,7 +423,7 @@ def checks(budget: Budget) -> list[Check]:
     return out
 
 
-def _value(model: z3.ModelRef, term: z3.ExprRef) -> int:
+def value(model: z3.ModelRef, term: z3.ExprRef) -> int:
     return int(model.eval(term, model_completion=True).as_long())
 
 
@@ -439,10 +455,8 @@ def _early_exit_twin(budget: Budget) -> Twin:
     if result.model is None:
         return Twin(name, result)
     m = result.model
-    n, beta = _value(m, a.n), _value(m, a.beta)
-    dependents = [
-        [_value(m, a.link[r][j]) for j in range(_value(m, a.degree[r]))] for r in range(n)
-    ]
+    n, beta = value(m, a.n), value(m, a.beta)
+    dependents = a.decoded(m)
     returned = {r for r in range(n) if z3.is_true(m.eval(s.seen[r], model_completion=True))}
     exact = set(reverse_closure(dependents, beta))
     text = f"dependents {dependents}, beta {beta}: returns {sorted(returned)}, "
@@ -466,7 +480,7 @@ def _unmarked_append_twin(budget: Budget) -> Twin:
         return Twin(name, result)
     m = result.model
     again = z3.is_true(m.eval(s.seen[dependent], model_completion=True))
-    text = f"appends record {_value(m, dependent)}, marked already: {again}"
+    text = f"appends record {value(m, dependent)}, marked already: {again}"
     return Twin(name, result, text, again)
 
 
