@@ -29,7 +29,7 @@ import gcv.reference.apply
 import gcv.reference.preconditions
 import gcv.reference.verifier
 from gcv.reference.closure import Grounding, dependency_walk
-from gcv.reference.depmap import StateView
+from gcv.reference.depmap import DependencyMap, StateView
 from gcv.reference.epistemic import updates
 from gcv.reference.epistemic.formula import Formula, Not
 from gcv.reference.epistemic.model import PlausibilityModel
@@ -73,6 +73,14 @@ class SupportRevivesAbandoned(Verifier):
             return super().apply_turn(turn)
 
 
+def _forget_link(state: DependencyMap, record: RecordId, support: RecordId) -> None:
+    """Remove ``support`` from Dep(``record``) and its reverse index alike, so only the
+    effect, not the index, is wrong."""
+    r, s = state._number[record], state._number[support]
+    state._supports[r].remove(s)
+    state._dependents[s].remove(r)
+
+
 class SupportForgetsDependency(Verifier):
     """Support registers and commits its evidence but records no Dep link to it."""
 
@@ -80,10 +88,7 @@ class SupportForgetsDependency(Verifier):
         report = super().apply_turn(turn)
         for op in turn.operations:
             if isinstance(op, Support):
-                # Remove the link from Dep and its reverse index alike, so only the
-                # effect, not the index, is wrong.
-                del self.state._dep[op.target][op.evidence]
-                del self.state._rdep[op.evidence][op.target]
+                _forget_link(self.state, op.target, op.evidence)
         return report
 
 
@@ -108,8 +113,7 @@ class ResolveForgetsSubsumes(Verifier):
         for op in turn.operations:
             if isinstance(op, Resolve):
                 for subsumed in op.subsumes:
-                    del self.state._dep[subsumed][op.target]
-                    del self.state._rdep[op.target][subsumed]
+                    _forget_link(self.state, subsumed, op.target)
         return report
 
 

@@ -40,9 +40,12 @@ ROOT = HERE.parents[1]
 BUGS = sorted((HERE / "bugs_detected").glob("*.py"))
 CORRECT = [ROOT / "gcv" / "reference" / "closure.py"]
 
-# CPU seconds per contract: a planted bug is found in well under a second; on correct
-# code CrossHair spends the whole budget on each contract and prints nothing.
-BUDGET = {"bugs_detected": 3.0, "reference": 1.5}
+# CPU seconds per contract: on correct code CrossHair spends the whole budget on each
+# contract and prints nothing.  The planted bugs were once found in under a second; in
+# December 2026 neither was found at 3 s (with crosshair-tool 0.0.100 to 0.0.113 and
+# z3-solver 4.15 to 5.4 alike, on the engine before and after the predicates moved) and
+# both were at 6 s, so they get 8.
+BUDGET = {"bugs_detected": 8.0, "reference": 1.5}
 
 
 def _start(path: Path) -> subprocess.Popen[str]:
