@@ -230,25 +230,32 @@ def test_pre_commit_try_repo_replays_the_changed_traces(scratch: Path) -> None:
     assert "2 traces: 1 hold, 1 FAILED, 0 unreadable" in both.stdout
 
 
-def test_pre_commit_hooks_with_arguments_junit_and_kept_vectors(
-    scratch: Path, tmp_path: Path
-) -> None:
-    hooks = tmp_path / "hooks"
-    hooks.mkdir()
-    shutil.copy(ROOT / ".pre-commit-hooks.yaml", hooks)
+@pytest.fixture
+def hooks(tmp_path: Path) -> tuple[Path, str]:
+    """A repository holding only this project's .pre-commit-hooks.yaml, and its commit."""
+    repo = tmp_path / "hooks"
+    repo.mkdir()
+    shutil.copy(ROOT / ".pre-commit-hooks.yaml", repo)
     commit = ["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "hooks"]
     for command in (["init", "-q"], ["add", "."], commit):
-        subprocess.run(["git", *command], cwd=hooks, check=True, timeout=60)
+        subprocess.run(["git", *command], cwd=repo, check=True, timeout=60)
     rev = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=hooks, capture_output=True, text=True, check=True
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
     ).stdout.strip()
+    return repo, rev
+
+
+def test_pre_commit_hooks_with_arguments_junit_and_kept_vectors(
+    scratch: Path, hooks: tuple[Path, str]
+) -> None:
+    hooks_repo, rev = hooks
     kept = scratch / "kept" / "vectors"
     shutil.copytree(ROOT / "spec" / "vectors", kept)
     (kept / "findings" / "fuzz.json").write_text("{")  # damaged: found before any rebuild
     configuration = {
         "repos": [
             {
-                "repo": str(hooks),
+                "repo": str(hooks_repo),
                 "rev": rev,
                 "hooks": [
                     {"id": "gcv-replay", "args": ["--quiet", "--junit", "replay.xml"]},
@@ -265,3 +272,21 @@ def test_pre_commit_hooks_with_arguments_junit_and_kept_vectors(
     assert [(s.get("name"), s.get("failures")) for s in suites] == [("bad", "1"), ("good", "0")]
     assert "gcv vectors: [malformed-vectors] findings/fuzz.json is not valid JSON" in ran.stdout
     assert ran.stdout.count("Failed") == 2
+
+
+def test_the_vectors_hook_passes_a_current_copy_and_fails_a_stale_one(
+    scratch: Path, hooks: tuple[Path, str]
+) -> None:
+    hooks_repo, rev = hooks
+    kept = scratch / "kept" / "vectors"
+    shutil.copytree(ROOT / "spec" / "vectors", kept)
+    hook = {"id": "gcv-vectors-check", "args": ["--quiet", "--out", "kept/vectors"]}
+    configuration = {"repos": [{"repo": str(hooks_repo), "rev": rev, "hooks": [hook]}]}
+    (scratch / ".pre-commit-config.yaml").write_text(yaml.safe_dump(configuration))
+    subprocess.run(["git", "add", "."], cwd=scratch, check=True, timeout=60)
+    current = _pre_commit(scratch, "run", "--all-files")
+    assert current.returncode == 0 and "Passed" in current.stdout, current.stdout
+    case = next(kept.glob("core/*.json"))
+    case.write_text(case.read_text().replace('"active"', '"weakened"', 1))
+    stale = _pre_commit(scratch, "run", "--all-files")
+    assert stale.returncode == 1 and "Failed" in stale.stdout, stale.stdout
