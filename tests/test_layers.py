@@ -170,3 +170,26 @@ def test_the_package_offers_the_engines_whole_api_and_the_tools() -> None:
     assert all(getattr(gcv, name) is not None for name in gcv.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = gcv.nothing  # type: ignore[attr-defined]
+
+
+def _mutmut_module(path: str) -> str:
+    """The module name mutmut gives the mutants of the file at ``path`` (the path's parts)."""
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def test_the_mutation_selection_names_the_modules_the_tests_import() -> None:
+    """mutmut switches a mutant on only inside the module its path names; a file selected as
+    reference/verifier.py makes mutants of reference.verifier, which no test imports, and
+    the run finds no test for any of them."""
+    import tomllib
+    from glob import glob
+
+    import gcv.reference.verifier
+
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["mutmut"]
+    files = [f for pattern in config["only_mutate"] for f in glob(pattern, root_dir=PACKAGE.parent)]
+    assert "gcv/reference/verifier.py" in files, files
+    assert _mutmut_module("gcv/reference/verifier.py") == gcv.reference.verifier.__name__
+    for file in files:
+        assert _mutmut_module(file).startswith("gcv."), file
+        assert any(file.startswith(source) for source in config["source_paths"]), file
