@@ -23,8 +23,10 @@ encoding allows over the identifier pool with cited sets of any size, and the en
 accept each.  Verify and Affected* of every record of every state are compared with
 gcv.spec.core in both marking phases of reference/closure.py.
 
-Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K]`` for the
-counts, as a model checker prints them; ``--records 3`` is the deep profile.
+Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K] [--depth K]``
+for the counts, as a model checker prints them; ``--records 3`` is the deep profile, and
+``--records 4 --depth 5`` the four-record one (every state within five turns of D_0: the
+whole four-record space is out of reach, see docs/verification.md).
 """
 
 from __future__ import annotations
@@ -67,14 +69,19 @@ ATOMS = ("p",)
 @dataclass(frozen=True)
 class Scope:
     """The finite scope explored: the identifier pool (its size bounds |Args_t|), the
-    agents, the records two-operation turns cite, and the largest |Args_t| from which they
-    are taken (None: from every state; no pair pool, no two-operation turns)."""
+    agents, the records two-operation turns cite (none: no two-operation turns), the
+    largest |Args_t| from which they are taken, how often the solver enumerates, and how
+    deep the exploration goes."""
 
     records: tuple[str, ...]
     agents: tuple[str, ...]
     pair_records: tuple[str, ...] = ()
     pairs_from: int = 0
     enumerate_every: int = 1
+    depth: int | None = None
+    """Expand only the states reached within this many turns (None: every reachable
+    state).  Every step from an expanded state is still checked, so a bound k covers each
+    transition out of a state k turns from D_0 or fewer: bounded model checking."""
 
     @property
     def pairs(self) -> bool:
@@ -175,6 +182,7 @@ class Counts:
     """What the exploration saw, as a model checker reports it."""
 
     states: int = 0
+    beyond: int = 0
     generated: int = 0
     depth: int = 0
     transitions: int = 0
@@ -196,6 +204,8 @@ class Counts:
             f"{self.states} distinct states up to renaming (by records: {sizes}), "
             f"{self.generated} successors generated, depth {self.depth}"
         )
+        if self.beyond:
+            yield f"{self.beyond} states first reached one turn past the bound, not expanded"
         rejected = self.transitions - self.accepted
         yield f"{self.transitions} transitions: {self.accepted} accepted, {rejected} refused"
         yield "refusals: " + ", ".join(f"{c} {n}" for c, n in sorted(self.codes.items()))
@@ -267,11 +277,13 @@ class Explorer:
         """Explore every reachable state; raise :class:`Divergence` at the first disagreement."""
         began = time.perf_counter()
         seen = {canonical(self.root.concrete, self.root.spec, self.scope)}
-        frontier = [self.root]
+        frontier, bound = [self.root], self.scope.depth
         while frontier:
             following: list[Node] = []
             for node in frontier:
                 following += self.expand(node, seen)
+            if bound is not None and following and following[0].depth > bound:
+                self.counts.beyond, following = len(following), []
             frontier = following
         self.counts.seconds = time.perf_counter() - began
         return self.counts
@@ -436,6 +448,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--enumerate", type=int, metavar="K", help="solver enumeration from every K-th state"
     )
+    parser.add_argument(
+        "--depth", type=int, metavar="K", help="expand only the states within K turns of D_0"
+    )
     args = parser.parse_args(argv)
     scope = Scope(
         tuple(f"r{i}" for i in range(1, args.records + 1)),
@@ -443,6 +458,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         () if args.no_pairs else SMALL.pair_records,
         SMALL.pairs_from,
         args.enumerate or SMALL.enumerate_every,
+        args.depth,
     )
     explorer = Explorer(scope)
     print(
@@ -450,6 +466,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"operations by each agent; {len(explorer.pairs)} two-operation turns over "
         f"{scope.pair_records} from every state of at most {scope.pairs_from} records; "
         f"solver enumeration from one state in {scope.enumerate_every}"
+        + ("" if scope.depth is None else f"; states within {scope.depth} turns of D_0")
     )
     for line in explorer.run().lines():
         print(line)

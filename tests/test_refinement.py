@@ -203,3 +203,19 @@ def test_the_enumeration_finds_a_step_the_encoding_allows_and_the_engine_refuses
     assert abandoned is not None
     with pytest.raises(Divergence, match=r"the encoding allows .*Resolve"):
         explorer.every_allowed_step_is_accepted(abandoned)
+
+
+def test_a_depth_bound_expands_exactly_the_states_within_it() -> None:
+    """Bounded at the scope's own depth, the exploration is the unbounded one; one turn
+    shorter, it expands fewer states and counts the ones it left unexpanded."""
+    whole = Explorer(_ONE).run()
+    at_depth = Explorer(dataclasses.replace(_ONE, depth=whole.depth)).run()
+    assert (at_depth.states, at_depth.transitions, at_depth.beyond) == (
+        whole.states,
+        whole.transitions,
+        0,
+    )
+    shorter = Explorer(dataclasses.replace(_ONE, depth=whole.depth - 1)).run()
+    assert shorter.depth == whole.depth - 1
+    assert shorter.states + shorter.beyond == whole.states, "the frontier is the last layer"
+    assert shorter.beyond > 0 and shorter.transitions < whole.transitions
