@@ -25,7 +25,7 @@ gcv.spec.core in both marking phases of reference/closure.py.
 
 Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K] [--depth K]``
 for the counts, as a model checker prints them; ``--records 3`` is the deep profile, and
-``--records 4 --depth 5`` the four-record one (every state within five turns of D_0: the
+``--records 4 --depth 4`` the four-record one (every state within four turns of D_0: the
 whole four-record space is out of reach, see docs/verification.md).
 """
 
