@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -133,14 +134,22 @@ def test_a_trace_from_a_pipe_is_read(tmp_path: Path, capsys: pytest.CaptureFixtu
     fifo = tmp_path / "trace.fifo"
     os.mkfifo(fifo)
     document = json.dumps(_trace(name="piped"))
-    writer = threading.Thread(target=fifo.write_text, args=(document,))
+
+    def write() -> None:
+        with contextlib.suppress(BrokenPipeError):  # its reader may have come and gone
+            fifo.write_text(document)
+
+    writer = threading.Thread(target=write)
     writer.start()
     try:
         assert main(["replay", str(fifo)]) == 0
     finally:
-        if writer.is_alive():  # the pipe was never opened: release the writer
-            fifo.open("rb").close()
-        writer.join()
+        # A reader that does not wait releases a writer still waiting for one, and is a
+        # no-op once the writer is done. (A blocking open here hung for good whenever
+        # the writer had closed the pipe but its thread had not yet ended.)
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+        writer.join(timeout=10)
+    assert not writer.is_alive()
     assert "piped" in capsys.readouterr().out
 
 
