@@ -4,6 +4,13 @@
     python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,mutation]'
     .venv/bin/python -m tests.mutation run --max-children 2
     .venv/bin/python -m tests.mutation results --all true
+    .venv/bin/python -m tests.mutation score             # per module, from mutants/*.meta
+
+A module too large for one sitting is measured on a uniform sample of its mutants (the
+names exist once a first ``run`` has generated them; the seed makes the sample repeatable):
+
+    .venv/bin/python -m tests.mutation sample 'gcv.reference.epistemic.*' 100 --seed 0 \
+        | xargs .venv/bin/python -m tests.mutation run --max-children 1
 
 Run it in a clone: mutmut writes its mutants under ``mutants/`` next to the sources.
 The configuration (which modules, which tests) is ``[tool.mutmut]`` in pyproject.toml.
@@ -20,8 +27,17 @@ Hypothesis profile registered here (:data:`MUTATION_PROFILE`) is the one the tes
 
 from __future__ import annotations
 
+import argparse
+import fnmatch
+import json
+import math
 import os
+import random
 import sys
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
@@ -104,8 +120,127 @@ def limit_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
 
 
+def _exit_codes(mutants: Path) -> dict[Path, dict[str, int | None]]:
+    """Each mutated source file's mutants, by name, with mutmut's exit code (None: not run)."""
+    return {
+        meta.relative_to(mutants).with_suffix(""): json.loads(meta.read_text())["exit_code_by_key"]
+        for meta in sorted(mutants.rglob("*.py.meta"))
+    }
+
+
+def sample(names: list[str], pattern: str, size: int, seed: int) -> list[str]:
+    """``size`` of the ``names`` that match the glob ``pattern``, drawn uniformly without
+    replacement by ``random.Random(seed)``, in name order (all of them if fewer match)."""
+    matching = sorted(fnmatch.filter(names, pattern))
+    return sorted(random.Random(seed).sample(matching, min(size, len(matching))))
+
+
+# mutmut's exit codes (mutmut.stats.status_by_exit_code): a failing test kills; 33 and 5
+# mean no test reaches the mutated function; 24, 36, 152, 255 and -24 are its timeouts.
+KILLED = frozenset({1, 3})
+SURVIVED = frozenset({0})
+NO_TESTS = frozenset({5, 33})
+TIMEOUT = frozenset({24, -24, 36, 152, 255})
+
+
+@dataclass(frozen=True)
+class Score:
+    """One module's mutants: how many there are and what became of those that were run.
+
+    A timeout counts as killed (the mutant made the tests loop), a mutant no test reaches
+    as survived: the score is the share of the run mutants some test catches."""
+
+    mutants: int
+    killed: int
+    timeout: int
+    survived: int
+    no_tests: int
+    other: int
+
+    @property
+    def run(self) -> int:
+        return self.killed + self.timeout + self.survived + self.no_tests + self.other
+
+    @property
+    def caught(self) -> int:
+        return self.killed + self.timeout
+
+    def interval(self) -> tuple[float, float]:
+        """Wilson's 95% interval for the module's score, the run mutants taken as a uniform
+        sample of all of them (as ``sample`` draws them; not a run stopped part-way, since
+        mutmut runs the fastest mutants first); the point itself when all were run."""
+        n, z = self.run, 1.96
+        if n == 0:
+            return (0.0, 1.0)
+        share = self.caught / n
+        if n == self.mutants:
+            return (share, share)
+        centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+        spread = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - spread), min(1.0, centre + spread))
+
+
+def score(exit_codes: Mapping[str, int | None]) -> Score:
+    """Tally one module's mutants by what their run ended with."""
+    ran = Counter(code for code in exit_codes.values() if code is not None)
+
+    def count(codes: frozenset[int]) -> int:
+        return sum(ran[code] for code in codes)
+
+    known = count(KILLED) + count(TIMEOUT) + count(SURVIVED) + count(NO_TESTS)
+    return Score(
+        mutants=len(exit_codes),
+        killed=count(KILLED),
+        timeout=count(TIMEOUT),
+        survived=count(SURVIVED),
+        no_tests=count(NO_TESTS),
+        other=ran.total() - known,
+    )
+
+
+def report(mutants: Path) -> str:
+    """The per-module table ``score`` prints."""
+    lines = [
+        "module                              mutants   run  killed  timeout  survived  "
+        "no-tests  other  score (95%)"
+    ]
+    for path, codes in _exit_codes(mutants).items():
+        tally = score(codes)
+        if tally.run == 0:
+            continue
+        low, high = tally.interval()
+        shown = f"{low:.0%}" if low == high else f"{low:.0%}-{high:.0%}"
+        lines.append(
+            f"{path!s:35} {tally.mutants:7} {tally.run:5} {tally.killed:7} {tally.timeout:8} "
+            f"{tally.survived:9} {tally.no_tests:9} {tally.other:6}  {shown}"
+        )
+    return "\n".join(lines)
+
+
+def _own_command(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.mutation")
+    commands = parser.add_subparsers(dest="command", required=True)
+    drawn = commands.add_parser("sample", help="print a uniform sample of the mutants' names")
+    drawn.add_argument("pattern", help="a glob over mutant names, e.g. 'gcv.proofs.encode.*'")
+    drawn.add_argument("size", type=int)
+    drawn.add_argument("--seed", type=int, default=0)
+    commands.add_parser("score", help="the score of each module with mutants that were run")
+    arguments = parser.parse_args(argv)
+    mutants = Path("mutants")
+    if not mutants.is_dir():
+        parser.error("no mutants/ here: run mutmut once (python -m tests.mutation run) first")
+    if arguments.command == "score":
+        print(report(mutants))
+        return 0
+    names = [name for codes in _exit_codes(mutants).values() for name in codes]
+    print("\n".join(sample(names, arguments.pattern, arguments.size, arguments.seed)))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """Run mutmut's command line with contract-decorated functions mutated too."""
+    if argv[:1] in (["sample"], ["score"]):
+        return _own_command(argv)
     allow_contract_decorators()
     use_mutation_profile()
     limit_memory()
