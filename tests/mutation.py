@@ -180,9 +180,14 @@ class Score:
         return (max(0.0, centre - spread), min(1.0, centre + spread))
 
 
-def score(exit_codes: Mapping[str, int | None]) -> Score:
-    """Tally one module's mutants by what their run ended with."""
-    ran = Counter(code for code in exit_codes.values() if code is not None)
+def score(exit_codes: Mapping[str, int | None], only: frozenset[str] | None = None) -> Score:
+    """Tally one module's mutants by what their run ended with: those named in ``only``
+    (a sample) if given, the others not counted as run."""
+    ran = Counter(
+        code
+        for name, code in exit_codes.items()
+        if code is not None and (only is None or name in only)
+    )
 
     def count(codes: frozenset[int]) -> int:
         return sum(ran[code] for code in codes)
@@ -198,14 +203,14 @@ def score(exit_codes: Mapping[str, int | None]) -> Score:
     )
 
 
-def report(mutants: Path) -> str:
-    """The per-module table ``score`` prints."""
+def report(mutants: Path, only: frozenset[str] | None = None) -> str:
+    """The per-module table ``score`` prints (of the mutants in ``only``, if given)."""
     lines = [
         "module                              mutants   run  killed  timeout  survived  "
         "no-tests  other  score (95%)"
     ]
     for path, codes in _exit_codes(mutants).items():
-        tally = score(codes)
+        tally = score(codes, only)
         if tally.run == 0:
             continue
         low, high = tally.interval()
@@ -224,13 +229,19 @@ def _own_command(argv: list[str]) -> int:
     drawn.add_argument("pattern", help="a glob over mutant names, e.g. 'gcv.proofs.encode.*'")
     drawn.add_argument("size", type=int)
     drawn.add_argument("--seed", type=int, default=0)
-    commands.add_parser("score", help="the score of each module with mutants that were run")
+    scored = commands.add_parser("score", help="each module's score, of the mutants run")
+    scored.add_argument(
+        "--names",
+        type=argparse.FileType(),
+        help="count only these mutants, one name a line (a sample): others run are left out",
+    )
     arguments = parser.parse_args(argv)
     mutants = Path("mutants")
     if not mutants.is_dir():
         parser.error("no mutants/ here: run mutmut once (python -m tests.mutation run) first")
     if arguments.command == "score":
-        print(report(mutants))
+        only = None if arguments.names is None else frozenset(arguments.names.read().split())
+        print(report(mutants, only))
         return 0
     names = [name for codes in _exit_codes(mutants).values() for name in codes]
     print("\n".join(sample(names, arguments.pattern, arguments.size, arguments.seed)))

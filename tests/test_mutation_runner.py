@@ -40,6 +40,8 @@ def test_the_score_tallies_mutmuts_exit_codes() -> None:
     codes: dict[str, int | None] = {"a": 1, "b": 3, "c": 0, "d": 33, "e": 5, "f": 36, "g": None}
     assert score(codes) == Score(mutants=7, killed=2, timeout=1, survived=1, no_tests=2, other=0)
     assert score({"a": -11}).other == 1
+    # A sample's tally leaves out the mutants run outside it, and counts against them all.
+    assert score(codes, only=frozenset({"a", "c", "g"})) == Score(7, 1, 0, 1, 0, 0)
 
 
 def test_a_full_run_scores_a_point_and_a_sample_an_interval_around_it() -> None:
