@@ -400,7 +400,11 @@ class Verifier:
         return self.state.model
 
     def _formula(self, formula: Formula | str, field: str = "formula") -> Formula:
-        parsed = parse(formula) if isinstance(formula, str) else formula
+        try:
+            parsed = parse(formula) if isinstance(formula, str) else formula
+        except MalformedFormula as error:
+            error.field = field  # the argument that held the text, as for every other fault
+            raise
         if not isinstance(parsed, Formula) or type(parsed) is Formula:
             raise MalformedFormula(f"expected a formula, got {type(parsed).__name__}", field=field)
         if parsed.depth > MAX_DEPTH:

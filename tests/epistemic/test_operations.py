@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from gcv.conformance.cases.oracle import spec_operation
 from gcv.reference.depmap import AtomAdded, AwarenessGained, ModelReplaced, RecordAdded
 from gcv.reference.epistemic.formula import Atom, parse
+from gcv.reference.epistemic.model import build_model
 from gcv.reference.epistemic.table import DEL_RULES, Update, realisation
 from gcv.reference.errors import GcvError, MalformedOperation
 from gcv.reference.operations import (
@@ -224,6 +225,37 @@ def test_queries_refuse_unknown_names_with_typed_errors() -> None:
         with pytest.raises(GcvError) as caught:
             call()
         assert caught.value.code == code
+
+
+def test_the_model_reads_back_as_worlds_and_each_agents_cells_and_layers() -> None:
+    # a observes p and b observes q: two cells each, ranked as in the epistemic/cells cases.
+    model = build_model(
+        ["a", "b"],
+        ["p", "q"],
+        observes={"a": ["p"], "b": ["q"]},
+        ranks={
+            "a": [(["q"], 0), (["p"], 1), (["p", "q"], 2), ([], 3)],
+            "b": [(["p"], 0), (["q"], 1), ([], 2), (["p", "q"], 3)],
+        },
+    )
+    v = Verifier(["a", "b"], model=model)
+    none, p, q, pq = frozenset(), frozenset("p"), frozenset("q"), frozenset("pq")
+    assert v.worlds() == (none, p, pq, q)  # by their sorted atoms: [] < [p] < [p, q] < [q]
+    # Cells by their first layer's least world; layers from the most plausible down.
+    assert v.plausibility("a") == (
+        (frozenset({p}), frozenset({pq})),
+        (frozenset({q}), frozenset({none})),
+    )
+    assert v.plausibility("b") == (
+        (frozenset({p}), frozenset({none})),
+        (frozenset({q}), frozenset({pq})),
+    )
+    assert v.is_ordered("a", ["p & ~q", "p & q"]) and v.is_ordered("a", ["q & ~p", "~p & ~q"])
+    assert not v.is_ordered("a", ["p & q", "p & ~q"])
+    for layers in (["p"], ["p", "p & "]):
+        with pytest.raises(GcvError) as caught:
+            v.is_ordered("a", layers)
+        assert caught.value.field == "layers", layers
 
 
 # -- JSON round trip of the new fields ----------------------------------------------------------
