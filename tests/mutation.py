@@ -204,19 +204,30 @@ def score(exit_codes: Mapping[str, int | None], only: frozenset[str] | None = No
 
 
 def report(mutants: Path, only: frozenset[str] | None = None) -> str:
-    """The per-module table ``score`` prints (of the mutants in ``only``, if given)."""
+    """The per-module table ``score`` prints (of the mutants in ``only``, if given), with a
+    row for each package of several modules: a sample drawn over a package is uniform over
+    the package, so its interval is the one to read."""
+    modules = _exit_codes(mutants)
+    packages: dict[Path, dict[str, int | None]] = {}
+    for path, codes in modules.items():
+        if sum(other.parent == path.parent for other in modules) > 1:
+            packages.setdefault(path.parent, {}).update(codes)
     lines = [
         "module                              mutants   run  killed  timeout  survived  "
         "no-tests  other  score (95%)"
     ]
-    for path, codes in _exit_codes(mutants).items():
+    rows = [
+        *((str(path), codes) for path, codes in modules.items()),
+        *((f"{folder}/ (all)", codes) for folder, codes in packages.items()),
+    ]
+    for name, codes in rows:
         tally = score(codes, only)
         if tally.run == 0:
             continue
         low, high = tally.interval()
         shown = f"{low:.0%}" if low == high else f"{low:.0%}-{high:.0%}"
         lines.append(
-            f"{path!s:35} {tally.mutants:7} {tally.run:5} {tally.killed:7} {tally.timeout:8} "
+            f"{name:35} {tally.mutants:7} {tally.run:5} {tally.killed:7} {tally.timeout:8} "
             f"{tally.survived:9} {tally.no_tests:9} {tally.other:6}  {shown}"
         )
     return "\n".join(lines)

@@ -66,6 +66,15 @@ def test_the_report_names_each_module_that_was_run(tmp_path: Path) -> None:
     assert lines[1].endswith("%")
 
 
+def test_a_package_of_several_modules_gets_a_row_of_its_own(tmp_path: Path) -> None:
+    for module, codes in {"model": {"a": 1, "b": None}, "formula": {"c": 0, "d": 1}}.items():
+        meta = tmp_path / "gcv" / "epistemic" / f"{module}.py.meta"
+        meta.parent.mkdir(parents=True, exist_ok=True)
+        meta.write_text(json.dumps({"exit_code_by_key": codes}))
+    rows = {line.split("  ")[0].strip(): line.split() for line in report(tmp_path).splitlines()}
+    assert rows["gcv/epistemic/ (all)"][2:8] == ["4", "3", "2", "0", "1", "0"]
+
+
 @pytest.mark.parametrize("argv", [["score"], ["sample", "*", "1"]])
 def test_the_commands_need_a_first_run(
     argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
