@@ -116,6 +116,8 @@ def test_the_deepest_accepted_formula_round_trips() -> None:
     assert f.depth == MAX_DEPTH and show(f) == text
     with pytest.raises(MalformedFormula):
         parse("~" + text)
+    # Groups count against the bound too, up to it and not past it (the "parens" row above).
+    assert parse("(" * MAX_DEPTH + "p" + ")" * MAX_DEPTH) == Atom("p")
     # The engine may wrap a given formula (~gamma, B_a ~gamma): values nest a few levels
     # deeper than any input, up to a ceiling of their own.
     deeper = Not(f)
