@@ -6,7 +6,7 @@ renaming, every operation of the pool by each agent and every two-operation turn
 pair pool in both written orders from each of them, each step equal to the spec
 transition's and decided alike by the Z3 encoding's transition relation, and Verify and
 Affected* of every record of every state checked in both marking phases of
-reference/closure.py.  Then planted divergences, in the engine (a patched copy, as
+reference/closure.py; and the pool r1-r4 within three turns of D_0 (bounded).  Then planted divergences, in the engine (a patched copy, as
 tests/broken_engines.py does), in the encoding (a changed row) and in the queries, each
 make the exploration fail.
 """
@@ -219,3 +219,14 @@ def test_a_depth_bound_expands_exactly_the_states_within_it() -> None:
     assert shorter.depth == whole.depth - 1
     assert shorter.states + shorter.beyond == whole.states, "the frontier is the last layer"
     assert shorter.beyond > 0 and shorter.transitions < whole.transitions
+
+
+def test_four_records_within_three_turns_of_d0_hold_no_divergence() -> None:
+    """Four records, bounded (the whole space is out of reach: docs/verification.md): every
+    step out of every state within three turns of D_0, three-record states among them, each
+    checked as in the two-record run; the exploration raises on the first divergence."""
+    four = dataclasses.replace(SMALL, records=("r1", "r2", "r3", "r4"), depth=3)
+    counts = Explorer(four).run()
+    print(*counts.lines(), sep="\n")
+    assert counts.depth == 3 and counts.beyond > 0
+    assert max(counts.by_records) == 3 and counts.transitions > 30_000
