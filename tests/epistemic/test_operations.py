@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from gcv.conformance.cases.oracle import spec_operation
 from gcv.reference.depmap import AtomAdded, AwarenessGained, ModelReplaced, RecordAdded
+from gcv.reference.epistemic.effects import EpistemicState, apply_effect
 from gcv.reference.epistemic.formula import Atom, parse
-from gcv.reference.epistemic.model import build_model
+from gcv.reference.epistemic.model import PlausibilityModel, build_model
 from gcv.reference.epistemic.table import DEL_RULES, Update, realisation
-from gcv.reference.errors import GcvError, MalformedOperation
+from gcv.reference.errors import GcvError, MalformedOperation, NoSurvivingWorld
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
@@ -256,6 +257,15 @@ def test_the_model_reads_back_as_worlds_and_each_agents_cells_and_layers() -> No
         with pytest.raises(GcvError) as caught:
             v.is_ordered("a", layers)
         assert caught.value.field == "layers", layers
+
+
+def test_an_observe_announced_alone_that_leaves_no_world_is_refused_naming_it() -> None:
+    # apply_operation(..., announce=True) announces an Observe alone, through apply_effect.
+    state = EpistemicState(PlausibilityModel.implicit(["a"], ["p"]))
+    empty = Observe("o1", "x", formula=parse("p & ~p"))
+    with pytest.raises(NoSurvivingWorld) as caught:
+        apply_effect(state, empty, target_formula=None, standing={})
+    assert (caught.value.record, caught.value.field) == ("o1", "formula")
 
 
 # -- JSON round trip of the new fields ----------------------------------------------------------
