@@ -8,6 +8,7 @@ import pytest
 
 from gcv import Observe, Turn, Verifier
 from gcv.reference.epistemic.formula import Formula, Not
+from gcv.reference.epistemic.model import build_model
 from gcv.reference.errors import GcvError
 from gcv.trace import load_trace
 
@@ -30,6 +31,15 @@ CASES: dict[str, tuple[Callable[[], object], str]] = {
     "Verifier('o1')": (lambda: Verifier("o1"), "agents"),
     "Verifier(atoms='pq')": (lambda: Verifier(["a"], "pq"), "atoms"),
     "Verifier(model=1)": (lambda: Verifier(["a"], model=1), "model"),  # type: ignore[arg-type]
+    "Verifier([])": (lambda: Verifier([]), "agents"),
+    "Verifier(model of other agents)": (
+        lambda: Verifier(["a"], model=build_model(["b"], ["p"])),
+        "model",
+    ),
+    "Verifier(model of other atoms)": (
+        lambda: Verifier(["a"], ["q"], model=build_model(["a"], ["p"])),
+        "model",
+    ),
     "Not(Formula())": (lambda: Not(Formula()), "formula"),
     "verify([])": (lambda: _one_record().verify([]), "candidate"),  # type: ignore[arg-type]
     "affected({})": (lambda: _one_record().affected({}), "record"),  # type: ignore[arg-type]
