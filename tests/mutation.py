@@ -207,7 +207,9 @@ def report(mutants: Path, only: frozenset[str] | None = None) -> str:
     """The per-module table ``score`` prints (of the mutants in ``only``, if given), with a
     row for each package of several modules: a sample drawn over a package is uniform over
     the package, so its interval is the one to read."""
-    modules = _exit_codes(mutants)
+    modules = {
+        path: codes for path, codes in _exit_codes(mutants).items() if score(codes, only).run
+    }
     packages: dict[Path, dict[str, int | None]] = {}
     for path, codes in modules.items():
         if sum(other.parent == path.parent for other in modules) > 1:
@@ -222,8 +224,6 @@ def report(mutants: Path, only: frozenset[str] | None = None) -> str:
     ]
     for name, codes in rows:
         tally = score(codes, only)
-        if tally.run == 0:
-            continue
         low, high = tally.interval()
         shown = f"{low:.0%}" if low == high else f"{low:.0%}-{high:.0%}"
         lines.append(

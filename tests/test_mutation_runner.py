@@ -73,6 +73,9 @@ def test_a_package_of_several_modules_gets_a_row_of_its_own(tmp_path: Path) -> N
         meta.write_text(json.dumps({"exit_code_by_key": codes}))
     rows = {line.split("  ")[0].strip(): line.split() for line in report(tmp_path).splitlines()}
     assert rows["gcv/epistemic/ (all)"][2:8] == ["4", "3", "2", "0", "1", "0"]
+    # A package of which one module was run gets no row: it would repeat that module's.
+    sampled = report(tmp_path, only=frozenset({"a"})).splitlines()
+    assert [line.split()[0] for line in sampled[1:]] == ["gcv/epistemic/model.py"]
 
 
 @pytest.mark.parametrize("argv", [["score"], ["sample", "*", "1"]])
