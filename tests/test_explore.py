@@ -20,6 +20,8 @@ from selenium.webdriver.common.by import By
 
 from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
 
+pytestmark = pytest.mark.slow
+
 ARTEFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artefacts"
 
 

@@ -21,6 +21,8 @@ import pytest
 
 from gcv.progress import progress
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 PROVE_ONE = ["prove", "--only", "lemma-2.2"]
 
@@ -47,7 +49,7 @@ def _gcv(words: list[str], terminal: bool) -> tuple[int, str, str]:
     """Run gcv with stderr on a pseudo-terminal (or a pipe); return code, stdout, stderr."""
     command = [sys.executable, "-m", "gcv.cli", *words]
     if not terminal:
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
         return done.returncode, done.stdout, done.stderr
     controller, device = pty.openpty()
     # A terminal of 80 columns: a fresh pseudo-terminal has none, and tqdm draws to the width.
@@ -66,7 +68,7 @@ def _gcv(words: list[str], terminal: bool) -> tuple[int, str, str]:
                 break
             chunks.append(chunk)
         out = process.stdout.read().decode() if process.stdout else ""
-        code = process.wait(timeout=300)
+        code = process.wait()
     os.close(controller)
     return code, out, b"".join(chunks).decode(errors="replace")
 

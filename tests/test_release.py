@@ -17,7 +17,11 @@ import sys
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from gcv.release import EXIT_FAILED, EXIT_OK, archive, changelog_problem, project_version
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = project_version(ROOT)
@@ -33,7 +37,6 @@ def _release(*options: str | Path) -> subprocess.CompletedProcess[str]:
         env=environment,
         capture_output=True,
         text=True,
-        timeout=300,
     )
 
 

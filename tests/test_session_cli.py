@@ -129,6 +129,7 @@ def test_phase2_appended_through_the_command_line_survives_sigkill(
     kills = mid_stream = 0
     reached = 13
     feed = tmp_path / "continuation.jsonl"
+    moments: list[tuple[int, int]] = []  # (turns the writer reported committed, turns logged)
     started = time.perf_counter()
     while kills < KILLS:
         feed.write_text("\n".join(lines[reached:]) + "\n")
@@ -140,22 +141,22 @@ def test_phase2_appended_through_the_command_line_survives_sigkill(
             stderr=subprocess.DEVNULL,
         )
         assert writer.stdout is not None
-        # Four kills in five come after the writer reports its first committed turn, at a
-        # random moment of the stream that follows; the fifth at a random moment from its
-        # start (starting up, opening, recovering the last kill's WAL).
-        streaming = kills % 5 != 4
-        if streaming:
+        # The kill moment, drawn from the seeded generator: after the writer reports its
+        # k-th committed turn, so somewhere in the turns that follow; for one kill in five
+        # k = 0, at once (starting up, opening, recovering the last kill's WAL).
+        committed = 0 if kills % 5 == 4 else rng.randint(1, 8)
+        for _ in range(committed):
             writer.stdout.readline()
-        time.sleep(rng.uniform(0, 0.08 if streaming else 0.4))
         writer.send_signal(signal.SIGKILL)
         writer.wait()
         writer.stdout.close()
         kills += 1
         # Reopen: the log is a prefix of what was sent, each turn whole, none twice.
         logged = _logged_turns(store)
-        assert logged == expected[: len(logged)], f"after kill {kills}"
-        assert reached + streaming <= len(logged) < len(expected), (kills, reached, len(logged))
-        mid_stream += streaming
+        moments.append((committed, len(logged)))
+        assert logged == expected[: len(logged)], f"after kill {kills}: {moments}"
+        assert reached + committed <= len(logged) < len(expected), moments
+        mid_stream += committed > 0
         reached = len(logged)
     elapsed = time.perf_counter() - started
 

@@ -18,6 +18,8 @@ import pytest
 
 from gcv.release import outside_environment
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 USER_SCRIPT = """\
@@ -53,7 +55,6 @@ def _run(installed: tuple[Path, Path], *command: str | Path) -> subprocess.Compl
         env=outside_environment(bin_folder),
         capture_output=True,
         text=True,
-        timeout=300,
     )
 
 

@@ -21,6 +21,8 @@ from gcv.conformance.vectors import load_vector_file
 from gcv.reference.operations import Observe
 from tests.conformance.helpers import SERVE, conform, fake, statuses
 
+pytestmark = pytest.mark.slow
+
 
 def test_fuzzing_the_reference_against_itself_finds_no_difference(
     capsys: pytest.CaptureFixture[str],

@@ -54,7 +54,7 @@ def _gone(pid: int) -> bool:
     return state == "Z"
 
 
-def _all_gone(pids: list[int], within: float = 5.0) -> bool:
+def _all_gone(pids: list[int], within: float = 120.0) -> bool:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if all(_gone(pid) for pid in pids):
@@ -65,6 +65,34 @@ def _all_gone(pids: list[int], within: float = 5.0) -> bool:
 
 def _pids(path: Path) -> list[int]:
     return [int(line) for line in path.read_text().split()] if path.is_file() else []
+
+
+@pytest.fixture
+def events(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where a hung fake says ``hung`` and records the requests it is sent after that."""
+    path = tmp_path / "events.txt"
+    monkeypatch.setenv("GCV_FAKE_EVENTS", str(path))
+    return path
+
+
+def _wait_until_hung(events: Path) -> None:
+    """Polls for the fake's handshake: it has begun to hang on the second case (pytest-timeout
+    bounds a fake that never says)."""
+    while not (events.is_file() and events.read_text().startswith("hung\n")):
+        time.sleep(0.05)
+
+
+def _wait_for_reports(tmp_path: Path) -> None:
+    """Polls until both reports hold the first case (the runner writes them once the second
+    case's answer is slow to come; each file is replaced whole)."""
+    json_report, junit = tmp_path / "report.json", tmp_path / "report.xml"
+    while not (
+        json_report.is_file()
+        and json.loads(json_report.read_text())["results"]
+        and junit.is_file()
+        and next(ET.parse(junit).getroot().iter("testcase"), None) is not None
+    ):
+        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -189,34 +217,20 @@ def _started(options: list[str], mode: str, tmp_path: Path) -> subprocess.Popen[
     )
 
 
-def _wait_for_results(path: Path, count: int, within: float = 60.0) -> dict[str, Any]:
-    """The JSON report once it holds ``count`` results (it is rewritten as cases finish)."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if path.is_file():
-            report: dict[str, Any] = json.loads(path.read_text())
-            if len(report["results"]) >= count:
-                return report
-        time.sleep(0.05)
-    raise AssertionError(f"{path} never held {count} results")
-
-
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_ends_the_implementation_and_still_writes_both_reports(
-    tmp_path: Path, pid_file: Path, signum: signal.Signals
+    tmp_path: Path, pid_file: Path, events: Path, signum: signal.Signals
 ) -> None:
-    runner = _started(["-k", OBSERVE, "-k", HANGS, "--timeout", "60"], "hang", tmp_path)
+    runner = _started(["-k", OBSERVE, "-k", HANGS, "--timeout", "600"], "hang", tmp_path)
     try:
-        _wait_for_results(tmp_path / "report.json", 1)
-        time.sleep(0.3)  # the second case is waiting for the step the fake never answers
+        _wait_until_hung(events)
         runner.send_signal(signum)
-        signalled = time.monotonic()
-        code = runner.wait(timeout=20)
-        # At once: asking a hung implementation to shut down would wait 2 s for nothing.
-        assert time.monotonic() - signalled < 1.8
+        code = runner.wait()
     finally:
         runner.kill()
     assert code == 128 + signum
+    # Killed at once: a shutdown request to a hung implementation would wait 2 s for nothing.
+    assert events.read_text() == "hung\n", "the runner asked a hung implementation to stop"
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["stopped"] == f"interrupted by {signum.name}; 1 cases not run"
     assert statuses(report) == {OBSERVE: "pass", HANGS: "skip"}
@@ -224,13 +238,15 @@ def test_a_signal_ends_the_implementation_and_still_writes_both_reports(
     assert _all_gone(_pids(pid_file)), "the hung implementation or its child survived"
 
 
-def test_a_killed_run_leaves_valid_partial_reports(tmp_path: Path, pid_file: Path) -> None:
-    runner = _started(["-k", OBSERVE, "-k", HANGS, "--timeout", "60"], "hang", tmp_path)
+def test_a_killed_run_leaves_valid_partial_reports(
+    tmp_path: Path, pid_file: Path, events: Path
+) -> None:
+    runner = _started(["-k", OBSERVE, "-k", HANGS, "--timeout", "600"], "hang", tmp_path)
     try:
-        _wait_for_results(tmp_path / "report.json", 1)
-        time.sleep(0.3)  # the JUnit file is written just after the JSON one
+        _wait_until_hung(events)
+        _wait_for_reports(tmp_path)
         runner.kill()  # SIGKILL: no handler runs
-        runner.wait(timeout=20)
+        runner.wait()
     finally:
         runner.kill()
     report = json.loads((tmp_path / "report.json").read_text())
@@ -244,20 +260,21 @@ def test_a_killed_run_leaves_valid_partial_reports(tmp_path: Path, pid_file: Pat
 
 def test_a_60_mib_line_is_read_in_linear_time(tmp_path: Path) -> None:
     # Searching the whole buffer for a newline after each 64 KiB read copies ~30 GB for this
-    # line and takes far longer than the timeout; reading it once takes a fraction of it.
-    code, report = conform(tmp_path, ["-k", OBSERVE, "--timeout", "5"], fake("long-line"))
+    # line and takes far longer than the response timeout; reading it once, well under a
+    # second.
+    code, report = conform(tmp_path, ["-k", OBSERVE, "--timeout", "300"], fake("long-line"))
     assert code == EXIT_FAILED
     result = report["results"][0]
     assert result["status"] == "error" and result["reason"].startswith("garbage: not JSON")
 
 
-def test_a_set_answer_of_100000_members_is_compared_in_linear_time(tmp_path: Path) -> None:
-    # Counting each member's repetitions with list.count takes about two minutes here.
+def test_a_set_answer_of_600000_members_is_compared_in_linear_time(tmp_path: Path) -> None:
+    # Counting each member's repetitions with list.count would take about half an hour, past
+    # pytest-timeout's bound; counting once, a second.
     case = "core/queries/affected-is-one-step"
     finished = subprocess.run(
         [*RUNNER, "-k", case, "--json", "-", "--", *fake("repeats")],
         capture_output=True,
-        timeout=60,
         check=False,
     )
     assert finished.returncode == EXIT_FAILED, finished.stderr
@@ -291,23 +308,20 @@ def test_standard_error_kept_per_case_is_bounded_in_memory_and_keeps_the_end(
 
 
 def test_the_run_deadline_stops_a_slow_run_and_reports_what_was_not_run(tmp_path: Path) -> None:
-    started = time.monotonic()
     options = ["-k", "core/preconditions/*", "--deadline", "1.5"]
     code, report = conform(tmp_path, options, fake("slow"))
-    assert time.monotonic() - started < 10
     assert code == EXIT_INCOMPLETE
     assert report["stopped"].startswith("the run's deadline passed; ")
     done = [r for r in report["results"] if r["status"] == "pass"]
     left = [r for r in report["results"] if r["status"] == "skip"]
-    assert done and left and len(done) + len(left) == report["selected"] == 46
+    # At 0.05 s a start, 46 cases cannot all run in 1.5 s; how many do is the machine's.
+    assert left and len(done) + len(left) == report["selected"] == 46
     assert set(report["not_run"]) == {r["id"] for r in left}
 
 
 def test_the_circuit_breaker_stops_after_consecutive_timeouts(tmp_path: Path) -> None:
-    started = time.monotonic()
     options = ["-k", "core/preconditions/*", "--timeout", "0.5", "--max-timeouts", "2"]
     code, report = conform(tmp_path, options, fake("hang-on-start"))
-    assert time.monotonic() - started < 20
     assert code == EXIT_FAILED
     assert report["stopped"] == "2 cases in a row timed out (--max-timeouts); 44 cases not run"
     assert list(report["counts"].items())[:4] == [

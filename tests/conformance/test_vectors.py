@@ -43,7 +43,6 @@ def test_the_committed_vectors_are_what_the_reference_generates_under_any_hash_s
         capture_output=True,
         text=True,
         env=os.environ | {"PYTHONHASHSEED": seed},
-        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     assert "current" in done.stdout

@@ -107,7 +107,6 @@ def test_a_huge_sparse_trace_is_refused_without_reading_it(tmp_path: Path) -> No
         capture_output=True,
         text=True,
         preexec_fn=cap_memory,
-        timeout=120,
         check=False,
     )
     assert result.returncode == 2, result.stderr[-2000:]
@@ -148,8 +147,7 @@ def test_a_trace_from_a_pipe_is_read(tmp_path: Path, capsys: pytest.CaptureFixtu
         # no-op once the writer is done. (A blocking open here hung for good whenever
         # the writer had closed the pipe but its thread had not yet ended.)
         os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
-        writer.join(timeout=10)
-    assert not writer.is_alive()
+        writer.join()
     assert "piped" in capsys.readouterr().out
 
 

@@ -160,4 +160,4 @@ class ScriptedEndpoint:
         self.release.set()  # wake any delayed handler
         self._server.shutdown()
         self._server.server_close()
-        self._thread.join(timeout=5)
+        self._thread.join()

@@ -2,7 +2,7 @@
 
 ``python fake_impl.py MODE`` is the reference's session with one fault:
 
-- ``hang``: never answers an affected_star query;
+- ``hang``: never answers an affected_star query (``GCV_FAKE_EVENTS``: see ``_hang``);
 - ``crash``: writes to stderr and exits with status 3 on an attackers query;
 - ``crash-on-start``: exits on every start request (after a good handshake);
 - ``garbage``: answers standing queries with a line that is not JSON;
@@ -25,7 +25,7 @@
 - ``hang-on-start``: never answers a start request;
 - ``slow``: correct, but takes 50 ms over each start;
 - ``long-line``: answers standing queries with a 60 MiB line that is not JSON;
-- ``repeats``: answers Affected*(beta) with its members, each repeated 50,000 times;
+- ``repeats``: answers Affected*(beta) with its members, each repeated 200,000 times;
 - ``flood``: correct, but writes 32 MiB to stderr at the first turn, then ``fake: last words``;
 - ``belief-over-w``: answers B_i phi (and B_i(phi | psi)) at the most plausible worlds of all
   of W (by i's ranks) instead of those of i's cell;
@@ -52,6 +52,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -86,6 +87,26 @@ def _flood() -> None:
     sys.stderr.flush()
 
 
+def _hang() -> None:
+    """Never answer.  With ``GCV_FAKE_EVENTS`` set to a file, first append ``hung`` to it (the
+    tests' handshake: the runner has written its reports of the cases before), then append
+    every further request line as it arrives (a shutdown request sent to a hung fake)."""
+    events = os.environ.get("GCV_FAKE_EVENTS")
+    if events:
+
+        def record(text: str) -> None:
+            with open(events, "a", encoding="utf-8") as file:
+                file.write(text)
+
+        def record_requests() -> None:
+            for line in sys.stdin:
+                record(line)
+
+        threading.Thread(target=record_requests, daemon=True).start()
+        record("hung\n")
+    time.sleep(3600)
+
+
 def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     cmd = request.get("cmd") if isinstance(request, dict) else None
     if mode in ("hang-on-start", "slow") and cmd == "start":
@@ -97,7 +118,7 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     if mode == "flood" and cmd == "apply" and session.verifier and not session.verifier.state.turn:
         _flood()
     if mode == "hang" and _is_query(request, "affected_star"):
-        time.sleep(3600)
+        _hang()
     if mode == "crash" and _is_query(request, "attackers"):
         print("fake: crashing on purpose at an attackers query", file=sys.stderr, flush=True)
         os._exit(3)
@@ -143,7 +164,7 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     elif mode == "wrong-commitments" and _is_query(request, "commitments"):
         response["result"] = []
     elif mode == "repeats" and _is_query(request, "affected_star"):
-        response["result"] = [member for member in result for _ in range(50_000)]
+        response["result"] = [member for member in result for _ in range(200_000)]
     elif mode == "one-step" and _is_query(request, "affected_star"):
         assert session.verifier is not None
         response["result"] = list(session.verifier.affected(request["record"]))

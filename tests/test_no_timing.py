@@ -1,0 +1,101 @@
+"""Tests never measure the machine: no ``time.sleep`` to wait for another process, no
+assertion on elapsed time, no timeout on a subprocess or a thread that a loaded machine can
+reach (pytest-timeout, far above the slowest test, is the one bound).  Benchmarks live in
+``tests/benchmarks/`` and print figures; the scripts beside the tests that report how long
+a run took (mutation, table mutants, CrossHair, the refinement check) print, never assert.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+CLOCKS = {"monotonic", "perf_counter", "time", "process_time", "thread_time"}
+WAITS = {"run", "check_call", "check_output", "call", "wait", "communicate", "join"}
+
+# Each justified exception, with its reason: (file, the call, why).
+ALLOWED = {
+    ("conformance/fakes/fake_impl.py", "time.sleep"): (
+        "the fake implementations play slow and hung implementations: their sleeps are the "
+        "behaviour under test, never a wait for another process"
+    ),
+    ("conformance/test_runner_robustness.py", "time.sleep"): (
+        "polling for a file: a handshake with the fake, or its processes gone"
+    ),
+}
+
+
+def _sources() -> Iterator[tuple[str, ast.Module]]:
+    for path in sorted(TESTS.rglob("*.py")):
+        relative = path.relative_to(TESTS).as_posix()
+        if not relative.startswith("benchmarks/"):
+            yield relative, ast.parse(path.read_text(encoding="utf-8"), relative)
+
+
+def _name(call: ast.Call) -> str:
+    """``time.sleep`` for ``time.sleep(...)``, ``sleep`` for a bare ``sleep(...)``."""
+    function = call.func
+    if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name):
+        return f"{function.value.id}.{function.attr}"
+    if isinstance(function, ast.Attribute):
+        return function.attr
+    return function.id if isinstance(function, ast.Name) else ""
+
+
+def _is_clock(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and _name(node).split(".")[-1] in CLOCKS
+
+
+def _findings(relative: str, tree: ast.Module) -> Iterator[str]:
+    # Names bound to a clock reading anywhere in the file: an assertion reading one of them
+    # (or a clock itself) asserts on elapsed time.
+    clock_names = {
+        target.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and _is_clock(node.value)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _name(node) in {"time.sleep", "sleep"}:
+            if (relative, "time.sleep") not in ALLOWED:
+                yield f"{relative}:{node.lineno}: sleep"
+        if isinstance(node, ast.Call) and _name(node).split(".")[-1] in WAITS:
+            if any(keyword.arg == "timeout" for keyword in node.keywords):
+                yield f"{relative}:{node.lineno}: a timeout on {_name(node)}"
+        if isinstance(node, ast.Assert):
+            read = list(ast.walk(node.test))
+            if any(_is_clock(n) for n in read) or any(
+                isinstance(n, ast.Name) and n.id in clock_names for n in read
+            ):
+                yield f"{relative}:{node.lineno}: an assertion on elapsed time"
+
+
+def test_no_test_measures_the_machine() -> None:
+    found = [finding for relative, tree in _sources() for finding in _findings(relative, tree)]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("source", "finding"),
+    [
+        ("import time\ntime.sleep(0.3)\n", "sleep"),
+        ("started = time.monotonic()\nassert time.monotonic() - started < 5\n", "elapsed"),
+        ("t = perf_counter()\nrun()\nassert perf_counter() - t < 1\n", "elapsed"),
+        ("subprocess.run(['git'], timeout=60)\n", "a timeout on subprocess.run"),
+        ("process.wait(timeout=20)\n", "a timeout on process.wait"),
+    ],
+)
+def test_the_check_finds_each_kind(source: str, finding: str) -> None:
+    found = list(_findings("example.py", ast.parse(source)))
+    assert len(found) == 1 and finding in found[0]
+
+
+def test_the_check_passes_polling_with_a_deadline() -> None:
+    # A deadline guards a loop; it is not an assertion that the machine was fast.
+    source = "deadline = time.monotonic() + 120\nwhile not ready():\n    wait_for_event()\n"
+    assert list(_findings("example.py", ast.parse(source))) == []
