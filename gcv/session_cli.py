@@ -151,10 +151,12 @@ def _append_one(session: StoredSession, line: bytes, out: IO[str], as_json: bool
 
 def _append(args: argparse.Namespace) -> int:
     rejected: list[int] = []
+    offered = 0
     with open_session(args.db, wait=args.wait) as session:
         for index, line in _lines(args.turns):
             if not line.strip():
                 continue
+            offered += 1
             try:
                 accepted = _append_one(session, line, sys.stdout, args.json)
             except MalformedInput as error:
@@ -168,7 +170,7 @@ def _append(args: argparse.Namespace) -> int:
     if rejected:
         shown = ", ".join(map(str, rejected[:10])) + (", ..." if len(rejected) > 10 else "")
         print(
-            f"gcv: {len(rejected)} turns rejected (lines {shown}); the rest applied",
+            f"gcv: {len(rejected)} of {offered} turns rejected (lines {shown})",
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT

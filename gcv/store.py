@@ -85,7 +85,7 @@ from gcv.reference.errors import (
     StoreVersion,
 )
 from gcv.reference.verifier import Turn, TurnReport, Verifier
-from gcv.trace import MAX_TRACE_BYTES, Trace, load_trace
+from gcv.trace import MAX_TRACE_BYTES, Trace
 
 __all__ = [
     "DEFAULT_SNAPSHOT_EVERY",
@@ -263,7 +263,8 @@ def _check_writable(path: Path) -> None:
     """Refuse a store that this process cannot write, or whose folder it cannot write.
 
     SQLite's WAL mode writes ``-wal`` and ``-shm`` files beside the store even to read
-    it, so a read-only file or folder is refused before SQLite tries.
+    it, and on a read-only store leaves them there; so a read-only store or folder is
+    refused before SQLite opens it, and the folder is left as it was.
     """
     for place in (path, path.parent):
         if not os.access(place, os.W_OK, effective_ids=os.access in os.supports_effective_ids):
@@ -298,6 +299,10 @@ def _sqlite_as_typed(path: Path) -> Iterator[None]:
         raise _sqlite_failure(path, error) from None
     except OSError as error:
         raise _os_failure(path, error) from None
+    except UnicodeDecodeError as error:
+        # sqlite3 decodes SQLite's own message strictly; one quoting damaged bytes fails.
+        quoted = bytes(error.object).decode("utf-8", "backslashreplace")
+        raise StoreCorrupt(f"{_shown(path)}: {quoted}", field="db") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +343,8 @@ def _row(path: Path, values: tuple[object, ...]) -> _Row:
         and isinstance(error_code, str | None)
         and isinstance(error, str | None)
     ):
-        raise StoreCorrupt(f"{path}: logged entry {seq}: a column holds a value of the wrong type")
+        place = f"turn {turn}" if isinstance(turn, int) else f"logged entry {seq}"
+        raise StoreCorrupt(f"{path}: {place}: a column holds a value of the wrong type")
     return _Row(seq, turn, body, link, error_code, error)
 
 
@@ -543,25 +549,27 @@ class StoredSession:
                     entries.append(LoggedTurn(row.turn, turn))
         return entries
 
-    @icontract.ensure(
-        lambda self, result: replays_to(result, self.verifier),
-        "the exported trace replays to the session's map",
-        enabled=icontract.SLOW,
-    )
     def export(self) -> dict[str, Any]:
         """The session as a ``gcv-trace/1`` document (rejected turns marked with their code).
+
+        The exported trace replays to the session's map: the log is replayed from D_0
+        to check it, since the map may have come from a snapshot.
 
         Raises
         ------
         StoreCorrupt
-            The logged turns do not make a valid trace (a row forged with its chain).
+            The logged turns do not replay to the map (a row or a snapshot forged with
+            the chain recomputed).
         """
         self.refresh()
         document = trace_document(self.header, self.log())
+        # A snapshot stands in for the turns before it; the export must be those turns.
         try:
-            load_trace(json.dumps(document))
+            agrees = replays_to(document, self.verifier)
         except GcvError as error:
-            raise StoreCorrupt(f"{self.path}: the log is not a valid trace: {error}") from None
+            raise StoreCorrupt(f"{self.path}: the log does not replay: {error}") from None
+        if not agrees:
+            raise StoreCorrupt(f"{self.path}: the log does not replay to the snapshot's map")
         return document
 
     # -- appending -----------------------------------------------------------------
