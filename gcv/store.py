@@ -48,8 +48,8 @@ import json
 import os
 import pickle
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -348,7 +348,7 @@ def _row(path: Path, values: tuple[object, ...]) -> _Row:
     return _Row(seq, turn, body, link, error_code, error)
 
 
-def _check_rows(path: Path, rows: Iterator[tuple[object, ...]], checked: _Checked) -> _Checked:
+def _check_rows(path: Path, rows: Iterable[tuple[object, ...]], checked: _Checked) -> _Checked:
     """Follow the chain from ``checked`` over ``rows`` (in ``seq`` order); return the new end.
 
     A row whose link does not follow, or an accepted turn out of its place, is
@@ -459,36 +459,40 @@ class StoredSession:
 
     def _check_new_rows(self) -> None:
         """Follow the chain over the rows other processes appended since this one last read."""
-        rows = self._db.execute(f"{_ROWS} WHERE seq > ? ORDER BY seq", (self._checked.seq,))
-        self._checked = _check_rows(self.path, rows, self._checked)
+        query = f"{_ROWS} WHERE seq > ? ORDER BY seq"
+        with closing(self._db.execute(query, (self._checked.seq,))) as rows:
+            self._checked = _check_rows(self.path, rows, self._checked)
 
     def _replay_onto(self, verifier: Verifier, until: int | None) -> None:
         """Apply the checked accepted turns after ``verifier``'s, up to ``until``."""
-        rows = self._db.execute(
-            f"{_ROWS} WHERE turn > ? AND turn <= ? AND seq <= ? ORDER BY turn",
-            (verifier.state.turn, until if until is not None else 2**62, self._checked.seq),
-        )
-        for values in rows:
-            row = _row(self.path, values)
-            if row.turn != verifier.state.turn + 1:
-                raise StoreCorrupt(f"{self.path}: accepted turn {verifier.state.turn + 1} missing")
-            try:
-                verifier.apply_turn(_decoded_turn(self.path, row))
-            except StoreCorrupt:
-                raise
-            except GcvError as error:
-                raise StoreCorrupt(f"{self.path}: {row.place} no longer applies: {error}") from None
+        query = f"{_ROWS} WHERE turn > ? AND turn <= ? AND seq <= ? ORDER BY turn"
+        last = until if until is not None else 2**62
+        with closing(
+            self._db.execute(query, (verifier.state.turn, last, self._checked.seq))
+        ) as rows:
+            for values in rows:
+                row = _row(self.path, values)
+                if row.turn != verifier.state.turn + 1:
+                    missing = verifier.state.turn + 1
+                    raise StoreCorrupt(f"{self.path}: accepted turn {missing} missing")
+                turn = _decoded_turn(self.path, row)
+                try:
+                    verifier.apply_turn(turn)
+                except GcvError as error:
+                    raise StoreCorrupt(
+                        f"{self.path}: {row.place} no longer applies: {error}"
+                    ) from None
 
     def _snapshot_before(self, until: int | None, layout: str) -> Verifier | None:
-        row = self._db.execute(
+        found = self._db.execute(
             "SELECT snapshot.turn, snapshot.sha256, state, log.chain FROM snapshot "
             "LEFT JOIN log ON log.turn = snapshot.turn AND log.seq <= ? "
             "WHERE snapshot.turn <= ? AND layout = ? ORDER BY snapshot.turn DESC LIMIT 1",
             (self._checked.seq, until if until is not None else 2**62, layout),
-        ).fetchone()
-        if row is None:
+        ).fetchall()
+        if not found:
             return None
-        number, digest, blob, link = row
+        number, digest, blob, link = found[0]
         if not (isinstance(blob, bytes) and isinstance(link, str)):
             raise StoreCorrupt(f"{self.path}: the snapshot at turn {number} is damaged")
         # The digest covers the turn's link, so a snapshot belongs to this log only.
@@ -538,15 +542,18 @@ class StoredSession:
         accepted = 0
         with _sqlite_as_typed(self.path):
             self._check_new_rows()
-            rows = self._db.execute(f"{_ROWS} WHERE seq <= ? ORDER BY seq", (self._checked.seq,))
-            for values in rows:
-                row = _row(self.path, values)
-                turn = _decoded_turn(self.path, row)
-                if row.turn is None:  # rejected: the number it would have taken
-                    entries.append(LoggedTurn(accepted + 1, turn, row.error_code, row.error or ""))
-                else:
-                    accepted = row.turn
-                    entries.append(LoggedTurn(row.turn, turn))
+            query = f"{_ROWS} WHERE seq <= ? ORDER BY seq"
+            with closing(self._db.execute(query, (self._checked.seq,))) as rows:
+                for values in rows:
+                    row = _row(self.path, values)
+                    turn = _decoded_turn(self.path, row)
+                    if row.turn is None:  # rejected: the number it would have taken
+                        entries.append(
+                            LoggedTurn(accepted + 1, turn, row.error_code, row.error or "")
+                        )
+                    else:
+                        accepted = row.turn
+                        entries.append(LoggedTurn(row.turn, turn))
         return entries
 
     def export(self) -> dict[str, Any]:
@@ -767,8 +774,9 @@ def _read_checked(
             ):
                 raise StoreCorrupt(f"{path}: the store's meta table is incomplete", field="db")
             start = checked or _Checked(0, chain_start(meta["header"]), 0)
-            rows = db.execute(f"{_ROWS} WHERE seq > ? ORDER BY seq", (start.seq,))
-            checked = _check_rows(path, rows, start)
+            query = f"{_ROWS} WHERE seq > ? ORDER BY seq"
+            with closing(db.execute(query, (start.seq,))) as rows:
+                checked = _check_rows(path, rows, start)
             _check_head(db, path, checked)
         finally:
             db.execute("COMMIT")
@@ -777,7 +785,8 @@ def _read_checked(
 
 def _check_head(db: sqlite3.Connection, path: Path, checked: _Checked) -> None:
     """The meta table's head is the last row's link: a removed last row is caught here."""
-    (head,) = db.execute("SELECT value FROM meta WHERE key = 'head'").fetchone() or (None,)
+    heads = db.execute("SELECT value FROM meta WHERE key = 'head'").fetchall()
+    head = heads[0][0] if heads else None
     if head != checked.link:
         raise StoreCorrupt(
             f"{path}: the log's recorded head does not match its end (rows removed after "

@@ -3,54 +3,31 @@
 Each feeds ``gcv`` the input, in this process, and asserts exit code 2, one line on
 standard error naming the problem (its code), no traceback, and every file of the
 store's folder left byte for byte (or, where the input is harmless, the right answer).
-Edits that a forger makes with the chain recomputed are made by :func:`_forge`, which
-recomputes it from the formula docs/sessions.md states, not with the store's own code.
+A forger's edits (the chain recomputed from the formula docs/sessions.md states, not by
+the store's own code) are made by :func:`tests.hostile.stores.forge`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from functools import cache
 from pathlib import Path
 
 import pytest
 
 from gcv.cli import main
-from gcv.reference.errors import GcvError
-from gcv.reference.operations import Hypothesize, Observe, Revise
-from gcv.reference.verifier import Turn
-from gcv.store import create_session, open_session
-
-HEADER = {"name": "s", "agents": {"a": "Alice", "b": "Bob"}}
-Edit = Callable[[sqlite3.Connection], None]
-
-
-@cache
-def _store_bytes() -> bytes:
-    """A store of three accepted turns and, between the second and third, a rejected one
-    (entry 3), with a snapshot after turn 2: made once, copied for each test."""
-    path = Path(tempfile.mkdtemp(prefix="gcv-template-")) / "s.gcv"
-    with create_session(path, HEADER, snapshot_every=2) as session:
-        session.append(Turn("a", (Observe("o1", "401 errors"),)))
-        session.append(Turn("a", (Hypothesize("h1", "token bug", depends_on=("o1",)),)))
-        with pytest.raises(GcvError, match="unknown-record"):
-            session.append(Turn("b", (Revise("nope"),)))
-        session.append(Turn("b", (Revise("o1"),)))
-    data = path.read_bytes()
-    shutil.rmtree(path.parent)
-    return data
+from gcv.store import open_session
+from tests.hostile.stores import Edit, files, forge, raw_edit, statement, template_bytes
 
 
 def _make_store(path: Path) -> None:
-    path.write_bytes(_store_bytes())
+    path.write_bytes(template_bytes())
 
 
 @pytest.fixture
@@ -84,14 +61,6 @@ def _unprivileged() -> Iterator[None]:
         os.seteuid(0)
 
 
-def _files(folder: Path) -> dict[str, str]:
-    """Every file of ``folder`` with the SHA-256 of its bytes (a folder is its name only)."""
-    return {
-        p.name: "folder" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in folder.iterdir()
-    }
-
-
 def _run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
     try:
         code = main([str(word) for word in argv])
@@ -110,66 +79,22 @@ def _refused(
 ) -> str:
     """Run ``gcv argv`` (``as_nobody``: unprivileged): exit 2, one line naming ``needle``,
     ``folder`` unchanged."""
-    before = _files(folder)
+    before = files(folder)
     with _unprivileged() if as_nobody else nullcontext():
         code, _, err = _run(capsys, *argv)
     assert code == 2, (argv, err)
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert needle in err, (needle, err)
-    assert _files(folder) == before, "a refused command left the files as they were"
+    assert files(folder) == before, "a refused command left the files as they were"
     return err
 
 
-def _raw_edit(path: Path, edit: Edit) -> None:
-    """Edit the store with plain sqlite3, as anyone could (the append-only triggers dropped)."""
-    db = sqlite3.connect(path, isolation_level=None)
-    try:
-        db.execute("DROP TRIGGER log_no_update")
-        db.execute("DROP TRIGGER log_no_delete")
-        edit(db)
-    finally:
-        db.close()
-
-
-def _link(previous: str, turn: object, code: object, error: object, body: object) -> str:
-    values = [previous, turn, code, error, body]
-    return hashlib.sha256(json.dumps(values, separators=(",", ":")).encode()).hexdigest()
-
-
-def _forge(path: Path, edit: Edit) -> None:
-    """``edit``, then the chain, the head and the snapshot's digest recomputed as
-    docs/sessions.md states them: the edit a forger who read the docs would make."""
-
-    def forged(db: sqlite3.Connection) -> None:
-        edit(db)
-        (header,) = db.execute("SELECT value FROM meta WHERE key = 'header'").fetchone()
-        start = json.dumps(["gcv-store/2", header], separators=(",", ":")).encode()
-        link = hashlib.sha256(start).hexdigest()
-        rows = db.execute("SELECT seq, turn, error_code, error, body FROM log ORDER BY seq")
-        for seq, turn, code, error, body in rows.fetchall():
-            link = _link(link, turn, code, error, body)
-            db.execute("UPDATE log SET chain = ? WHERE seq = ?", (link, seq))
-            for (blob,) in db.execute("SELECT state FROM snapshot WHERE turn = ?", (turn,)):
-                digest = hashlib.sha256(link.encode() + blob).hexdigest()
-                db.execute("UPDATE snapshot SET sha256 = ? WHERE turn = ?", (digest, turn))
-        db.execute("UPDATE meta SET value = ? WHERE key = 'head'", (link,))
-
-    _raw_edit(path, forged)
-
-
-def _statement(sql: str, *parameters: object) -> Edit:
-    def edit(db: sqlite3.Connection) -> None:
-        db.execute(sql, parameters)
-
-    return edit
-
-
 def _set_body(seq: int, body: str) -> Edit:
-    return _statement("UPDATE log SET body = ? WHERE seq = ?", body, seq)
+    return statement("UPDATE log SET body = ? WHERE seq = ?", body, seq)
 
 
 def _set_header(header: str) -> Edit:
-    return _statement("UPDATE meta SET value = ? WHERE key = 'header'", header)
+    return statement("UPDATE meta SET value = ? WHERE key = 'header'", header)
 
 
 # -- 1. /dev/zero: a line is refused once past its bound, never read whole --------------------
@@ -287,7 +212,7 @@ def test_4_a_bad_trace_for_a_new_session_is_malformed_and_creates_nothing(
 def test_5_a_body_stored_as_a_blob_is_corrupt_for_every_command(
     store: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _raw_edit(store, _statement("UPDATE log SET body = CAST(body AS BLOB)"))
+    raw_edit(store, statement("UPDATE log SET body = CAST(body AS BLOB)"))
     _refused(
         capsys,
         store.parent,
@@ -312,7 +237,7 @@ def test_6_a_forged_row_that_is_no_turn_is_corrupt(
     argv: list[str],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _forge(store, _set_body(seq, body))
+    forge(store, _set_body(seq, body))
     _refused(capsys, store.parent, f"[store-corrupt] {store}: {place}", *argv, "--db", store)
 
 
@@ -327,7 +252,7 @@ def test_6_a_forged_row_that_is_no_turn_is_corrupt(
 def test_7_a_forged_header_is_corrupt(
     store: Path, header: str, needle: str, argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _forge(store, _set_header(header))
+    forge(store, _set_header(header))
     err = _refused(capsys, store.parent, "[store-corrupt]", *argv, "--db", store)
     assert needle in err
 
@@ -367,7 +292,7 @@ EDITS = {
     "rows 1 and 2 swapped": (_swap_rows_1_and_2, "turn 2: the log's chain breaks here"),
     "an agent removed from the header": (_remove_agent_b, "turn 1: the log's chain breaks here"),
     "the last row removed": (
-        _statement("DELETE FROM log WHERE seq = 4"),
+        statement("DELETE FROM log WHERE seq = 4"),
         "the log's recorded head does not match its end",
     ),
 }
@@ -379,14 +304,14 @@ def test_9_an_edited_replaced_reordered_or_removed_row_breaks_the_chain(
     store: Path, edit: str, argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     change, needle = EDITS[edit]
-    _raw_edit(store, change)
+    raw_edit(store, change)
     _refused(capsys, store.parent, needle, *argv, "--db", store)
 
 
 def test_9_a_forged_turn_that_does_not_apply_is_corrupt_at_replay(
     store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _forge(store, _replace_turn_1)
+    forge(store, _replace_turn_1)
     for argv in (["session", "show", "--at", "1"], ["session", "export"]):
         err = _refused(capsys, store.parent, "[store-corrupt]", *argv, "--db", store)
         assert "turn 1 no longer applies" in err or "does not replay" in err, err
