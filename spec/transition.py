@@ -376,8 +376,7 @@ NO_OPERATIONS = clause(
     CHOSEN,
     "an utterance may assert nothing the eight operations capture, and the verifier runs "
     "beside every turn (Section 3); an interpreter's refused reply is scored as such a turn",
-    "a turn with no operations is accepted: it takes the next turn number and changes "
-    "nothing else",
+    "a turn with no operations is accepted: it takes the next turn number and changes nothing else",
     "refuse it (malformed-input); the turn numbers then skip utterances that asserted nothing",
     affects="record-fields",
 )
