@@ -208,10 +208,10 @@ def _shown(path: Path) -> str:
     return text if len(text) <= 200 else f"{text[:100]}...{text[-60:]}"
 
 
-def _os_failure(path: Path, error: OSError) -> StoreError:
+def _os_failure(path: Path, error: OSError, doing: str = "open") -> StoreError:
     """The typed error of an OS failure on the store ``path`` (permission, name too long...)."""
     reason = error.strerror or str(error)
-    return StoreError(f"{_shown(path)}: cannot open the store: {reason}", field="db")
+    return StoreError(f"{_shown(path)}: cannot {doing} the store: {reason}", field="db")
 
 
 def _sqlite_failure(path: Path, error: sqlite3.Error) -> StoreError:
@@ -831,18 +831,26 @@ def _publish(
     if snapshot_every < 0:
         raise MalformedInput("snapshot_every is a number of turns, 0 or more", field="snapshot")
     initial_verifier(header)  # a header that cannot start a conversation creates nothing
-    if path.exists():
+    try:
+        exists = path.exists()
+    except OSError as error:
+        raise _os_failure(path, error, "create") from None
+    if exists:
         raise StoreExists(f"{path}: already exists; a new session needs a new file", field="db")
     try:
         building = _build(path, header, snapshot_every)
-    except (sqlite3.Error, OSError) as error:
+    except sqlite3.Error as error:
         raise StoreError(f"{path}: cannot create a store there ({error})", field="db") from None
+    except OSError as error:
+        raise _os_failure(path, error, "create") from None
     try:
         with open_session(building) as session:
             fill(session)
         os.link(building, path)
     except FileExistsError:
         raise StoreExists(f"{path}: already exists; a new session needs a new file") from None
+    except OSError as error:
+        raise _os_failure(path, error, "create") from None
     finally:
         building.unlink(missing_ok=True)
         for suffix in ("-wal", "-shm"):

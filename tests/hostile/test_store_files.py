@@ -167,10 +167,13 @@ def test_3_an_unreadable_store_is_a_store_error(
     assert "Permission denied" in err
 
 
+@pytest.mark.parametrize(
+    "argv", [["session", "show"], ["session", "new", "--agents", "a"], ["verify", "o1"]]
+)
 def test_3_a_name_too_long_is_a_store_error(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    err = _refused(capsys, tmp_path, "[store-error]", "session", "show", "--db", "x" * 4000)
+    err = _refused(capsys, tmp_path, "[store-error]", *argv, "--db", tmp_path / ("x" * 4000))
     assert "File name too long" in err and len(err) < 400
 
 
