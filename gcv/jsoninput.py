@@ -206,10 +206,22 @@ def parse_json(
         raise error(f"{what}: an object repeats the key {repeated.args[0]!r}") from None
     except ValueError as failure:
         raise error(f"{what} is not valid JSON: {failure}") from None
-    found = json_depth_problem(document)
-    if found is not None:
-        raise error(f"{what}: {_shorten(found)}")
+    if _may_break_bounds(text):
+        found = json_depth_problem(document)
+        if found is not None:
+            raise error(f"{what}: {_shorten(found)}")
     return document
+
+
+def _may_break_bounds(text: str) -> bool:
+    """Whether the document of ``text`` could nest too deep or hold a lone surrogate.
+
+    Nesting needs a bracket per level and a lone surrogate is a raw one or a ``\\u``
+    escape, so a small turn object with neither is passed without the walk (most of the
+    time a store takes to read its log).
+    """
+    brackets = text.count("[") + text.count("{")
+    return brackets > MAX_JSON_DEPTH or "\\u" in text or _LONE_SURROGATE.search(text) is not None
 
 
 class _RepeatedKey(ValueError):
