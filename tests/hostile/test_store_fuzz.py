@@ -205,6 +205,7 @@ def _damage(path: Path, kind: str, edits: Any, forged: bool) -> bool:
 
 
 @pytest.mark.slow  # a few seconds even for the test command's sample
+@pytest.mark.timeout(0 if DEEP else 600)  # the deep run's 10,000 stores take minutes
 @FUZZ
 @given(damaged())
 def test_a_damaged_store_answers_right_or_is_refused_untouched(
