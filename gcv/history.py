@@ -17,9 +17,17 @@ from typing import Any
 
 import icontract
 
+from gcv.jsoninput import parse_json
 from gcv.reference.errors import GcvError, MalformedInput
 from gcv.reference.verifier import Turn, TurnReport, Verifier
-from gcv.trace import FORMAT, Trace, load_trace, operation_from_json, operation_to_json
+from gcv.trace import (
+    FORMAT,
+    MAX_TRACE_BYTES,
+    Trace,
+    load_trace,
+    operation_from_json,
+    operation_to_json,
+)
 
 __all__ = [
     "HEADER_FIELDS",
@@ -125,17 +133,15 @@ def parse_turn_line(line: str | bytes, agents: Mapping[str, str]) -> tuple[Turn,
     Raises
     ------
     MalformedTrace
-        The line is not JSON, or not a turn object of the trace schema.
+        The line is not JSON (bounded, strict: :func:`gcv.jsoninput.parse_json`), or not a
+        turn object of the trace schema.
 
     >>> line = '{"speaker": "a", "operations": [{"op": "observe", "id": "o1", "claim": "401s"}]}'
     >>> turn, number = parse_turn_line(line, {"a": "Alice"})
     >>> turn.operations[0].id, number
     ('o1', None)
     """
-    try:
-        data = json.loads(line)
-    except (ValueError, RecursionError) as error:
-        raise MalformedInput(f"a turn line is not JSON: {error}", field="turn") from None
+    data = parse_json(line, MAX_TRACE_BYTES, MalformedInput, "a turn line")
     if not isinstance(data, dict):
         raise MalformedInput("a turn line is a JSON object", field="turn")
     stated = data.pop("turn", None)

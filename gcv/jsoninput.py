@@ -7,6 +7,8 @@ and parsed by :func:`parse_json`, which refuse, with the caller's typed error:
 - input longer than the caller's bound, checked while reading, so a huge (or
   sparse) file is never read whole and an endless line is never held whole;
 - text that is not UTF-8, or not JSON;
+- an object that repeats a key (JSON allows it and keeps the last; a reader that kept
+  the first would see another turn, so no reader is given the choice);
 - arrays and objects nested deeper than :data:`MAX_JSON_DEPTH`, checked before
   any schema is consulted (schema validation recurses on the document);
 - strings holding a lone surrogate (``"\\ud800"``), which JSON's escapes allow
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 from typing import IO, Any
@@ -36,6 +39,7 @@ __all__ = [
     "SchemaValidator",
     "ecma_pattern",
     "json_depth_problem",
+    "open_input",
     "parse_json",
     "read_bounded",
     "read_file",
@@ -82,23 +86,42 @@ def read_file(path: str, limit: int, error: type[GcvError], what: str) -> bytes:
     Traceback (most recent call last):
     gcv.reference.errors.UnreadableFile: [unreadable-file] /: is a directory, not a file
     """
-    try:
-        with open(path, "rb") as stream:
+    with open_input(path) as stream:
+        try:
             return read_bounded(stream, limit, error, f"{what} ({path})")
-    except FileNotFoundError:
-        raise UnreadableFile(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UnreadableFile(f"{path}: is a directory, not a file") from None
+        except OSError as failure:
+            raise _unreadable(path, failure) from None
+
+
+def _unreadable(path: str, failure: OSError) -> UnreadableFile:
+    if isinstance(failure, FileNotFoundError):
+        return UnreadableFile(f"{path}: no such file")
+    if isinstance(failure, IsADirectoryError):
+        return UnreadableFile(f"{path}: is a directory, not a file")
+    return UnreadableFile(f"{path}: cannot be read: {failure.strerror or failure}")
+
+
+def open_input(path: str) -> IO[bytes]:
+    """The file at ``path`` opened for reading bytes; a missing file, a directory or a
+    refusal raises :class:`~gcv.reference.errors.UnreadableFile` naming the path.
+
+    >>> open_input("/no/such/file")
+    Traceback (most recent call last):
+    gcv.reference.errors.UnreadableFile: [unreadable-file] /no/such/file: no such file
+    """
+    try:
+        return open(path, "rb")
     except OSError as failure:
-        raise UnreadableFile(f"{path}: cannot be read: {failure.strerror or failure}") from None
+        raise _unreadable(path, failure) from None
 
 
 @icontract.require(lambda limit: limit > 0)
-def read_lines(stream: IO[bytes], limit: int) -> Iterator[bytes | None]:
+def read_lines(stream: IO[bytes], limit: int, *, skip_long: bool = True) -> Iterator[bytes | None]:
     """The lines of ``stream`` (without their newline), ``None`` for one longer than ``limit``.
 
     An over-long line is skipped in chunks, never held whole, so the next line
-    is read as if it had not been there.
+    is read as if it had not been there; with ``skip_long`` False it is not read
+    further (an endless line has no next one), and the caller stops there.
 
     >>> import io
     >>> list(read_lines(io.BytesIO(b"ab\\nabcdef\\ncd"), 4))
@@ -111,6 +134,9 @@ def read_lines(stream: IO[bytes], limit: int) -> Iterator[bytes | None]:
         if len(line) <= limit or line.endswith(b"\n"):
             yield line.removesuffix(b"\n")
             continue
+        if not skip_long:
+            yield None
+            return
         while not line.endswith(b"\n"):  # skip the rest of the over-long line
             line = stream.readline(_CHUNK)
             if not line:
@@ -173,14 +199,40 @@ def parse_json(
     except UnicodeDecodeError as failure:
         raise error(f"{what} is not UTF-8: byte {failure.start} is invalid") from None
     try:
-        document: object = json.loads(text)
+        document: object = json.loads(text, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise error(f"{what}: nested more than {MAX_JSON_DEPTH} deep") from None
+    except _RepeatedKey as repeated:
+        raise error(f"{what}: an object repeats the key {repeated.args[0]!r}") from None
     except ValueError as failure:
         raise error(f"{what} is not valid JSON: {failure}") from None
-    found = json_depth_problem(document)
-    if found is not None:
-        raise error(f"{what}: {_shorten(found)}")
+    if _may_break_bounds(text):
+        found = json_depth_problem(document)
+        if found is not None:
+            raise error(f"{what}: {_shorten(found)}")
+    return document
+
+
+def _may_break_bounds(text: str) -> bool:
+    """Whether the document of ``text`` could nest too deep or hold a lone surrogate.
+
+    Nesting needs a bracket per level and a lone surrogate is a raw one or a ``\\u``
+    escape, so a small turn object with neither is passed without the walk (most of the
+    time a store takes to read its log).
+    """
+    brackets = text.count("[") + text.count("{")
+    return brackets > MAX_JSON_DEPTH or "\\u" in text or _LONE_SURROGATE.search(text) is not None
+
+
+class _RepeatedKey(ValueError):
+    """An object of the document repeats a key (the key is the argument)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    document = dict(pairs)
+    if len(document) < len(pairs):
+        counts = Counter(key for key, _ in pairs)
+        raise _RepeatedKey(next(key for key, count in counts.items() if count > 1)[:40])
     return document
 
 

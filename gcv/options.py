@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import NoReturn
 
@@ -27,6 +27,7 @@ __all__ = [
     "EXIT_OK",
     "OptionParser",
     "at_least",
+    "one_of",
     "seconds",
     "writable_path",
 ]
@@ -59,6 +60,24 @@ def at_least(low: int, high: int = 10**9) -> Callable[[str], int]:
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{text[:40]} is not an integer in [{low}, {high}]")
         return value
+
+    return parse
+
+
+@icontract.require(lambda names: len(names) > 0)
+def one_of(names: Collection[str], what: str) -> Callable[[str], str]:
+    """The option type of one of ``names`` (a prompt version, say), never a path.
+
+    >>> one_of(["v1"], "prompt version")("../../etc")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '../../etc' is not a prompt version (one of: v1)
+    """
+
+    def parse(text: str) -> str:
+        if text not in names:
+            listed = ", ".join(sorted(names))
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a {what} (one of: {listed})")
+        return text
 
     return parse
 

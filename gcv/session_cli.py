@@ -7,10 +7,11 @@
     gcv session import TRACE --db FILE [--snapshot-every K]
 
 ``append`` reads one ``gcv-trace/1`` turn object per line (``turn`` optional:
-when given it must be the session's next number) from TURNS or standard input
-and prints the renderer's summary of each turn.  Exit codes as for every
-``gcv`` command: 0 success, 2 bad input (a malformed line, a rejected turn, a
-store that cannot be opened), with the error's code on standard error.
+when given it must be the session's next number; a line is at most as long as a
+trace may be) from TURNS or standard input and prints the renderer's summary of
+each turn.  Exit codes as for every ``gcv`` command: 0 success, 2 bad input (a
+malformed line, a rejected turn, a store that cannot be opened), with the
+error's code on standard error.
 """
 
 from __future__ import annotations
@@ -18,13 +19,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any
 
 from gcv.history import parse_turn_line
-from gcv.options import EXIT_BAD_INPUT, EXIT_OK
-from gcv.reference.errors import GcvError, MalformedInput, OutOfSequence, StoreError
+from gcv.jsoninput import open_input, parse_json, read_lines
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK, OptionParser, seconds
+from gcv.reference.errors import (
+    GcvError,
+    MalformedInput,
+    MalformedTrace,
+    OutOfSequence,
+    StoreError,
+    UnreadableFile,
+)
 from gcv.reference.render import render_state, render_turn
 from gcv.reference.verifier import Verifier
 from gcv.scenarios import trace_text
@@ -36,7 +46,7 @@ from gcv.store import (
     import_trace,
     open_session,
 )
-from gcv.trace import load_trace
+from gcv.trace import MAX_TRACE_BYTES, Trace, load_trace
 
 __all__ = ["main", "parse_agents", "show_state", "turn_number"]
 
@@ -71,10 +81,18 @@ def _state_json(verifier: Verifier) -> dict[str, Any]:
     return {**verifier.state.snapshot(), "open_problems": problems}
 
 
+def _trace_and_document(name: str) -> tuple[Trace, dict[str, Any]]:
+    """The trace ``name`` (a file or a built-in scenario), validated, and its JSON document."""
+    text = trace_text(name)
+    trace = load_trace(text)  # the trace must be valid, not only its header
+    document = parse_json(text, MAX_TRACE_BYTES, MalformedTrace, "a trace")
+    assert isinstance(document, dict), "load_trace accepted it, so it is an object"
+    return trace, document
+
+
 def _new(args: argparse.Namespace) -> int:
     if args.trace is not None:
-        header = json.loads(trace_text(args.trace))
-        load_trace(json.dumps(header))  # the trace must be valid, not only its header
+        _, header = _trace_and_document(args.trace)
     else:
         # Named for its file, so that an export says which conversation it is.
         header = {"name": Path(args.db).stem, "agents": parse_agents(args.agents)}
@@ -83,15 +101,28 @@ def _new(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _lines(source: str) -> Iterable[str]:
-    if source == "-":
-        yield from sys.stdin
-    else:
-        with open(source, encoding="utf-8") as file:
-            yield from file
+def _lines(source: str) -> Iterator[tuple[int, bytes]]:
+    """The numbered lines of ``source`` (a file, or ``-`` for standard input).
+
+    Read as bytes, a line at a time, each bounded as a trace is: a longer line
+    (``/dev/zero`` has no end) is refused once the bound is passed, never held whole.
+    """
+    name = "standard input" if source == "-" else source
+    with nullcontext(sys.stdin.buffer) if source == "-" else open_input(source) as stream:
+        lines = enumerate(read_lines(stream, MAX_TRACE_BYTES, skip_long=False), start=1)
+        while True:
+            try:
+                number, line = next(lines, (0, b""))
+            except OSError as failure:  # a read that fails after the file opened
+                raise UnreadableFile(f"{name}: cannot be read: {failure.strerror}") from None
+            if line is None:
+                raise MalformedInput(f"line {number}: longer than {MAX_TRACE_BYTES} bytes")
+            if not number:
+                return
+            yield number, line
 
 
-def _append_one(session: StoredSession, line: str, out: IO[str], as_json: bool) -> bool:
+def _append_one(session: StoredSession, line: bytes, out: IO[str], as_json: bool) -> bool:
     """Append one line's turn and print its summary; return whether it was accepted."""
     agents = session.header["agents"]
     turn, number = parse_turn_line(line, agents)
@@ -119,22 +150,31 @@ def _append_one(session: StoredSession, line: str, out: IO[str], as_json: bool) 
 
 
 def _append(args: argparse.Namespace) -> int:
-    rejected = 0
+    rejected: list[int] = []
+    offered = 0
     with open_session(args.db, wait=args.wait) as session:
-        for index, line in enumerate(_lines(args.turns), start=1):
+        for index, line in _lines(args.turns):
             if not line.strip():
                 continue
+            offered += 1
             try:
                 accepted = _append_one(session, line, sys.stdout, args.json)
             except MalformedInput as error:
                 error.detail = f"line {index}: {error.detail}"
                 raise
             if not accepted:
-                rejected += 1
+                rejected.append(index)
                 if not args.keep_going:
                     print(f"gcv: stopped at the rejected turn on line {index}", file=sys.stderr)
                     return EXIT_BAD_INPUT
-    return EXIT_BAD_INPUT if rejected else EXIT_OK
+    if rejected:
+        shown = ", ".join(map(str, rejected[:10])) + (", ..." if len(rejected) > 10 else "")
+        print(
+            f"gcv: {len(rejected)} of {offered} turns rejected (lines {shown})",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    return EXIT_OK
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -164,9 +204,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    text = trace_text(args.trace)
-    trace = load_trace(text)
-    with import_trace(args.db, trace, json.loads(text), snapshot_every=args.snapshot_every) as s:
+    trace, document = _trace_and_document(args.trace)
+    with import_trace(args.db, trace, document, snapshot_every=args.snapshot_every) as s:
         print(f"{args.db}: imported {s.turn} turns from {args.trace}")
     return EXIT_OK
 
@@ -179,7 +218,7 @@ def turn_number(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OptionParser(
         prog="gcv session", description="A conversation kept in an SQLite store, turn by turn."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -205,7 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-going", action="store_true", help="go on after a rejected turn")
     p.add_argument(
         "--wait",
-        type=float,
+        type=seconds,
         default=DEFAULT_WAIT_SECONDS,
         help="seconds to wait for another writer's lock (default %(default)s)",
     )

@@ -41,6 +41,7 @@ __all__ = [
     "StoreExists",
     "StoreForeign",
     "StoreMissing",
+    "StoreReadOnly",
     "StoreVersion",
     "UnknownAgent",
     "UnknownAtom",
@@ -308,8 +309,14 @@ class StoreForeign(StoreError):
     code = "store-foreign"
 
 
+class StoreReadOnly(StoreError):
+    """The store, or the folder holding it, cannot be written (SQLite writes beside the file)."""
+
+    code = "store-readonly"
+
+
 class StoreVersion(StoreError):
-    """The store's format version is newer than the one this reference reads."""
+    """The store's format version is not the one this reference reads (newer, or older)."""
 
     code = "store-version"
 

@@ -371,6 +371,15 @@ NUMBERED = clause(
     "number every utterance, accepted or not",
     affects="record-fields",
 )
+NO_OPERATIONS = clause(
+    "turn.no-operations",
+    CHOSEN,
+    "an utterance may assert nothing the eight operations capture, and the verifier runs "
+    "beside every turn (Section 3); an interpreter's refused reply is scored as such a turn",
+    "a turn with no operations is accepted: it takes the next turn number and changes nothing else",
+    "refuse it (malformed-input); the turn numbers then skip utterances that asserted nothing",
+    affects="record-fields",
+)
 ORDER_KINDS = clause(
     "order.kinds",
     CHOSEN,
@@ -1211,6 +1220,8 @@ def process_turn(state: State, turn: Turn, *, epistemic: bool = True) -> Outcome
             _note(ORDER_WRITTEN)
         _well_formed(turn.operations)
         _require(turn.speaker in staged.agents, SPEAKER_IN_AGS, "unknown-agent", field="speaker")
+        if not turn.operations:
+            _note(NO_OPERATIONS)
         _each(staged, turn, "expand-awareness")
         observed = _each(staged, turn, "observe")
         process_announcements(staged, observed)

@@ -297,12 +297,12 @@ def test_append_stops_at_a_rejected_turn_unless_told_to_keep_going(
             (2, "unknown-record"),
             (2, None),
         ]
-    monkeypatch.setattr("sys.stdin", io.StringIO(turns.read_text()))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(turns.read_bytes())))
     assert _answer(capsys, "session", "append", "--db", store)[0] == 2
     not_json = tmp_path / "not.jsonl"
     not_json.write_text("observe o1\n")
     code, _, err = _answer(capsys, "session", "append", "--db", store, not_json)
-    assert code == 2 and "line 1: a turn line is not JSON" in err
+    assert code == 2 and "line 1: a turn line is not valid JSON" in err
 
 
 def test_show_prints_the_map_as_of_a_turn(

@@ -187,6 +187,28 @@ def _newer(path: Path) -> None:
         db.execute(f"PRAGMA user_version = {STORE_VERSION + 1}")
 
 
+def _format_1(path: Path) -> None:
+    # A store as gcv 0.1.0 wrote it: a SHA-256 per row (of its body), not chained.
+    path.unlink()
+    with _raw(path) as db:
+        db.execute(f"PRAGMA application_id = {int.from_bytes(b'gcvS', 'big')}")
+        db.execute("PRAGMA user_version = 1")
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute(
+            "CREATE TABLE log (seq INTEGER PRIMARY KEY, turn INTEGER UNIQUE, body TEXT NOT "
+            "NULL, sha256 TEXT NOT NULL, error_code TEXT, error TEXT)"
+        )
+        body = '{"speaker":"a","operations":[{"op":"observe","id":"o1","claim":"x"}]}'
+        db.execute(
+            "INSERT INTO log (turn, body, sha256) VALUES (1, ?, ?)",
+            (body, hashlib.sha256(body.encode()).hexdigest()),
+        )
+        db.executemany(
+            "INSERT INTO meta VALUES (?, ?)",
+            [("format", "gcv-store"), ("header", json.dumps(HEADER)), ("snapshot_every", "0")],
+        )
+
+
 def _foreign_sqlite(path: Path) -> None:
     path.unlink()
     with _raw(path) as db:
@@ -230,14 +252,18 @@ def _plant_snapshot(path: Path) -> None:
     blob = pickle.dumps(Planted())
     with _raw(path) as db:
         (layout,) = db.execute("SELECT layout FROM snapshot").fetchone()
+        # Its digest as the store computes one (over turn 3's chain link, then the state),
+        # so that only the unpickler stands between the planted pickle and a command.
+        (link,) = db.execute("SELECT chain FROM log WHERE turn = 3").fetchone()
         db.execute(
             "INSERT OR REPLACE INTO snapshot VALUES (3, ?, ?, ?)",
-            (layout, hashlib.sha256(blob).hexdigest(), blob),
+            (layout, hashlib.sha256(link.encode() + blob).hexdigest(), blob),
         )
 
 
 DAMAGE = {
     "newer format": (_newer, "store-version"),
+    "format 1 (unchained)": (_format_1, "store-version"),
     "foreign sqlite": (_foreign_sqlite, "store-foreign"),
     "text file": (_text, "store-foreign"),
     "empty file": (_empty, "store-corrupt"),

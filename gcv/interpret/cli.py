@@ -32,11 +32,11 @@ from gcv.interpret.evaluate import ROWS, Evaluation, StateSource
 from gcv.interpret.llm import LLMInterpreter
 from gcv.interpret.metrics import Scores
 from gcv.interpret.native import NativeInterpreter
-from gcv.interpret.prompts import PROMPT_VERSION, load_prompts
+from gcv.interpret.prompts import PROMPT_VERSION, load_prompts, prompt_versions
 from gcv.interpret.protocol import Condition, Interpreter
 from gcv.interpret.runs import PAPER_RUNS, Repeated, Spread, repeat
 from gcv.jsoninput import read_file
-from gcv.options import EXIT_BAD_INPUT, EXIT_OK
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK, OptionParser, one_of
 from gcv.reference.errors import GcvError, MalformedInput
 from gcv.scenarios import read_trace
 from gcv.trace import Trace
@@ -52,7 +52,7 @@ _CLIENT_OPTIONS = tuple(name for name in SETTINGS if name != "api_key")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OptionParser(
         prog="gcv interpret-eval",
         description="Score an interpreter's operation labels against a trace's gold "
         "operations: multi-label F1 and exact match, overall and on key shifts (Table 2).",
@@ -89,7 +89,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--temperature", type=float, help="sampling temperature (default 0)")
     p.add_argument("--max-tokens", type=int, help="completion token limit (default 2048)")
     p.add_argument("--seed", type=int, help="sampling seed, for servers that honour it")
-    p.add_argument("--prompts", default=PROMPT_VERSION, help=f"prompt version ({PROMPT_VERSION})")
+    p.add_argument(
+        "--prompts",
+        type=one_of(prompt_versions(), "prompt version"),
+        default=PROMPT_VERSION,
+        help=f"prompt version ({PROMPT_VERSION})",
+    )
     p.add_argument(
         "--state",
         choices=[s.value for s in StateSource],

@@ -37,6 +37,7 @@ __all__ = [
     "build_messages",
     "load_prompts",
     "prompt_digest",
+    "prompt_versions",
 ]
 
 PROMPT_VERSION = "v1"
@@ -57,6 +58,16 @@ class PromptSet:
 
     version: str
     files: Mapping[str, str]
+
+
+def prompt_versions() -> frozenset[str]:
+    """The prompt versions shipped: the folders under ``gcv/interpret/prompts/``.
+
+    >>> PROMPT_VERSION in prompt_versions()
+    True
+    """
+    folder = resources.files("gcv.interpret").joinpath("prompts")
+    return frozenset(entry.name for entry in folder.iterdir() if entry.is_dir())
 
 
 @cache

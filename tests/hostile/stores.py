@@ -1,0 +1,99 @@
+"""Session stores to damage: a small template, raw edits, and a forger's chain.
+
+The forger recomputes the chain from the formula docs/sessions.md states, written here
+again rather than taken from :mod:`gcv.store`, so that a test of the store does not
+check the store's code against itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from gcv.reference.errors import GcvError
+from gcv.reference.operations import Hypothesize, Observe, Revise
+from gcv.reference.verifier import Turn
+from gcv.store import create_session
+
+HEADER = {"name": "s", "agents": {"a": "Alice", "b": "Bob"}}
+Edit = Callable[[sqlite3.Connection], None]
+
+
+@cache
+def template_bytes() -> bytes:
+    """A store of three accepted turns and, between the second and third, a rejected one
+    (logged entry 3), with a snapshot after turn 2: made once, copied for each test."""
+    path = Path(tempfile.mkdtemp(prefix="gcv-template-")) / "s.gcv"
+    with create_session(path, HEADER, snapshot_every=2) as session:
+        session.append(Turn("a", (Observe("o1", "401 errors"),)))
+        session.append(Turn("a", (Hypothesize("h1", "token bug", depends_on=("o1",)),)))
+        try:
+            session.append(Turn("b", (Revise("nope"),)))
+        except GcvError as error:
+            assert error.code == "unknown-record", error
+        session.append(Turn("b", (Revise("o1"),)))
+    data = path.read_bytes()
+    shutil.rmtree(path.parent)
+    return data
+
+
+def files(folder: Path) -> dict[str, str]:
+    """Every file of ``folder`` with the SHA-256 of its bytes (a folder is its name only)."""
+    return {
+        p.name: "folder" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in folder.iterdir()
+    }
+
+
+def raw_edit(path: Path, edit: Edit) -> None:
+    """Edit the store with plain sqlite3, as anyone could (the append-only triggers dropped)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("DROP TRIGGER IF EXISTS log_no_update")
+        db.execute("DROP TRIGGER IF EXISTS log_no_delete")
+        edit(db)
+    finally:
+        db.close()
+
+
+def statement(sql: str, *parameters: object) -> Edit:
+    """The edit that runs one SQL statement."""
+
+    def edit(db: sqlite3.Connection) -> None:
+        db.execute(sql, parameters)
+
+    return edit
+
+
+def recompute_chain(db: sqlite3.Connection) -> None:
+    """The chain, the head and the snapshot's digest, recomputed as docs/sessions.md states."""
+    (header,) = db.execute("SELECT value FROM meta WHERE key = 'header'").fetchone()
+    link = _sha256(["gcv-store/2", header])
+    rows = db.execute("SELECT seq, turn, error_code, error, body FROM log ORDER BY seq")
+    for seq, turn, code, error, body in rows.fetchall():
+        link = _sha256([link, turn, code, error, body])
+        db.execute("UPDATE log SET chain = ? WHERE seq = ?", (link, seq))
+        for (blob,) in db.execute("SELECT state FROM snapshot WHERE turn = ?", (turn,)).fetchall():
+            digest = hashlib.sha256(link.encode() + bytes(blob)).hexdigest()
+            db.execute("UPDATE snapshot SET sha256 = ? WHERE turn = ?", (digest, turn))
+    db.execute("UPDATE meta SET value = ? WHERE key = 'head'", (link,))
+
+
+def forge(path: Path, edit: Edit) -> None:
+    """``edit``, then the chain recomputed: the edit a forger who read the docs would make."""
+
+    def forged(db: sqlite3.Connection) -> None:
+        edit(db)
+        recompute_chain(db)
+
+    raw_edit(path, forged)
+
+
+def _sha256(values: list[object]) -> str:
+    return hashlib.sha256(json.dumps(values, separators=(",", ":")).encode()).hexdigest()
