@@ -256,7 +256,8 @@ def _append_turn(folder: SessionFolder, args: Mapping[str, Any]) -> dict[str, An
 def _verify(folder: SessionFolder, args: Mapping[str, Any]) -> dict[str, Any]:
     session = folder.session(args["session"])
     verifier = _state(session, args.get("at"))
-    _known(verifier, args["record"])
+    if args["record"] is not None:  # null: a candidate with no associated record
+        _known(verifier, args["record"])
     grounding = verifier.verify(args["record"])
     return {
         "session": args["session"],
@@ -481,12 +482,13 @@ TOOLS: tuple[Tool, ...] = (
         "Verify a candidate continuation by its associated record (Lemma 2.1): grounded iff "
         "everything it transitively rests on is in good standing. On acceptance `closure` is "
         "Dep*(record); on rejection `witness` is the first record out of good standing and "
-        "`path` the Dep path to it. `message` is the Renderer's flag.",
-        {"record": _RECORD, "at": _AT},
+        "`path` the Dep path to it. `message` is the Renderer's flag. A candidate with no "
+        "associated record (`record`: null) is ungrounded.",
+        {"record": {"anyOf": [_RECORD, {"type": "null"}]}, "at": _AT},
         ["record"],
         {
             "at": {"type": "integer"},
-            "record": {"type": "string"},
+            "record": _NULLABLE_ID,
             "grounded": {"type": "boolean"},
             "closure": _IDS,
             "witness": _NULLABLE_ID,
@@ -587,4 +589,9 @@ def call_tool(folder: SessionFolder, name: str, arguments: object) -> dict[str, 
         call (a turn the engine rejects is logged as rejected, D_t unchanged).
     """
     tool = tool_named(name)
-    return tool.answer(folder, check_arguments(tool, arguments))
+    try:
+        return tool.answer(folder, check_arguments(tool, arguments))
+    except StoreError as error:
+        if error.field == "db":  # the store is named by its session here
+            error.field = "session"
+        raise
