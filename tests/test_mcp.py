@@ -318,6 +318,9 @@ HOSTILE: list[tuple[str, dict[str, Any], str, str | None]] = [
 ]
 
 
+_SAID = {"session": "h", "speaker": "a", "utterance": "hello"}
+
+
 async def _hostile_calls(client: Client, wire: bool = False) -> None:
     """Each hostile call is a typed error of its tool's list; the session is as it was.
 
@@ -347,6 +350,11 @@ async def _hostile_calls(client: Client, wire: bool = False) -> None:
         (client.read_resource("gcv://sessions/nobody/map.json"), "store-missing"),
         (client.get_prompt("interpret-telepathy", {}), "malformed-input"),
         (client.get_prompt("interpret-minimal", {"session": "h"}), "malformed-input"),
+        (client.get_prompt("interpret-minimal", {**_SAID, "speaker": "zed"}), "unknown-agent"),
+        (
+            client.get_prompt("interpret-minimal", {**_SAID, "utterance": "x" * (3 << 19)}),
+            "malformed-input",
+        ),
     ]:
         with pytest.raises(MCPError) as raised:
             await attempt

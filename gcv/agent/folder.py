@@ -100,6 +100,7 @@ class SessionFolder:
                 raise StoreForeign(f"session {name}: {beside.name} is not a file", field="session")
         return path
 
+    @icontract.ensure(lambda result: all(is_session_name(n) for n in result), "names only")
     def names(self) -> list[str]:
         """The sessions in the folder, by name, sorted."""
         found = []
@@ -124,6 +125,10 @@ class SessionFolder:
         opened.refresh()
         return opened
 
+    @icontract.ensure(
+        lambda self, name, result: result[0].path == self.store_path(name),
+        "the session's store is its name's, in the folder",
+    )
     def create_or_open(
         self, name: str, header: Mapping[str, Any] | None
     ) -> tuple[StoredSession, bool]:
@@ -164,6 +169,7 @@ class SessionFolder:
         self._open.clear()
 
 
+@icontract.ensure(lambda result: bool(result["agents"]), "a header names Ags")
 def scenario_header(name: str) -> dict[str, Any]:
     """The header (agents, Prop_0, M_0) of the built-in scenario ``name``.
 

@@ -37,7 +37,14 @@ from gcv.draw import draw_mermaid
 from gcv.export import export
 from gcv.interpret.prompts import build_messages, load_prompts
 from gcv.interpret.protocol import Condition, Request
-from gcv.reference.errors import GcvError, MalformedInput, PreconditionViolation, StoreMissing
+from gcv.jsoninput import parse_json
+from gcv.reference.errors import (
+    GcvError,
+    MalformedInput,
+    PreconditionViolation,
+    StoreMissing,
+    UnknownAgent,
+)
 from gcv.reference.render import render_state
 
 __all__ = ["RESOURCE_TEMPLATES", "build_server", "serve_http", "serve_stdio"]
@@ -100,8 +107,11 @@ def _interpreter_request(folder: SessionFolder, arguments: Mapping[str, str]) ->
     missing = [k for k in ("session", "speaker", "utterance") if k not in arguments]
     if missing:
         raise MalformedInput(f"the prompt needs {', '.join(missing)}", field=missing[0])
+    parse_json(json.dumps(dict(arguments)), MAX_ARGUMENT_BYTES, MalformedInput, "the arguments")
     session = folder.session(arguments["session"])
     agents = session.header["agents"]
+    if arguments["speaker"] not in agents:
+        raise UnknownAgent(f"speaker {arguments['speaker'][:40]!r} is not in Ags", field="speaker")
     history = tuple((e.turn.speaker, e.turn.text) for e in session.log() if e.rejected is None)
     # Every call is a checkpoint: the state the model reads is D_t as it stands.
     state = "\n".join(render_state(session.verifier.state, agents))

@@ -134,6 +134,7 @@ _AT = {
 _IDS = {"type": "array", "items": {"type": "string"}}
 _LINES = {"type": "array", "items": {"type": "string"}}
 _NULLABLE_ID = {"type": ["string", "null"]}
+_ON_RECORD = {"at": {"type": "integer"}, "record": {"type": "string"}}
 _EVENT = _object(
     {
         "turn": {"type": "integer"},
@@ -167,13 +168,6 @@ def _family(base: type[GcvError]) -> tuple[str, ...]:
 # -- arguments ------------------------------------------------------------------------
 
 
-def _location(path: Sequence[object]) -> str:
-    where = ""
-    for step in path:
-        where += f"[{step}]" if isinstance(step, int) else f".{step}"
-    return where.lstrip(".") or "(arguments)"
-
-
 @icontract.ensure(lambda result: isinstance(result, dict), "the arguments are an object")
 def check_arguments(tool: Tool, arguments: object) -> dict[str, Any]:
     """``arguments`` checked for ``tool``: within the JSON reader's bounds, then its input schema.
@@ -192,7 +186,7 @@ def check_arguments(tool: Tool, arguments: object) -> dict[str, Any]:
     validator = SchemaValidator(tool.input_schema)
     problem = jsonschema.exceptions.best_match(validator.iter_errors(document))
     if problem is not None:
-        where = _location(problem.absolute_path)
+        where = problem.json_path.removeprefix("$").removeprefix(".") or "(arguments)"
         raise MalformedInput(f"{tool.name}: {where}: {problem.message}", field=where)
     assert isinstance(document, dict), "the schema requires an object"
     return document
@@ -506,8 +500,7 @@ TOOLS: tuple[Tool, ...] = (
         {"record": _RECORD, "at": _AT},
         ["record"],
         {
-            "at": {"type": "integer"},
-            "record": {"type": "string"},
+            **_ON_RECORD,
             "affected": _IDS,
             "affected_star": _IDS,
             "affected_star_active": _IDS,
@@ -540,8 +533,7 @@ TOOLS: tuple[Tool, ...] = (
         {"record": _RECORD, "at": _AT},
         ["record"],
         {
-            "at": {"type": "integer"},
-            "record": {"type": "string"},
+            **_ON_RECORD,
             "kind": {"type": "string"},
             "claim": {"type": "string"},
             "speaker": {"type": "string"},
