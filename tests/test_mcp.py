@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -502,6 +503,15 @@ def test_the_command_needs_a_sessions_folder(
     assert "--sessions" in capsys.readouterr().err
     assert main(["mcp", "--sessions", str(tmp_path / "none")]) == 2
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_an_address_it_cannot_listen_on_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = str(taken.getsockname()[1])
+        assert main(["mcp", "--sessions", str(tmp_path), "--http", "--port", port]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
 
 # -- killed mid-append; two servers on one session ---------------------------------------

@@ -74,6 +74,9 @@ def main(argv: list[str]) -> int:
             anyio.run(serve_stdio, folder)
     except KeyboardInterrupt:
         pass
+    except OSError as error:  # the address is taken, or not one of this machine's
+        print(f"gcv mcp: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     finally:
         folder.close()
     return EXIT_OK
