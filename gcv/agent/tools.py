@@ -45,7 +45,9 @@ from gcv.reference.errors import (
     StoreForeign,
     StoreMissing,
     StoreVersion,
+    UnknownEntity,
     UnknownRecord,
+    UnknownWorld,
 )
 from gcv.reference.operations import (
     Hypothesize,
@@ -382,10 +384,11 @@ def _explain(folder: SessionFolder, args: Mapping[str, Any]) -> dict[str, Any]:
 
 # -- the table ------------------------------------------------------------------------
 
+# Every precondition an operation can fail; a world and an entity are named only by queries.
 _ENGINE_REJECTIONS = tuple(
     sorted(
         {
-            *_family(PreconditionViolation),
+            *(set(_family(PreconditionViolation)) - {UnknownWorld.code, UnknownEntity.code}),
             MalformedTrace.code,
             MalformedOperation.code,
             MalformedFormula.code,
