@@ -514,6 +514,61 @@ def test_an_address_it_cannot_listen_on_is_bad_input(
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
 
+@pytest.mark.slow
+def test_raw_lines_the_sdk_client_cannot_send_get_no_traceback(tmp_path: Path) -> None:
+    """A lone surrogate and a 10^5-deep nesting straight on the wire: the server answers
+    them with an error or not at all, never a traceback, and goes on serving."""
+
+    def call(number: int, arguments: str) -> str:
+        return (
+            f'{{"jsonrpc": "2.0", "id": {number}, "method": "tools/call", '
+            f'"params": {{"name": "state_at", "arguments": {arguments}}}}}'
+        )
+
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    lines = [
+        json.dumps(hello),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call(2, '{"session": "h\\ud800"}'),
+        call(3, '{"session": "h", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+        call(4, '{"session": "h", "x": ' + "[" * 40 + "]" * 40 + "}"),
+        call(5, '{"session": "nobody"}'),
+    ]
+    server = subprocess.Popen(
+        _server_command(tmp_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write("\n".join(lines) + "\n")
+    server.stdin.flush()
+    answers: dict[int, Any] = {}
+    while not {4, 5} <= answers.keys():  # the calls the server must answer
+        answer = json.loads(server.stdout.readline())
+        answers[answer["id"]] = answer
+    written, said = server.communicate()
+    assert server.returncode == 0 and "Traceback" not in written + said
+    for number in (2, 3):  # not parsed by the SDK: an error, or no answer
+        assert (
+            number not in answers
+            or "error" in answers[number]
+            or answers[number]["result"]["isError"]
+        )
+    assert answers[4]["result"]["structuredContent"]["error"]["code"] == "malformed-input"
+    assert answers[5]["result"]["structuredContent"]["error"]["code"] == "store-missing"
+
+
 # -- killed mid-append; two servers on one session ---------------------------------------
 
 # Runs gcv mcp with the store's row insert paused after the Nth row: it says so on a FIFO
