@@ -133,8 +133,7 @@ _AT = {
     "minimum": 0,
     "description": "Answer on D_N, the map after the first N accepted turns (default: the last).",
 }
-_IDS = {"type": "array", "items": {"type": "string"}}
-_LINES = {"type": "array", "items": {"type": "string"}}
+_STRINGS = {"type": "array", "items": {"type": "string"}}
 _NULLABLE_ID = {"type": ["string", "null"]}
 _ON_RECORD = {"at": {"type": "integer"}, "record": {"type": "string"}}
 _EVENT = _object(
@@ -469,7 +468,7 @@ TOOLS: tuple[Tool, ...] = (
             "expect_turn": {"type": "integer", "minimum": 1},
         },
         ["speaker", "operations"],
-        {"turn": {"type": "integer"}, "speaker": {"type": "string"}, "summary": _LINES},
+        {"turn": {"type": "integer"}, "speaker": {"type": "string"}, "summary": _STRINGS},
         _ENGINE_REJECTIONS,
         _append_turn,
         definitions=("identifier", "operation"),
@@ -487,9 +486,9 @@ TOOLS: tuple[Tool, ...] = (
             "at": {"type": "integer"},
             "record": _NULLABLE_ID,
             "grounded": {"type": "boolean"},
-            "closure": _IDS,
+            "closure": _STRINGS,
             "witness": _NULLABLE_ID,
-            "path": _IDS,
+            "path": _STRINGS,
             "message": {"type": "string"},
         },
         [UnknownRecord.code],
@@ -504,9 +503,9 @@ TOOLS: tuple[Tool, ...] = (
         ["record"],
         {
             **_ON_RECORD,
-            "affected": _IDS,
-            "affected_star": _IDS,
-            "affected_star_active": _IDS,
+            "affected": _STRINGS,
+            "affected_star": _STRINGS,
+            "affected_star_active": _STRINGS,
         },
         [UnknownRecord.code],
         _affected,
@@ -522,7 +521,7 @@ TOOLS: tuple[Tool, ...] = (
             "at": {"type": "integer"},
             "last_turn": {"type": "integer"},
             "state": {"type": "object"},
-            "summary": _LINES,
+            "summary": _STRINGS,
         },
         [],
         _state_at,
@@ -545,7 +544,7 @@ TOOLS: tuple[Tool, ...] = (
             "history": {"type": "array", "items": _EVENT},
             "grounded": {"type": "boolean"},
             "witness": _NULLABLE_ID,
-            "path": _IDS,
+            "path": _STRINGS,
             "witness_history": {"type": "array", "items": _EVENT},
             "message": {"type": "string"},
         },
