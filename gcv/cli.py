@@ -64,6 +64,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     ),
     "experiments": ("gcv.experiments.report", "regenerate docs/experiments.md"),
     "session": ("gcv.session_cli", "a conversation kept in an SQLite store, turn by turn"),
+    "mcp": ("gcv.agent.command", "serve a folder of sessions to an agent host (MCP)"),
 }
 
 # ``gcv audit MODULE``: the spec modules' audits, delegated the same way.

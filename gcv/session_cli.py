@@ -48,7 +48,7 @@ from gcv.store import (
 )
 from gcv.trace import MAX_TRACE_BYTES, Trace, load_trace
 
-__all__ = ["main", "parse_agents", "show_state", "turn_number"]
+__all__ = ["main", "parse_agents", "show_state", "state_json", "turn_number"]
 
 
 def parse_agents(text: str) -> dict[str, str]:
@@ -73,7 +73,8 @@ def show_state(verifier: Verifier, agents: Mapping[str, str]) -> list[str]:
     return lines
 
 
-def _state_json(verifier: Verifier) -> dict[str, Any]:
+def state_json(verifier: Verifier) -> dict[str, Any]:
+    """D_t as JSON (the map's snapshot) with the open abductive problems."""
     problems = [
         {"agent": p.agent, "formula": str(p.formula), "source": p.source}
         for p in verifier.unexplained()
@@ -183,7 +184,7 @@ def _show(args: argparse.Namespace) -> int:
         at = last if args.at is None else args.at
         verifier = session.state_at(at)
         if args.json:
-            print(json.dumps(_state_json(verifier), ensure_ascii=False))
+            print(json.dumps(state_json(verifier), ensure_ascii=False))
             return EXIT_OK
         rejected = sum(entry.rejected is not None for entry in session.log())
         print(f"{args.db}: {last} turns accepted, {rejected} rejected; as of turn {at}")

@@ -699,6 +699,26 @@ CLAIMS: tuple[Claim, ...] = (
         ),
     ),
     Claim(
+        "core.loop",
+        "core",
+        "Section 3, Figure 2",
+        "the verifier runs as a loop between an LLM Interpreter, the engine and the context "
+        "renderer, which writes the changed state into the LLM's context; a candidate "
+        "continuation is checked before it is used (gcv mcp: the loop as tools for an agent)",
+        Status.TESTED,
+        implemented_in=(
+            "gcv.agent.tools.call_tool",
+            "gcv.agent.server.build_server",
+        ),
+        tests=(
+            _t("test_mcp.py", "test_phase2_in_process_agrees_with_replay"),
+            _t(
+                "test_mcp.py",
+                "test_explain_names_the_attack_the_revision_and_the_withdrawn_premise",
+            ),
+        ),
+    ),
+    Claim(
         "core.interpreter",
         "core",
         "Section 3, the LLM Interpreter",

@@ -1,0 +1,280 @@
+"""``gcv mcp``'s binding to the Model Context Protocol (the official ``mcp`` SDK).
+
+The tools are :data:`gcv.agent.tools.TOOLS`; this module lists them with their
+schemas, answers their calls, and adds two resources per session (its map as
+JSON and as Mermaid) and the Interpreter's three prompt conditions (Table 2), so
+that an agent can be its own Interpreter.
+
+Failures are typed, never a traceback on the wire.  A tool's failure is a
+result with ``isError`` set, its text the error's message and its
+``structuredContent`` ``{"error": {...}}``, the error object of
+:meth:`~gcv.reference.errors.GcvError.as_dict` (a stable ``code``, the
+``field`` and ``record``), which the model reads to correct its call (the MCP
+specification asks tool errors to be reported in the result).  A resource, a
+prompt or a tool that does not exist is a JSON-RPC error: ``-32602`` (invalid
+params) for the caller's mistakes, ``-32603`` for the store's, with the same
+error object as ``data``.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.context import ServerRequestContext
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+from gcv import __version__
+from gcv.agent.folder import SessionFolder
+from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS, call_tool, tool_named
+from gcv.draw import draw_mermaid
+from gcv.export import export
+from gcv.interpret.prompts import build_messages, load_prompts
+from gcv.interpret.protocol import Condition, Request
+from gcv.jsoninput import parse_json
+from gcv.reference.errors import (
+    GcvError,
+    MalformedInput,
+    PreconditionViolation,
+    StoreMissing,
+    UnknownAgent,
+)
+from gcv.reference.render import render_state
+
+__all__ = ["RESOURCE_TEMPLATES", "build_server", "serve_http", "serve_stdio"]
+
+RESOURCE_TEMPLATES = {
+    "map.json": ("application/json", "The session's map D_t as JSON (gcv export --format json)."),
+    "map.mmd": ("text/vnd.mermaid", "The session's map D_t as a Mermaid flowchart (gcv draw)."),
+}
+_URI_PREFIX = "gcv://sessions/"
+_PROMPT_PREFIX = "interpret-"
+
+
+def _error_data(error: GcvError) -> dict[str, object]:
+    return error.as_dict()
+
+
+def _protocol_error(error: GcvError) -> MCPError:
+    # The caller's mistake (a bad name, an unknown session or record) is invalid params.
+    input_fault = isinstance(error, MalformedInput | PreconditionViolation | StoreMissing)
+    code = types.INVALID_PARAMS if input_fault else types.INTERNAL_ERROR
+    return MCPError(code, str(error), _error_data(error))
+
+
+def _tool_result(answer: Mapping[str, Any]) -> types.CallToolResult:
+    text = json.dumps(answer, ensure_ascii=False)
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content=dict(answer)
+    )
+
+
+def _tool_error(error: GcvError) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(text=str(error))],
+        structured_content={"error": _error_data(error)},
+        is_error=True,
+    )
+
+
+def _split_uri(uri: str) -> tuple[str, str]:
+    """(session, resource) of ``gcv://sessions/<session>/<resource>``."""
+    session, _, resource = uri.removeprefix(_URI_PREFIX).partition("/")
+    if not uri.startswith(_URI_PREFIX) or resource not in RESOURCE_TEMPLATES:
+        raise MalformedInput(
+            f"{uri[:80]!r} is not a resource of this server "
+            f"({_URI_PREFIX}<session>/{{{','.join(RESOURCE_TEMPLATES)}}})",
+            field="uri",
+        )
+    return session, resource
+
+
+def _prompt_condition(name: str) -> Condition:
+    try:
+        return Condition(name.removeprefix(_PROMPT_PREFIX))
+    except ValueError:
+        raise MalformedInput(f"no prompt {name[:40]!r}", field="name") from None
+
+
+def _interpreter_request(folder: SessionFolder, arguments: Mapping[str, str]) -> Request:
+    """The Interpreter's request for the next utterance of a session (Section 3)."""
+    missing = [k for k in ("session", "speaker", "utterance") if k not in arguments]
+    if missing:
+        raise MalformedInput(f"the prompt needs {', '.join(missing)}", field=missing[0])
+    parse_json(json.dumps(dict(arguments)), MAX_ARGUMENT_BYTES, MalformedInput, "the arguments")
+    session = folder.session(arguments["session"])
+    agents = session.header["agents"]
+    if arguments["speaker"] not in agents:
+        raise UnknownAgent(f"speaker {arguments['speaker'][:40]!r} is not in Ags", field="speaker")
+    history = tuple((e.turn.speaker, e.turn.text) for e in session.log() if e.rejected is None)
+    # Every call is a checkpoint: the state the model reads is D_t as it stands.
+    state = "\n".join(render_state(session.verifier.state, agents))
+    return Request(
+        len(history), arguments["speaker"], arguments["utterance"], agents, history, state
+    )
+
+
+def build_server(folder: SessionFolder) -> Server[Any]:
+    """The MCP server answering for the sessions of ``folder``."""
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=tool.name,
+                    description=tool.description,
+                    input_schema=dict(tool.input_schema),
+                    output_schema=dict(tool.output_schema),
+                    _meta={"errors": list(tool.errors)},
+                )
+                for tool in TOOLS
+            ]
+        )
+
+    async def call(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        try:
+            tool_named(params.name)
+        except GcvError as error:  # no such tool: a protocol error, not the tool's
+            raise _protocol_error(error) from None
+        try:
+            return _tool_result(call_tool(folder, params.name, params.arguments))
+        except GcvError as error:
+            return _tool_error(error)
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    uri=f"{_URI_PREFIX}{name}/{resource}",
+                    name=f"{name}/{resource}",
+                    mime_type=mime,
+                    description=description,
+                )
+                for name in folder.names()
+                for resource, (mime, description) in RESOURCE_TEMPLATES.items()
+            ]
+        )
+
+    async def list_templates(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(
+            resource_templates=[
+                types.ResourceTemplate(
+                    uri_template=f"{_URI_PREFIX}{{session}}/{resource}",
+                    name=resource,
+                    mime_type=mime,
+                    description=description,
+                )
+                for resource, (mime, description) in RESOURCE_TEMPLATES.items()
+            ]
+        )
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        try:
+            name, resource = _split_uri(str(params.uri))
+            dmap = folder.session(name).verifier.state
+        except GcvError as error:
+            raise _protocol_error(error) from None
+        text = export(dmap, "json") if resource == "map.json" else draw_mermaid(dmap)
+        mime = RESOURCE_TEMPLATES[resource][0]
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=params.uri, mime_type=mime, text=text)]
+        )
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        arguments = [
+            types.PromptArgument(name="session", description="the session", required=True),
+            types.PromptArgument(name="speaker", description="the speaker's id", required=True),
+            types.PromptArgument(name="utterance", description="what was said", required=True),
+        ]
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=f"{_PROMPT_PREFIX}{condition.value}",
+                    description=f"The Interpreter's prompt, {condition.value} condition "
+                    "(Table 2): the operations of the next utterance, as JSON.",
+                    arguments=arguments,
+                )
+                for condition in Condition
+            ]
+        )
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        try:
+            condition = _prompt_condition(params.name)
+            request = _interpreter_request(folder, params.arguments or {})
+        except GcvError as error:
+            raise _protocol_error(error) from None
+        # MCP prompts have no system role: the condition's system prompt comes first.
+        messages = build_messages(load_prompts(), condition, request)
+        return types.GetPromptResult(
+            description=f"Interpreter prompt, {condition.value}",
+            messages=[
+                types.PromptMessage(role="user", content=types.TextContent(text=m["content"]))
+                for m in messages
+            ],
+        )
+
+    return Server(
+        "gcv",
+        version=__version__,
+        instructions=(
+            "Grounded Continuation verifier. Send each utterance's operations to append_turn; "
+            "before using a continuation, verify its record; when a premise is withdrawn, ask "
+            "affected. explain says why a record stands as it does."
+        ),
+        on_list_tools=list_tools,
+        on_call_tool=call,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+    )
+
+
+async def serve_stdio(folder: SessionFolder) -> None:
+    """Serve ``folder``'s sessions over standard input and output until the client leaves."""
+    server = build_server(folder)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+async def serve_http(folder: SessionFolder, host: str, port: int) -> None:
+    """Serve ``folder``'s sessions over streamable HTTP at ``http://host:port/mcp``.
+
+    The socket is bound and listening before the address is announced on standard
+    error, so a client that reads the announcement can connect at once; port 0
+    asks the system for a free port.
+    """
+    import uvicorn
+
+    server = build_server(folder)
+    app = server.streamable_http_app(host=host, max_request_body_size=2 * MAX_ARGUMENT_BYTES)
+    listener = socket.create_server(
+        (host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET
+    )
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"gcv mcp: listening on http://{shown}:{bound}/mcp", flush=True, file=sys.stderr)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve(sockets=[listener])
