@@ -49,6 +49,7 @@ __all__ = [
     "FORMATS",
     "LINE_LEGEND",
     "MAX_DRAWN_WORLDS",
+    "NO_ONE_COMMITTED",
     "Highlight",
     "draw_dot",
     "draw_mermaid",
@@ -57,7 +58,9 @@ __all__ = [
     "find_highlight",
     "look_of",
     "main",
+    "people_line",
     "render_image",
+    "status_line",
 ]
 
 FORMATS = ("dot", "mermaid", "svg", "png")
@@ -76,6 +79,8 @@ _ATTACK = "#c0392b"
 _DEP = "#444444"
 _BROKEN_DEP = "#e67e22"
 _CLAIM_WIDTH = 34
+NO_ONE_COMMITTED = "no one committed"
+"""The people line of a record no agent is committed to, where every line is drawn."""
 MAX_DRAWN_WORLDS = 64
 """The largest M_t ``gcv draw --model`` draws world by world."""
 
@@ -174,10 +179,12 @@ def people_line(dmap: DependencyMap, record: str, agents: Mapping[str, str]) -> 
     return "; ".join(parts)
 
 
-def _label_lines(dmap: DependencyMap, record: str, agents: Mapping[str, str]) -> list[str]:
+def _label_lines(
+    dmap: DependencyMap, record: str, agents: Mapping[str, str], every_line: bool = False
+) -> list[str]:
     r = dmap.records[record]
     claim = textwrap.wrap(r.claim, _CLAIM_WIDTH, max_lines=2, placeholder=" ...")
-    people = people_line(dmap, record, agents)
+    people = people_line(dmap, record, agents) or (NO_ONE_COMMITTED if every_line else "")
     return [
         f"{record} · {r.kind.value}",
         *claim,
@@ -245,6 +252,7 @@ def draw_dot(
     changed: Collection[str] = (),
     title: str = "",
     agents: Mapping[str, str] | None = None,
+    every_line: bool = False,
 ) -> graphviz.Digraph:
     """The map as a Graphviz digraph (DOT source: ``.source``), with its legend.
 
@@ -255,7 +263,9 @@ def draw_dot(
     the support is out of standing, ``dep path`` on the witness path) or
     ``attack-<attacker>-<target>`` with the class ``attack``.  ``changed`` lists
     records to outline as changed by the last turn; ``title`` heads the picture,
-    above the caption; ``agents`` gives the agents' display names.
+    above the caption; ``agents`` gives the agents' display names.  With
+    ``every_line``, each label ends with its status line and its people line (written
+    :data:`NO_ONE_COMMITTED` when empty), so a page can rewrite both.
     """
     names = {} if agents is None else agents
     marked = set(highlight.marked) if highlight else set()
@@ -296,7 +306,7 @@ def draw_dot(
             attributes["penwidth"] = "3"
         graph.node(
             record,
-            _dot_text(_label_lines(dmap, record, names)),
+            _dot_text(_label_lines(dmap, record, names, every_line)),
             id=f"node-{record}",
             **{"class": " ".join(classes)},
             **attributes,
