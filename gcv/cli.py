@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gcv import __version__
+from gcv.hints import extra_missing, install_hint
 from gcv.options import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from gcv.reference.errors import GcvError
 from gcv.reference.render import render_grounding, render_turn, render_value
@@ -212,7 +213,15 @@ def _affected(args: argparse.Namespace) -> int:
 
 
 def _delegate(module_name: str, argv: list[str]) -> int:
-    module = importlib.import_module(module_name)
+    """Run a command's module; one that needs an extra not installed says which (exit 2)."""
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        extra = extra_missing(error)
+        if extra is None:
+            raise
+        print(f"gcv: this command needs {error.name}: {install_hint(extra)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     code: int = module.main(argv)
     return code
 
