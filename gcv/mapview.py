@@ -23,7 +23,7 @@ import icontract
 import networkx as nx
 
 from gcv.history import prefix
-from gcv.options import EXIT_BAD_INPUT
+from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, default_db
 from gcv.reference.closure import Grounding, dependency_walk
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.errors import GcvError, MalformedTrace
@@ -197,11 +197,16 @@ def map_at(trace: Trace, at: int | None) -> Replay:
 def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``TRACE | --db FILE`` and ``--at N`` arguments shared by the commands that show a
     map."""
-    source = parser.add_mutually_exclusive_group(required=True)
+    source = parser.add_mutually_exclusive_group(required=default_db() is None)
     source.add_argument(
         "trace", metavar="TRACE", nargs="?", help="a trace file or built-in scenario name"
     )
-    source.add_argument("--db", metavar="FILE", help="a session store (gcv session) instead")
+    source.add_argument(
+        "--db",
+        metavar="FILE",
+        default=default_db(),
+        help=f"a session store (gcv session) instead (default: ${DB_VARIABLE})",
+    )
     parser.add_argument(
         "--at",
         type=int,
@@ -217,7 +222,9 @@ def run_on_map(args: argparse.Namespace, body: Callable[[Replay], int]) -> int:
     on stderr with its code, as ``gcv``'s own commands do.
     """
     try:
-        return body(map_at(_stored_trace(args.db) if args.db else read_trace(args.trace), args.at))
+        # A TRACE named on the command line wins over the store $GCV_DB names.
+        trace = read_trace(args.trace) if args.trace is not None else _stored_trace(args.db)
+        return body(map_at(trace, args.at))
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
