@@ -145,6 +145,12 @@ def fill_of(dmap: DependencyMap, record: str) -> str:
     return BOX_LEGEND[look_of(dmap, record)][0]
 
 
+@icontract.ensure(
+    lambda dmap, record, result: (
+        ("NOT GROUNDED" in result) == (grounding_of(dmap, record) == NOT_GROUNDED)
+    ),
+    "in good standing yet rejected by the Verify walk (Lemma 2.1) is said so",
+)
 def status_line(dmap: DependencyMap, record: str) -> str:
     """The record's standing and whether Verify accepts it now, in words.
 
@@ -168,6 +174,12 @@ def status_line(dmap: DependencyMap, record: str) -> str:
     return f"{standing.value} · NOT GROUNDED: rests on {walk.witness} ({out})"
 
 
+@icontract.ensure(
+    lambda dmap, record, agents, result: all(
+        agents.get(agent, agent) in result for agent in committed_by(dmap, record)
+    ),
+    "every agent i with the record in Cm(i) is named (Definition 2.1)",
+)
 def people_line(dmap: DependencyMap, record: str, agents: Mapping[str, str]) -> str:
     """Who is committed to the record (Cm) and who dissents from it, by display name
     (empty when no one is)."""
@@ -210,6 +222,7 @@ LINE_LEGEND = (
 """Each kind of arrow: its colour, its look, its meaning."""
 
 
+@icontract.ensure(lambda result: result in BOX_LEGEND, "every look is in the legend")
 def look_of(dmap: DependencyMap, record: str) -> str:
     """The record's key in :data:`BOX_LEGEND`: not grounded, else its standing."""
     grounded = grounding_of(dmap, record) != NOT_GROUNDED

@@ -63,6 +63,10 @@ _DATA_SLOT = "/*GCV-DATA*/null"
 _STYLE_SLOT = "/*GCV-STYLE*/"
 
 
+@icontract.ensure(
+    lambda verifier, record, result: result["look"] == look_of(verifier.state, record),
+    "the record looks as gcv draw draws it",
+)
 def record_view(verifier: Verifier, record: str, agents: Mapping[str, str]) -> dict[str, object]:
     """What the page shows of ``record`` now: its look, status and people lines, and its
     answers (Affected*, Definition 2.3; the Verify walk, Lemma 2.1)."""
@@ -95,6 +99,10 @@ def _mentioned(change: Change) -> Iterable[str]:
             yield from (attacker, target)
 
 
+@icontract.ensure(
+    lambda report, result: {r for c in report.changes for r in _mentioned(c)} <= set(result),
+    "every record a change names",
+)
 def touched_by(verifier: Verifier, report: TurnReport) -> list[str]:
     """The records whose view (:func:`record_view`) the turn can have changed.
 
@@ -150,17 +158,14 @@ def _broken_links(verifier: Verifier, records: Iterable[str]) -> dict[str, bool]
     }
 
 
-def _step(
-    verifier: Verifier, trace_turn: TraceTurn, agents: Mapping[str, str], accepted: int
-) -> dict[str, object]:
-    """Apply one turn to ``verifier`` and return what changed on the page."""
-    turn = trace_turn.turn
-    step: dict[str, object] = {
-        "number": trace_turn.number,
+def _unchanged_step(number: int, accepted: int, speaker: str, text: str) -> dict[str, object]:
+    """A step that changes nothing on the map (the start, or a rejected turn's so far)."""
+    return {
+        "number": number,
         "accepted": accepted,
-        "speaker": agents.get(turn.speaker, turn.speaker),
-        "text": turn.text,
-        "operations": [op.operation.value for op in turn.operations],
+        "speaker": speaker,
+        "text": text,
+        "operations": [],
         "rejected": None,
         "summary": [],
         "added": [],
@@ -169,6 +174,16 @@ def _step(
         "views": {},
         "broken": {},
     }
+
+
+def _step(
+    verifier: Verifier, trace_turn: TraceTurn, agents: Mapping[str, str], accepted: int
+) -> dict[str, object]:
+    """Apply one turn to ``verifier`` and return what changed on the page."""
+    turn = trace_turn.turn
+    speaker = agents.get(turn.speaker, turn.speaker)
+    step = _unchanged_step(trace_turn.number, accepted, speaker, turn.text)
+    step["operations"] = [op.operation.value for op in turn.operations]
     try:
         report = verifier.apply_turn(turn)
     except GcvError as error:
@@ -207,23 +222,9 @@ def steps_of(trace: Trace) -> tuple[list[dict[str, object]], Verifier]:
     """Every step of the page, in one pass over the turns, and the final verifier."""
     agents = dict(trace.agents)
     verifier = initial_verifier(trace)
-    steps: list[dict[str, object]] = [
-        {
-            "number": 0,
-            "accepted": 0,
-            "speaker": "",
-            "text": "(before the first turn)",
-            "operations": [],
-            "rejected": None,
-            "summary": [],
-            "added": [],
-            "links": [],
-            "changed": [],
-            "views": {},
-            "broken": {},
-            "epistemic": _epistemic(verifier, agents),
-        }
-    ]
+    start = _unchanged_step(0, 0, "", "(before the first turn)")
+    start["epistemic"] = _epistemic(verifier, agents)
+    steps = [start]
     for trace_turn in trace.turns:
         accepted = steps[-1]["accepted"]
         assert isinstance(accepted, int)
