@@ -176,19 +176,24 @@ def status_line(dmap: DependencyMap, record: str) -> str:
 
 @icontract.ensure(
     lambda dmap, record, agents, result: all(
-        agents.get(agent, agent) in result for agent in committed_by(dmap, record)
+        _short(agents.get(agent, agent)) in result for agent in committed_by(dmap, record)
     ),
     "every agent i with the record in Cm(i) is named (Definition 2.1)",
 )
 def people_line(dmap: DependencyMap, record: str, agents: Mapping[str, str]) -> str:
     """Who is committed to the record (Cm) and who dissents from it, by display name
-    (empty when no one is)."""
-    holders = [agents.get(a, a) for a in committed_by(dmap, record)]
-    dissent = [agents.get(a, a) for a in dmap.dissenters(record)]
+    without its parenthesised role (``Alice`` for ``Alice (backend engineer)``, so a box
+    stays narrow); empty when no one is."""
+    holders = [_short(agents.get(a, a)) for a in committed_by(dmap, record)]
+    dissent = [_short(agents.get(a, a)) for a in dmap.dissenters(record)]
     parts = [f"committed: {', '.join(holders)}"] if holders else []
     if dissent:
         parts.append(f"dissent: {', '.join(dissent)}")
     return "; ".join(parts)
+
+
+def _short(name: str) -> str:
+    return name.split(" (", 1)[0] or name
 
 
 def _label_lines(
