@@ -240,7 +240,6 @@ def _style() -> str:
     )
 
 
-@icontract.require(lambda trace: len(trace.turns) > 0, "a trace with turns")
 @icontract.require(
     lambda trace, start: (
         start is None or 0 <= start <= sum(t.rejected is None for t in trace.turns)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gcv.cli import main
 from gcv.explore import record_view, steps_of
 from gcv.history import initial_verifier
 from gcv.reference.errors import GcvError
@@ -56,3 +57,11 @@ def test_with_rejected_turns_and_a_record_resting_on_one_abandoned(tmp_path: Pat
     trace = read_trace(str(path))
     assert sum(t.rejected is not None for t in trace.turns) == 1
     _check(trace)
+
+
+def test_a_conversation_with_no_turn_yet_has_the_one_step_before_it(tmp_path: Path) -> None:
+    store = tmp_path / "new.gcv"
+    assert main(["session", "new", "--db", str(store), "--agents", "a"]) == 0
+    page = tmp_path / "page.html"
+    assert main(["explore", "--db", str(store), "-o", str(page)]) == 0
+    assert '"text": "(before the first turn)"' in page.read_text("utf-8")
