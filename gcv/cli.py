@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from gcv import __version__
-from gcv.options import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from gcv.hints import extra_missing, install_hint
+from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, default_db
 from gcv.reference.errors import GcvError
 from gcv.reference.render import render_grounding, render_turn, render_value
 from gcv.reference.verifier import Verifier
@@ -168,12 +169,12 @@ def _replay_several(args: argparse.Namespace) -> int:
 
 def _final_state(args: argparse.Namespace) -> Verifier:
     """D_t after turn ``--at`` (default: the last) of the store ``--db`` or of the trace."""
-    if args.db is not None:
+    if args.trace is None and args.db is not None:  # --trace named wins over $GCV_DB
         with open_session(args.db) as session:
             return session.verifier if args.at is None else session.state_at(args.at)
     from gcv.mapview import map_at
 
-    return map_at(read_trace(args.trace), args.at).verifier
+    return map_at(read_trace(args.trace or DEFAULT_SCENARIO), args.at).verifier
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -221,7 +222,15 @@ def _affected(args: argparse.Namespace) -> int:
 
 
 def _delegate(module_name: str, argv: list[str]) -> int:
-    module = importlib.import_module(module_name)
+    """Run a command's module; one that needs an extra not installed says which (exit 2)."""
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        extra = extra_missing(error)
+        if extra is None:
+            raise
+        print(f"gcv: this command needs {error.name}: {install_hint(extra)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     code: int = module.main(argv)
     return code
 
@@ -245,8 +254,12 @@ def _scenarios(args: argparse.Namespace) -> int:
 def _state_options(p: argparse.ArgumentParser, trace_help: str) -> None:
     """Where the queried state comes from: a trace or a session store, as of turn N."""
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--trace", default=DEFAULT_SCENARIO, help=trace_help)
-    source.add_argument("--db", help="a session store (gcv session) instead of a trace")
+    source.add_argument("--trace", help=trace_help)
+    source.add_argument(
+        "--db",
+        default=default_db(),
+        help=f"a session store (gcv session) instead of a trace (default: ${DB_VARIABLE})",
+    )
     p.add_argument("--at", type=turn_number, help="as of turn N (default: the last)")
 
 

@@ -1,9 +1,13 @@
 """``gcv draw TRACE [--at N] [--highlight verify:R|affected:R] --format F``: a picture of D_t.
 
-Records are boxes labelled with their id, kind, shortened claim and standing,
-filled by standing, with the agents committed to them (Cm) and dissenting
-from them; Dep links are solid arrows from a record to what it rests on,
-attacks dashed red arrows from the attacker.  A highlighted query marks its
+Records are boxes labelled with their id, kind, shortened claim, standing and
+grounding (whether the Verify walk accepts them now, Lemma 2.1), with the
+agents committed to them (Cm) and dissenting from them.  They are filled by
+standing, except a record in good standing that rests on something out of
+standing: it has a fill and a red border of its own, and names the record that
+breaks it.  Dep links are solid arrows labelled "rests on" (orange where the
+record rested on is out of standing), attacks dashed red arrows labelled
+"attacks"; a legend says so on the picture.  A highlighted query marks its
 answer: Verify's closure Dep*(alpha) (Lemma 2.1) with the witness path of an
 ungrounded walk, or Affected*(beta) (Definition 2.3).
 
@@ -14,31 +18,49 @@ laid out and rendered by Graphviz's ``dot`` program (Debian: ``graphviz``).
 from __future__ import annotations
 
 import argparse
+import math
 import textwrap
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import graphviz
 import icontract
 
-from gcv.mapview import add_trace_arguments, committed_by, run_on_map, write_output
+from gcv.mapview import (
+    GROUNDED,
+    GROUNDINGS,
+    NOT_GROUNDED,
+    add_trace_arguments,
+    committed_by,
+    grounding_of,
+    run_on_map,
+    walk_of,
+    write_output,
+)
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.errors import MalformedInput, Unsupported
-from gcv.reference.records import Standing
+from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.render import render_grounding, render_value
 from gcv.reference.verifier import Verifier
 from gcv.replay import Replay
 
 __all__ = [
+    "BOX_LEGEND",
     "FORMATS",
+    "LINE_LEGEND",
     "MAX_DRAWN_WORLDS",
+    "NO_ONE_COMMITTED",
     "Highlight",
     "draw_dot",
     "draw_mermaid",
     "draw_model",
+    "fill_of",
     "find_highlight",
+    "look_of",
     "main",
+    "people_line",
     "render_image",
+    "status_line",
 ]
 
 FORMATS = ("dot", "mermaid", "svg", "png")
@@ -50,9 +72,15 @@ _FILL = {
     Standing.WEAKENED: "#ffe2b0",
     Standing.ABANDONED: "#e4e4e4",
 }
+_NOT_GROUNDED_FILL = "#f6c3c3"
+_NOT_GROUNDED_BORDER = "#c0392b"
 _MARK = "#7b2cbf"
 _ATTACK = "#c0392b"
+_DEP = "#444444"
+_BROKEN_DEP = "#e67e22"
 _CLAIM_WIDTH = 34
+NO_ONE_COMMITTED = "no one committed"
+"""The people line of a record no agent is committed to, where every line is drawn."""
 MAX_DRAWN_WORLDS = 64
 """The largest M_t ``gcv draw --model`` draws world by world."""
 
@@ -111,17 +139,118 @@ def find_highlight(verifier: Verifier, spec: str) -> Highlight:
     return Highlight(query, record, found, (), caption)
 
 
-def _label_lines(dmap: DependencyMap, record: str) -> list[str]:
+def fill_of(dmap: DependencyMap, record: str) -> str:
+    """The record's fill: its standing's, or the not-grounded fill when it is in good
+    standing but Verify rejects it (Lemma 2.1)."""
+    return BOX_LEGEND[look_of(dmap, record)][0]
+
+
+@icontract.ensure(
+    lambda dmap, record, result: (
+        ("NOT GROUNDED" in result) == (grounding_of(dmap, record) == NOT_GROUNDED)
+    ),
+    "in good standing yet rejected by the Verify walk (Lemma 2.1) is said so",
+)
+def status_line(dmap: DependencyMap, record: str) -> str:
+    """The record's standing and whether Verify accepts it now, in words.
+
+    >>> from gcv.reference.operations import Observe, Hypothesize, Revise
+    >>> from gcv.reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> _ = v.apply_turn(Turn("a", (Observe("o1", "401s"),
+    ...     Hypothesize("h1", "token bug", depends_on=("o1",)))))
+    >>> _ = v.apply_turn(Turn("a", (Revise("o1"),)))
+    >>> status_line(v.state, "h1"), status_line(v.state, "o1")
+    ('active · NOT GROUNDED: rests on o1 (abandoned)', 'abandoned · not grounded')
+    """
+    standing = dmap.standing[record]
+    if standing not in GOOD_STANDING:
+        return f"{standing.value} · not grounded"
+    walk = walk_of(dmap, record)
+    if walk.grounded:
+        return f"{standing.value} · grounded"
+    assert walk.witness is not None, "a rejected walk from a record names its witness"
+    out = dmap.standing[walk.witness].value
+    return f"{standing.value} · NOT GROUNDED: rests on {walk.witness} ({out})"
+
+
+@icontract.ensure(
+    lambda dmap, record, agents, result: all(
+        _short(agents.get(agent, agent)) in result for agent in committed_by(dmap, record)
+    ),
+    "every agent i with the record in Cm(i) is named (Definition 2.1)",
+)
+def people_line(dmap: DependencyMap, record: str, agents: Mapping[str, str]) -> str:
+    """Who is committed to the record (Cm) and who dissents from it, by display name
+    without its parenthesised role (``Alice`` for ``Alice (backend engineer)``, so a box
+    stays narrow); empty when no one is."""
+    holders = [_short(agents.get(a, a)) for a in committed_by(dmap, record)]
+    dissent = [_short(agents.get(a, a)) for a in dmap.dissenters(record)]
+    parts = [f"committed: {', '.join(holders)}"] if holders else []
+    if dissent:
+        parts.append(f"dissent: {', '.join(dissent)}")
+    return "; ".join(parts)
+
+
+def _short(name: str) -> str:
+    return name.split(" (", 1)[0] or name
+
+
+def _label_lines(
+    dmap: DependencyMap, record: str, agents: Mapping[str, str], every_line: bool = False
+) -> list[str]:
     r = dmap.records[record]
     claim = textwrap.wrap(r.claim, _CLAIM_WIDTH, max_lines=2, placeholder=" ...")
-    lines = [f"{record} · {r.kind.value}", *claim, dmap.standing[record].value]
-    holders = committed_by(dmap, record)
-    if holders:
-        lines.append(f"Cm: {', '.join(holders)}")
-    dissent = dmap.dissenters(record)
-    if dissent:
-        lines.append(f"dissent: {', '.join(dissent)}")
-    return lines
+    people = people_line(dmap, record, agents) or (NO_ONE_COMMITTED if every_line else "")
+    return [
+        f"{record} · {r.kind.value}",
+        *claim,
+        status_line(dmap, record),
+        *[people][: bool(people)],
+    ]
+
+
+BOX_LEGEND = {
+    Standing.ACTIVE.value: (_FILL[Standing.ACTIVE], "active: " + GROUNDINGS[GROUNDED]),
+    Standing.RESOLVED.value: (_FILL[Standing.RESOLVED], "resolved: settled, in good standing"),
+    NOT_GROUNDED: (_NOT_GROUNDED_FILL, GROUNDINGS[NOT_GROUNDED] + " (red border)"),
+    Standing.WEAKENED.value: (_FILL[Standing.WEAKENED], "weakened: out of S_t"),
+    Standing.ABANDONED.value: (_FILL[Standing.ABANDONED], "abandoned: out of S_t (dashed)"),
+}
+"""What fills a record's box, by its look (a standing, or not grounded), with its meaning."""
+
+LINE_LEGEND = (
+    (_DEP, "——>", "rests on (Dep): from a record to what it rests on"),
+    (_BROKEN_DEP, "——>", "rests on a record out of standing (thick)"),
+    (_ATTACK, "- - >", "attacks (Att): from the attacker to its target (dashed)"),
+)
+"""Each kind of arrow: its colour, its look, its meaning."""
+
+
+@icontract.ensure(lambda result: result in BOX_LEGEND, "every look is in the legend")
+def look_of(dmap: DependencyMap, record: str) -> str:
+    """The record's key in :data:`BOX_LEGEND`: not grounded, else its standing."""
+    grounded = grounding_of(dmap, record) != NOT_GROUNDED
+    return dmap.standing[record].value if grounded else NOT_GROUNDED
+
+
+def _legend_label() -> str:
+    rows = [
+        f'<tr><td bgcolor="{fill}" width="28" border="1"> </td>'
+        f'<td align="left">{_html(meaning)}</td></tr>'
+        for fill, meaning in BOX_LEGEND.values()
+    ]
+    rows += [
+        f'<tr><td width="28"><font color="{colour}">{_html(arrow)}</font></td>'
+        f'<td align="left">{_html(meaning)}</td></tr>'
+        for colour, arrow, meaning in LINE_LEGEND
+    ]
+    head = '<tr><td colspan="2" align="left"><b>legend</b></td></tr>'
+    return f'<<table border="0" cellspacing="2" cellpadding="2">{head}{"".join(rows)}</table>>'
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _dot_text(lines: list[str]) -> str:
@@ -140,15 +269,23 @@ def draw_dot(
     highlight: Highlight | None = None,
     changed: Collection[str] = (),
     title: str = "",
+    agents: Mapping[str, str] | None = None,
+    every_line: bool = False,
 ) -> graphviz.Digraph:
-    """The map as a Graphviz digraph (DOT source: ``.source``).
+    """The map as a Graphviz digraph (DOT source: ``.source``), with its legend.
 
     Each record's SVG element is ``node-<id>`` with the classes ``record``,
-    its standing, and ``marked``, ``subject`` or ``changed`` when they apply, so
-    a page can find and restyle it; edges have the class ``dep`` (``dep path``
-    on the witness path) or ``attack``.  ``changed`` lists records to outline
-    as changed by the last turn; ``title`` heads the picture, above the caption.
+    its standing, its grounding (:data:`gcv.mapview.GROUNDINGS`), and ``marked``,
+    ``subject`` or ``changed`` when they apply, so a page can find and restyle it;
+    edges are ``dep-<record>-<support>`` with the class ``dep`` (``dep broken`` when
+    the support is out of standing, ``dep path`` on the witness path) or
+    ``attack-<attacker>-<target>`` with the class ``attack``.  ``changed`` lists
+    records to outline as changed by the last turn; ``title`` heads the picture,
+    above the caption; ``agents`` gives the agents' display names.  With
+    ``every_line``, each label ends with its status line and its people line (written
+    :data:`NO_ONE_COMMITTED` when empty), so a page can rewrite both.
     """
+    names = {} if agents is None else agents
     marked = set(highlight.marked) if highlight else set()
     on_path = _path_edges(highlight)
     caption_lines = [part for part in (title, highlight.caption if highlight else "") if part]
@@ -159,17 +296,21 @@ def draw_dot(
             "labelloc": "t",
             "fontname": "DejaVu Sans",
             "nodesep": "0.3",
-            # Records no link reaches are packed around the linked ones, not in one long row.
-            "pack": "true",
-            "packmode": "graph",
         },
         node_attr={"shape": "box", "style": "rounded,filled", "fontname": "DejaVu Sans"},
-        edge_attr={"fontname": "DejaVu Sans", "arrowsize": "0.7"},
+        edge_attr={"fontname": "DejaVu Sans", "arrowsize": "0.7", "fontsize": "9"},
     )
+    graph.node(
+        "legend", _legend_label(), shape="plain", style="", id="legend", **{"class": "legend"}
+    )
+    _stack_unlinked(graph, dmap)
     for record in dmap.records:
         standing = dmap.standing[record]
-        classes = ["record", standing.value]
-        attributes = {"fillcolor": _FILL[standing], "color": "#555555"}
+        grounding = grounding_of(dmap, record)
+        classes = ["record", standing.value, grounding]
+        attributes = {"fillcolor": fill_of(dmap, record), "color": "#555555"}
+        if grounding == NOT_GROUNDED:
+            attributes.update(color=_NOT_GROUNDED_BORDER, penwidth="2.5")
         if standing is Standing.ABANDONED:
             attributes.update(style="rounded,filled,dashed", fontcolor="#666666")
         if record in marked:
@@ -183,7 +324,7 @@ def draw_dot(
             attributes["penwidth"] = "3"
         graph.node(
             record,
-            _dot_text(_label_lines(dmap, record)),
+            _dot_text(_label_lines(dmap, record, names, every_line)),
             id=f"node-{record}",
             **{"class": " ".join(classes)},
             **attributes,
@@ -191,24 +332,49 @@ def draw_dot(
     for dependent in dmap.records:
         for support in dmap.dep.get(dependent, ()):
             bold = (dependent, support) in on_path
+            broken = dmap.standing[support] not in GOOD_STANDING
+            colour = _MARK if bold else _BROKEN_DEP if broken else _DEP
+            kind = "dep path" if bold else "dep broken" if broken else "dep"
             graph.edge(
                 dependent,
                 support,
-                color=_MARK if bold else "#444444",
-                penwidth="3" if bold else "1",
-                **{"class": "dep path" if bold else "dep"},
+                label="rests on",
+                color=colour,
+                fontcolor=colour,
+                penwidth="3" if bold or broken else "1",
+                id=f"dep-{dependent}-{support}",
+                **{"class": kind},
             )
     for attacker in dmap.records:
         for target in dmap.att.get(attacker, ()):
             graph.edge(
                 attacker,
                 target,
+                label="attacks",
                 color=_ATTACK,
+                fontcolor=_ATTACK,
                 style="dashed",
                 constraint="false",
+                id=f"attack-{attacker}-{target}",
                 **{"class": "attack"},
             )
     return graph
+
+
+def _stack_unlinked(graph: graphviz.Digraph, dmap: DependencyMap) -> None:
+    """Lay the legend and the records no link reaches out in columns, not in one long row.
+
+    Graphviz's ``pack`` would do it, but it drops edge labels (Graphviz 2.43); invisible
+    edges from each of these to the one a column's width later stack them instead.
+    """
+    linked = {r for r, supports in dmap.dep.items() if supports}
+    linked |= {s for supports in dmap.dep.values() for s in supports}
+    linked |= {a for a, targets in dmap.att.items() if targets}
+    linked |= {t for targets in dmap.att.values() for t in targets}
+    unlinked = ["legend", *(r for r in dmap.records if r not in linked)]
+    columns = max(1, math.isqrt(len(unlinked) - 1) + 1)
+    for above, below in zip(unlinked, unlinked[columns:], strict=False):
+        graph.edge(above, below, style="invis")
 
 
 def _world_name(world: frozenset[str], atoms: Sequence[str]) -> str:
@@ -271,18 +437,27 @@ def _mermaid_text(text: str) -> str:
     return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
 
 
-def draw_mermaid(dmap: DependencyMap, highlight: Highlight | None = None) -> str:
-    """The map as a Mermaid flowchart, for Markdown that renders Mermaid.
+def _mermaid_class(look: str) -> str:
+    return look.replace("-", "")
+
+
+def draw_mermaid(
+    dmap: DependencyMap, highlight: Highlight | None = None, agents: Mapping[str, str] | None = None
+) -> str:
+    """The map as a Mermaid flowchart, for Markdown that renders Mermaid, with its legend.
 
     Nodes are ``n0``, ``n1``, ... in registration order (record ids may hold
-    characters Mermaid reserves), each labelled as in :func:`draw_dot`.
+    characters Mermaid reserves), each labelled as in :func:`draw_dot` and given
+    the class of its standing, or ``notgrounded`` when it is in good standing
+    but Verify rejects it; the legend is the subgraph ``legend``.
     """
+    names = {} if agents is None else agents
     node = {record: f"n{i}" for i, record in enumerate(dmap.records)}
     lines = ["flowchart TB"]
     if highlight is not None:
         lines.append(f"  %% {highlight.caption}")
     for record, name in node.items():
-        label = "<br/>".join(_mermaid_text(line) for line in _label_lines(dmap, record))
+        label = "<br/>".join(_mermaid_text(line) for line in _label_lines(dmap, record, names))
         lines.append(f'  {name}["{label}"]')
     links: list[tuple[str, str, str]] = [
         (dependent, support, "dep")
@@ -291,16 +466,28 @@ def draw_mermaid(dmap: DependencyMap, highlight: Highlight | None = None) -> str
     ]
     links += [(a, t, "attack") for a in dmap.records for t in dmap.att.get(a, ())]
     for source, target, relation in links:
-        arrow = "-->" if relation == "dep" else "-. attacks .->"
+        arrow = "-->|rests on|" if relation == "dep" else "-.->|attacks|"
         lines.append(f"  {node[source]} {arrow} {node[target]}")
-    for standing, fill in _FILL.items():
-        lines.append(f"  classDef {standing.value} fill:{fill},stroke:#555555")
-        members = [node[r] for r in dmap.records if dmap.standing[r] is standing]
-        if members:
-            lines.append(f"  class {','.join(members)} {standing.value}")
-    for index, (_, _, relation) in enumerate(links):
+    lines.append('  subgraph legend["legend"]')
+    for look, (_, meaning) in BOX_LEGEND.items():
+        lines.append(f'    legend_{_mermaid_class(look)}["{_mermaid_text(meaning)}"]')
+    lines.append("  end")
+    for look, (fill, _) in BOX_LEGEND.items():
+        border = f"{_NOT_GROUNDED_BORDER},stroke-width:3px" if look == NOT_GROUNDED else "#555555"
+        lines.append(f"  classDef {_mermaid_class(look)} fill:{fill},stroke:{border}")
+    members: dict[str, list[str]] = {
+        look: [f"legend_{_mermaid_class(look)}"] for look in BOX_LEGEND
+    }
+    for record in dmap.records:
+        members[look_of(dmap, record)].append(node[record])
+    lines += [
+        f"  class {','.join(names)} {_mermaid_class(look)}" for look, names in members.items()
+    ]
+    for index, (_, target, relation) in enumerate(links):
         if relation == "attack":
-            lines.append(f"  linkStyle {index} stroke:{_ATTACK}")
+            lines.append(f"  linkStyle {index} stroke:{_ATTACK},color:{_ATTACK}")
+        elif dmap.standing[target] not in GOOD_STANDING:
+            lines.append(f"  linkStyle {index} stroke:{_BROKEN_DEP},stroke-width:3px")
     if highlight is not None:
         lines.append(f"  classDef marked stroke:{_MARK},stroke-width:4px")
         if highlight.marked:
@@ -366,13 +553,14 @@ def main(argv: list[str]) -> int:
     def draw(replayed: Replay) -> int:
         verifier = replayed.verifier
         title = f"{replayed.trace.name} at T{verifier.state.turn}"
+        agents = dict(replayed.trace.agents)
         if args.model:
             return _draw_model(verifier, title, args.format, args.output)
         highlight = None if args.highlight is None else find_highlight(verifier, args.highlight)
         if args.format == "mermaid":
-            write_output(draw_mermaid(verifier.state, highlight), args.output)
+            write_output(draw_mermaid(verifier.state, highlight, agents), args.output)
             return 0
-        graph = draw_dot(verifier.state, highlight, title=title)
+        graph = draw_dot(verifier.state, highlight, title=title, agents=agents)
         if args.format == "dot":
             write_output(graph.source, args.output)
         else:

@@ -1,13 +1,17 @@
 """``gcv export TRACE [--at N] --format F``: the map in the formats its neighbours read.
 
-- ``iccma-apx`` and ``iccma-tgf``: the argumentation framework AF_t = (Args_t, Att_t)
-  for argumentation solvers (ASPARTIX facts; Trivial Graph Format, records then
-  ``#`` then attacks).  A record's standing is not an extension of AF_t: it is
-  what the eight operations labelled it (Definition 2.1), so a solver's
-  grounded or preferred extension may differ from S_t.
+- ``iccma23``, ``iccma-apx`` and ``iccma-tgf``: the argumentation framework
+  AF_t = (Args_t, Att_t) for argumentation solvers (the ICCMA 2023 format,
+  ``p af N`` and one ``i j`` line per attack over the records numbered 1 to N in
+  registration order, with the name map in ``#`` comment lines beside it;
+  ASPARTIX facts; Trivial Graph Format, records then ``#`` then attacks).  A
+  record's standing is not an extension of AF_t: it is what the eight operations
+  labelled it (Definition 2.1), so a solver's grounded or preferred extension may
+  differ from S_t.
 - ``graphml`` and ``node-link``: the Dep graph with Att_t for networkx (one
-  multigraph, edge keys ``dep`` and ``attack``; see :mod:`gcv.mapview`),
-  written by networkx itself.
+  multigraph, edge keys ``dep`` and ``attack``, repeated as the edge attribute
+  ``kind``, which GraphML keeps as data; see :mod:`gcv.mapview`), written by
+  networkx itself.
 - ``json``: the map's canonical snapshot (``DependencyMap.snapshot``).
 """
 
@@ -24,7 +28,7 @@ from gcv.mapview import add_trace_arguments, dependency_graph, run_on_map, write
 from gcv.reference.depmap import DependencyMap
 from gcv.replay import Replay
 
-__all__ = ["FORMATS", "export", "main", "to_apx", "to_tgf"]
+__all__ = ["FORMATS", "export", "main", "to_apx", "to_iccma23", "to_tgf"]
 
 _NOT_AN_EXTENSION = (
     "standing is not an extension: the records' labels come from the operations "
@@ -65,6 +69,41 @@ def to_apx(dmap: DependencyMap) -> str:
 
 
 @icontract.ensure(
+    lambda dmap, result: result.startswith(f"p af {len(dmap.records)}\n"),
+    "the header counts Args_t",
+)
+@icontract.ensure(
+    lambda dmap, result: (
+        sum(not line.startswith(("p ", "#")) for line in result.splitlines()) == len(_attacks(dmap))
+    ),
+    "one line per attack of Att_t",
+)
+def to_iccma23(dmap: DependencyMap) -> str:
+    """AF_t in the ICCMA 2023 format: ``p af N``, then ``i j`` per attack, the records
+    numbered 1 to N in registration order; ``# i id`` comment lines name each number.
+
+    Examples
+    --------
+    >>> from gcv.reference.operations import Observe, Hypothesize, Undermine
+    >>> from gcv.reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> _ = v.apply_turn(Turn("a", (Hypothesize("h1", "token bug"), Observe("o2", "no token"))))
+    >>> _ = v.apply_turn(Turn("a", (Undermine("h1", "o2"),)))
+    >>> print(to_iccma23(v.state), end="")  # doctest: +ELLIPSIS
+    p af 2
+    # AF_t at T2; standing is not an extension: ...
+    # 1 o2
+    # 2 h1
+    1 2
+    """
+    number = {record: i for i, record in enumerate(dmap.records, start=1)}
+    lines = [f"p af {len(number)}", f"# AF_t at T{dmap.turn}; {_NOT_AN_EXTENSION}"]
+    lines += [f"# {i} {record}" for record, i in number.items()]
+    lines += [f"{number[a]} {number[t]}" for a, t in _attacks(dmap)]
+    return "\n".join(lines) + "\n"
+
+
+@icontract.ensure(
     lambda dmap, result: result.splitlines().index("#") == len(dmap.records),
     "one node line per record of Args_t before the separator",
 )
@@ -95,6 +134,7 @@ def _snapshot(dmap: DependencyMap) -> str:
 
 
 FORMATS = {
+    "iccma23": to_iccma23,
     "iccma-apx": to_apx,
     "iccma-tgf": to_tgf,
     "graphml": _graphml,

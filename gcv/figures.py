@@ -1,6 +1,8 @@
-"""``gcv figures [--check]``: the pictures in docs/pictures.md, made by ``gcv draw``.
+"""``gcv figures [--out DIR] [--check]``: the pictures in docs/pictures.md, made by ``gcv draw``.
 
-Each figure is one ``gcv draw`` command, written twice into ``docs/figures/``:
+Each figure is one ``gcv draw`` command, written twice into ``--out`` (in a source
+checkout, ``docs/figures/`` by default; an installed copy never writes inside the
+package, so it needs ``--out``):
 its DOT source (``NAME.dot``) and Graphviz's SVG (``NAME.svg``).  ``--check``
 draws them again and fails when a committed figure is stale: the DOT must be
 the same text, and the SVG must show the same records and links with the same
@@ -10,11 +12,14 @@ classes (its coordinates may differ with the installed Graphviz).
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from gcv import draw
+from gcv.hints import source_checkout
+from gcv.options import EXIT_BAD_INPUT
 
 __all__ = ["FIGURES", "main", "stale_figures", "write_figures"]
 
@@ -30,7 +35,9 @@ FIGURES: dict[str, list[str]] = {
 }
 """Each figure's name and its ``gcv draw`` arguments (before ``--format``)."""
 
-FOLDER = Path(__file__).resolve().parent.parent / "docs" / "figures"
+_CHECKOUT = source_checkout()
+FOLDER = None if _CHECKOUT is None else _CHECKOUT / "docs" / "figures"
+"""docs/figures in the source checkout; None for an installed copy."""
 _SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -71,16 +78,26 @@ def stale_figures(folder: Path) -> list[str]:
 def main(argv: list[str]) -> int:
     """See ``gcv figures --help``."""
     parser = argparse.ArgumentParser(prog="gcv figures", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="fail if a figure is stale")
     parser.add_argument(
-        "--folder", type=Path, default=FOLDER, help="where the figures are (default: docs/figures)"
+        "--check", action="store_true", help="fail if a figure in the folder is stale"
+    )
+    parser.add_argument(
+        "--out",
+        "--folder",
+        dest="folder",
+        type=Path,
+        default=FOLDER,
+        help="the figures' folder (default in a source checkout: docs/figures)",
     )
     args = parser.parse_args(argv)
+    if args.folder is None:
+        print("gcv figures: outside a source checkout, name the folder: --out DIR", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if not args.check:
         write_figures(args.folder)
         print(f"wrote {len(FIGURES)} figures (DOT and SVG) to {args.folder}")
         return 0
     stale = stale_figures(args.folder)
     for file in stale:
-        print(f"{args.folder / file} is stale: run `gcv figures`")
+        print(f"{args.folder / file} is stale: run `gcv figures --out {args.folder}`")
     return 1 if stale else 0

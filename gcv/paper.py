@@ -25,7 +25,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from gcv.hints import source_checkout
+from gcv.hints import extra_missing, install_hint, source_checkout
 from gcv.options import EXIT_BAD_INPUT
 from gcv.spec.claims import CLAIMS, NEEDS_REASON, NUMBERED, PAPERS, Claim, Status, is_registered
 
@@ -36,12 +36,30 @@ CHECKOUT = source_checkout()
 MAP = Path("docs") / "paper-map.md"
 
 
+class NeedsExtra(Exception):
+    """A named object's module imports a dependency of an extra that is not installed."""
+
+    def __init__(self, extra: str) -> None:
+        super().__init__(extra)
+        self.extra = extra
+
+
 def _resolves(dotted: str) -> bool:
+    """Whether ``dotted`` names an object that imports.
+
+    Raises
+    ------
+    NeedsExtra
+        Its module needs an optional dependency that is not installed.
+    """
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
         try:
             obj: object = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
+        except ImportError as error:
+            extra = extra_missing(error)
+            if extra is not None:
+                raise NeedsExtra(extra) from error
             continue
         for name in parts[cut:]:
             if not hasattr(obj, name):
@@ -102,7 +120,7 @@ def _problems(c: Claim) -> Iterable[str]:
     if c.status in (Status.PROVED_UNBOUNDED, Status.PROVED_BOUNDED) and not c.obligations:
         yield f"{c.id}: status {c.status.value!r} but no proof obligation"
     yield from (
-        f"{c.id}: {name} does not import" for name in c.implemented_in if not _resolves(name)
+        f"{c.id}: {name} does not import" for name in c.implemented_in if not _imports(name)
     )
     if CHECKOUT is not None:
         yield from (
@@ -124,6 +142,27 @@ def _problems(c: Claim) -> Iterable[str]:
             for b in c.benchmarks
             if not (CHECKOUT / b).is_file()
         )
+
+
+def _imports(name: str) -> bool:
+    """Whether ``name`` imports; one that needs an extra not installed counts as importing,
+    and is reported by :func:`needing_extras`."""
+    try:
+        return _resolves(name)
+    except NeedsExtra:
+        return True
+
+
+def needing_extras(claims: Iterable[Claim] = CLAIMS) -> list[str]:
+    """The claims whose implementation needs an extra that is not installed, one line each."""
+    lines = []
+    for c in claims:
+        for name in c.implemented_in:
+            try:
+                _resolves(name)
+            except NeedsExtra as missing:
+                lines.append(f"{c.id}: {name} needs {install_hint(missing.extra)}")
+    return lines
 
 
 def find_problems(claims: Iterable[Claim] = CLAIMS) -> list[str]:
@@ -230,7 +269,11 @@ def main(argv: list[str]) -> int:
     if args.markdown:
         document.write_text(text, encoding="utf-8")
     if args.json:
-        report = {"claims": [_claim_data(c) for c in CLAIMS], "dangling": problems}
+        report = {
+            "claims": [_claim_data(c) for c in CLAIMS],
+            "dangling": problems,
+            "needs_extra": needing_extras(CLAIMS),
+        }
         print(json.dumps(report | ({"stale": stale} if args.check else {}), indent=2))
         return 1 if problems or stale else 0
     if args.markdown:
@@ -239,6 +282,8 @@ def main(argv: list[str]) -> int:
         _print_table(CLAIMS)
     for problem in problems:
         print(f"dangling: {problem}")
+    for line in needing_extras(CLAIMS):
+        print(f"not checked, needs an extra: {line}")
     if CHECKOUT is None:
         print("not checked: the tests and benchmarks named (they are in the source checkout)")
     if stale:

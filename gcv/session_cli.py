@@ -24,9 +24,11 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any
 
+from gcv.draw import status_line
 from gcv.history import parse_turn_line
 from gcv.jsoninput import open_input, parse_json, read_lines
-from gcv.options import EXIT_BAD_INPUT, EXIT_OK, OptionParser, seconds
+from gcv.mapview import grounding_of
+from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, EXIT_OK, OptionParser, default_db, seconds
 from gcv.reference.errors import (
     GcvError,
     MalformedInput,
@@ -65,8 +67,11 @@ def parse_agents(text: str) -> dict[str, str]:
 
 
 def show_state(verifier: Verifier, agents: Mapping[str, str]) -> list[str]:
-    """D_t as the renderer writes it, then the open abductive problems."""
+    """D_t as the renderer writes it, each record's grounding, then the open abductive
+    problems."""
     lines = render_state(verifier.state, agents)
+    lines.append("grounding (whether Verify accepts each record now, Lemma 2.1):")
+    lines += [f"  {r}: {status_line(verifier.state, r)}" for r in verifier.state.records]
     problems = verifier.unexplained()
     lines.append("open problems:" if problems else "open problems: none")
     lines += [f"  {agents.get(p.agent, p.agent)}: {p.formula} (from {p.source})" for p in problems]
@@ -79,7 +84,9 @@ def state_json(verifier: Verifier) -> dict[str, Any]:
         {"agent": p.agent, "formula": str(p.formula), "source": p.source}
         for p in verifier.unexplained()
     ]
-    return {**verifier.state.snapshot(), "open_problems": problems}
+    dmap = verifier.state
+    grounding = {record: grounding_of(dmap, record) for record in dmap.records}
+    return {**dmap.snapshot(), "grounding": grounding, "open_problems": problems}
 
 
 def _trace_and_document(name: str) -> tuple[Trace, dict[str, Any]]:
@@ -223,13 +230,14 @@ def _parser() -> argparse.ArgumentParser:
         prog="gcv session", description="A conversation kept in an SQLite store, turn by turn."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    db_help = "the session's SQLite store"
+    db_help = f"the session's SQLite store (default: ${DB_VARIABLE})"
+    db: dict[str, Any] = {"default": default_db(), "required": default_db() is None}
     snapshot_help = (
         f"accepted turns between snapshots, 0 for none (default {DEFAULT_SNAPSHOT_EVERY})"
     )
 
     p = commands.add_parser("new", help="create a session store")
-    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--db", **db, help=db_help)
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--agents", help="Ags: a,b,c or a=Alice,b=Bob")
     source.add_argument("--trace", help="take the agents, atoms and M_0 of this trace")
@@ -240,7 +248,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("append", help="apply turns (JSON lines), each atomically")
     p.add_argument("turns", nargs="?", default="-", help="a file of JSON lines, or - (stdin)")
-    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--db", **db, help=db_help)
     p.add_argument("--json", action="store_true", help="one JSON object per turn")
     p.add_argument("--keep-going", action="store_true", help="go on after a rejected turn")
     p.add_argument(
@@ -252,19 +260,19 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_append)
 
     p = commands.add_parser("show", help="print D_t: records, Dep, attacks, Cm, awareness")
-    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--db", **db, help=db_help)
     p.add_argument("--at", type=turn_number, help="as of turn N (default: the last)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_show)
 
     p = commands.add_parser("export", help="write the session as a gcv-trace/1 trace")
-    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--db", **db, help=db_help)
     p.add_argument("--output", "-o", help="write to this file instead of standard output")
     p.set_defaults(run=_export)
 
     p = commands.add_parser("import", help="create a session store from a trace")
     p.add_argument("trace", help="a trace file or built-in scenario name")
-    p.add_argument("--db", required=True, help=db_help)
+    p.add_argument("--db", **db, help=db_help)
     p.add_argument(
         "--snapshot-every", type=turn_number, default=DEFAULT_SNAPSHOT_EVERY, help=snapshot_help
     )

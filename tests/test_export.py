@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import networkx as nx
@@ -19,6 +21,8 @@ from gcv.export import export
 from gcv.mapview import map_at
 from gcv.reference.depmap import DependencyMap
 from gcv.scenarios import read_trace
+from gcv.spec import core
+from tests.strategies import spec_map
 
 # Every scenario's final map, and Phase 2 after T7 (h2 weakened by o9's attack).
 MAPS = [(name, None) for name in builtin_scenarios()] + [("phase2-debugging", 7)]
@@ -36,6 +40,14 @@ def _att(dmap: DependencyMap) -> set[tuple[str, str]]:
     return {(a, t) for a, targets in dmap.att.items() for t in targets}
 
 
+def _grounding(dmap: DependencyMap, record: str) -> str:
+    """By the spec's definitions: out of S_t, or Dep* inside S_t (Lemma 2.1), or not."""
+    oracle = spec_map(dmap)
+    if record not in core.get_active_set(oracle):
+        return "out-of-standing"
+    return "grounded" if core.is_grounded(oracle, record) else "not-grounded"
+
+
 def _expected_nodes(dmap: DependencyMap) -> dict[str, dict[str, object]]:
     nodes: dict[str, dict[str, object]] = {}
     for record in dmap.records.values():
@@ -46,6 +58,7 @@ def _expected_nodes(dmap: DependencyMap) -> dict[str, dict[str, object]]:
             "speaker": record.speaker,
             "turn": record.turn,
             "standing": dmap.standing[record.id].value,
+            "grounding": _grounding(dmap, record.id),
             "committed_by": ",".join(holders),
             "dissent": ",".join(dmap.dissenters(record.id)),
         }
@@ -57,6 +70,8 @@ def _assert_same_graph(graph: nx.MultiDiGraph, dmap: DependencyMap) -> None:
     edges = {(u, v, k) for u, v, k in graph.edges(keys=True)}
     expected = {(*e, "dep") for e in _dep(dmap)} | {(*e, "attack") for e in _att(dmap)}
     assert edges == expected, (edges - expected, expected - edges)
+    kinds = {(u, v, kind) for u, v, kind in graph.edges(data="kind")}
+    assert kinds == expected, "the kind is edge data, not only the key"
     assert graph.graph["turn"] == dmap.turn
 
 
@@ -138,3 +153,46 @@ def test_a_session_store_shows_the_same_map_as_its_trace(
         from_trace = capsys.readouterr().out
         assert main([command, "--db", str(store), *at, "--format", fmt]) == EXIT_OK
         assert capsys.readouterr().out == from_trace
+
+
+@pytest.mark.parametrize(("name", "at"), MAPS)
+def test_graphml_keeps_the_edge_kind_for_a_plain_read(name: str, at: int | None) -> None:
+    dmap = _map(name, at)
+    graph = nx.read_graphml(io.BytesIO(export(dmap, "graphml").encode()))
+    kinds = {(u, v): kind for u, v, kind in graph.edges(data="kind")}
+    # A plain DiGraph keeps one edge per pair; no pair of Phase 2 is both kinds.
+    assert kinds == {e: "dep" for e in _dep(dmap)} | {e: "attack" for e in _att(dmap)}
+
+
+def _name_map(text: str) -> dict[str, str]:
+    """The ``# i id`` comment lines of an iccma23 export: number -> record."""
+    pairs = (line.split()[1:] for line in text.splitlines() if line.startswith("# "))
+    return {pair[0]: pair[1] for pair in pairs if len(pair) == 2 and pair[0].isdigit()}
+
+
+@pytest.mark.parametrize(("name", "at"), MAPS)
+def test_iccma23_reads_back_as_the_map_af(name: str, at: int | None) -> None:
+    dmap = _map(name, at)
+    text = export(dmap, "iccma23")
+    framework = iccma.parse_af(text)
+    named = _name_map(text)
+    assert sorted(named.values()) == sorted(dmap.records)
+    assert {(named[a], named[t]) for a, t in framework.defeats} == _att(dmap)
+
+
+@pytest.mark.slow
+def test_iccma_cli_solves_the_iccma23_export(tmp_path: Path) -> None:
+    target = tmp_path / "phase2.af"
+    assert main(["export", "phase2-debugging", "--format", "iccma23", "-o", str(target)]) == 0
+    # formal-argumentation's iccma-cli (the test extra), as its console script runs it.
+    cli = [sys.executable, "-m", "argumentation.solving.iccma_cli"]
+    solved = subprocess.run(
+        [*cli, "-p", "SE-GR", "-f", str(target)], capture_output=True, text=True, check=False
+    )
+    assert solved.returncode == 0, solved.stderr
+    named = _name_map(target.read_text())
+    word, *members = solved.stdout.split()
+    assert word == "w"
+    # Dung's grounded extension of B.2's AF at T13: h2 is the only attacked record, and its
+    # attacker o9 is unattacked, so every record but h2 is in it.
+    assert {named[m] for m in members} == set(named.values()) - {"h2"}

@@ -93,6 +93,13 @@ def test_paper_says_what_it_cannot_check_and_nothing_writes_into_the_package(
     assert "not checked: the tests and benchmarks" in paper.stdout
     assert _run(installed, "gcv", "paper", "--markdown").returncode == 2
     assert _run(installed, "gcv", "vectors").returncode == 2
+    assert _run(installed, "gcv", "figures").returncode == 2, "no docs/figures to write into"
+    _, work = installed
+    figures = _run(installed, "gcv", "figures", "--out", "figures")
+    assert figures.returncode == 0, figures.stderr
+    assert len(list((work / "figures").glob("*.svg"))) == 6
+    checked = _run(installed, "gcv", "figures", "--out", "figures", "--check")
+    assert checked.returncode == 0, checked.stdout
     after = sorted(
         p.relative_to(package) for p in package.rglob("*") if "__pycache__" not in p.parts
     )
@@ -113,3 +120,22 @@ def test_mypy_accepts_a_typed_user_script(installed: tuple[Path, Path]) -> None:
         "app.py",
     )
     assert checked.returncode == 0, checked.stdout
+
+
+def _works_or_names_the_extra(done: subprocess.CompletedProcess[str], extra: str) -> None:
+    """Exit 0, or exit 2 with the pip command that installs the extra."""
+    if done.returncode == 2:
+        assert f"grounded-continuation[{extra}]" in done.stderr, done.stderr
+    else:
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+
+
+def test_experiments_and_evidence_outside_the_checkout(installed: tuple[Path, Path]) -> None:
+    _works_or_names_the_extra(_run(installed, "gcv", "experiments", "--help"), "experiments")
+    _, work = installed
+    (work / "facts.tsv").write_text((ROOT / "docs" / "facts-example.tsv").read_text("utf-8"))
+    evidence = _run(installed, "gcv", "evidence", "facts.tsv", "Arden", "--hops", "2")
+    _works_or_names_the_extra(evidence, "experiments")
+    missing = _run(installed, "gcv", "evidence", "docs/facts-example.tsv", "Arden")
+    assert missing.returncode == 2 and "source repository" in missing.stderr, missing.stderr
+    assert "Errno" not in missing.stderr

@@ -77,6 +77,14 @@ def main(argv: list[str]) -> int:
         with open(args.facts, encoding="utf-8") as stream:
             memory = load_facts(stream)
         records = memory.evidence(args.entities, args.hops)
+    except FileNotFoundError:
+        # The README's example file is in the source checkout, not in the package.
+        print(
+            f"gcv evidence: no file {args.facts!r} (a tab-separated facts file; the "
+            "example docs/facts-example.tsv is in the source repository)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     except (GcvError, OSError, UnicodeDecodeError) as error:
         print(f"gcv evidence: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
