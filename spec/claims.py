@@ -199,7 +199,7 @@ CLAIMS: tuple[Claim, ...] = (
         "abstracted to a set: partial correctness by lemma-2.1, termination by "
         "worklist-once, each record entering the worklist once with every pop counted, the "
         "bound |Args_t| by pigeonhole; the unrolled walk to a bound; and by walk-loops for "
-        "an encoding of dependency_walk's two loops and _path_to's, over the code's own "
+        "an encoding of dependency_walk's loop and _path_to's, over the code's own "
         "state: accepting with exactly Dep*(alpha_c), each record once, or rejecting with a "
         "witness outside S_t and a Dep path to it, each loop with a decreasing measure; "
         "the encoding is tied to the code by syntax tree, not derived from it)",
