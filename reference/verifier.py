@@ -29,7 +29,7 @@ from gcv.reference.closure import (
     names_of,
     one_step_affected,
 )
-from gcv.reference.depmap import AttackAdded, Change, DependencyMap, StandingChanged
+from gcv.reference.depmap import AttackAdded, Change, DependencyMap, Numbering, StandingChanged
 from gcv.reference.epistemic.abduction import Problem, open_problems
 from gcv.reference.epistemic.formula import (
     MAX_DEPTH,
@@ -346,6 +346,20 @@ class Verifier:
             raise UnknownRecord(f"record {record!r} is not registered", record=record)
         return record
 
+    def _number(self, numbering: Numbering, record: RecordId) -> int:
+        """The number of a registered ``record``; otherwise the error :meth:`_known` raises.
+
+        One lookup answers both questions, is it registered and which number it has: with
+        the compiled walk, the retraction query itself costs about as much again.
+        """
+        if isinstance(record, str):
+            try:  # a plain try: contextlib.suppress costs as much as the query
+                return numbering.number[record]
+            except KeyError:
+                pass
+        self._known(record)
+        raise AssertionError(f"{record!r} is registered but not numbered")
+
     def _agent(self, agent: AgentId) -> AgentId:
         if agent not in self.state.agents:
             raise UnknownAgent(f"agent {agent!r} is not in Ags")
@@ -401,17 +415,18 @@ class Verifier:
         the witness is the first record outside S_t the walk meets, with a shortest Dep
         path to it.
         """
-        if candidate is not None:
-            _check_record_id(candidate, "candidate")
-        if candidate is None or candidate not in self.state.records:
-            return Grounding(candidate, False)
         n = self.state.numbering
-        return QUERIES.grounding(n.supports, n.good, n.name, n.number[candidate])
+        number = n.number.get(candidate) if isinstance(candidate, str) else None
+        if number is None:
+            if candidate is not None:
+                _check_record_id(candidate, "candidate")
+            return Grounding(candidate, False)
+        return QUERIES.grounding(n.supports, n.good, n.name, number)
 
     def affected(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected(beta): the records with a direct Dep link to ``withdrawn`` (Definition 2.3)."""
         n = self.state.numbering
-        return names_of(one_step_affected(n.dependents, n.number[self._known(withdrawn)]), n.name)
+        return names_of(one_step_affected(n.dependents, self._number(n, withdrawn)), n.name)
 
     @icontract.ensure(lambda result: len(set(result)) == len(result), "each record once")
     @icontract.ensure(
@@ -435,7 +450,7 @@ class Verifier:
         """Affected*(beta): records with a non-empty Dep path to ``withdrawn`` (Definition 2.3),
         breadth-first from beta, each once (beta itself exactly when it lies on a cycle)."""
         n = self.state.numbering
-        return QUERIES.affected_star(n.dependents, n.name, n.number[self._known(withdrawn)])
+        return QUERIES.affected_star(n.dependents, n.name, self._number(n, withdrawn))
 
     @icontract.ensure(
         lambda self, withdrawn, result: (
@@ -449,8 +464,9 @@ class Verifier:
     def affected_star_active(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected*(beta) intersected with S_t: the currently active dependents."""
         n = self.state.numbering
-        number = n.number[self._known(withdrawn)]
-        return QUERIES.affected_star_active(n.dependents, n.good, n.name, number)
+        return QUERIES.affected_star_active(
+            n.dependents, n.good, n.name, self._number(n, withdrawn)
+        )
 
     def standing(self, record: RecordId) -> Standing:
         """st_t(record)."""
