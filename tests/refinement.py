@@ -36,14 +36,12 @@ import copy
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import permutations, product
 
-import gcv.reference.verifier
 from gcv.conformance.cases.oracle import spec_operation
 from gcv.proofs.encode import Rules
-from gcv.reference.closure import COMPILED, PURE, Queries
+from gcv.reference.closure import COMPILED, PURE
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -62,6 +60,7 @@ from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core, transition
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
+from tests.maps import answered_by
 from tests.test_transition import _same_map as same_map
 
 ATOMS = ("p",)
@@ -408,18 +407,6 @@ def _position(turn: Turn, error: GcvError) -> int:
     """The refused operation's position in the application order."""
     order = [index for index, _ in in_application_order(turn.operations)]
     return order.index(error.operation_index) if error.operation_index in order else 0
-
-
-@contextmanager
-def answered_by(queries: Queries) -> Iterator[None]:
-    """Make the Verifier ask ``queries`` (:data:`gcv.reference.closure.PURE` or
-    ``COMPILED``) instead of the walk chosen at import."""
-    saved = gcv.reference.verifier.QUERIES
-    gcv.reference.verifier.QUERIES = queries
-    try:
-        yield
-    finally:
-        gcv.reference.verifier.QUERIES = saved
 
 
 def check_queries(engine: Verifier, state: transition.State) -> int:

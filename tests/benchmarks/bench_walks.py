@@ -2,7 +2,12 @@
 CPython loop and networkx: the table of docs/performance.md, "The walks".
 
     .venv/bin/python -O -m tests.benchmarks.bench_walks [--lengths 13,2000,20000,200000]
-        [--worst 1000000] [--passes 7] [--json OUT]
+        [--worst 1000000] [--passes 7] [--json OUT] [--write]
+    .venv/bin/python -O -m tests.benchmarks.bench_walks --from OUT --write
+
+``--write`` puts the tables into docs/performance.md (between its walks markers) and the
+figures into docs/walks-performance.json; ``--from`` renders a run saved with ``--json``
+instead of measuring.
 
 Each figure is the median over ``--passes`` passes of a loop calibrated to at least 20 ms
 of wall time, in the calling thread's CPU time (``time.thread_time``: what the query
@@ -19,9 +24,10 @@ walk over the records h1 rests on.  Worst cases: each query visits every record.
     the named answer (a ``Grounding`` for Verify), with ``closure.COMPILED`` and with
     ``closure.PURE`` answering.
 ``bare``
-    the leanest CPython loop over the same numbered arrays: a reverse breadth-first walk
-    with a set of marks returning the list of numbers (Affected*), or a forward one with a
-    dict of parents returning only whether the walk accepts (Verify); no checks, no names.
+    the pure walk alone, ``closure.reverse_closure`` / ``closure.dependency_walk`` under
+    python -O: a plain CPython breadth-first loop over the same numbered arrays, its marks
+    in a set (a dict of parents for Verify), answering with numbers; no argument checks,
+    no names.
 ``networkx``
     ``nx.ancestors`` / ``nx.descendants`` on a ``DiGraph`` of Dep by name (beta added when
     on a cycle, as the engine reports it), the graph built beforehand.
@@ -32,11 +38,11 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -45,8 +51,9 @@ from typing import Any
 import networkx as nx
 
 import gcv.reference.verifier
-from gcv.reference.closure import COMPILED, PURE, Links, Queries
+from gcv.reference.closure import COMPILED, PURE, dependency_walk, reverse_closure
 from gcv.reference.verifier import Verifier
+from tests.benchmarks.bench_store import splice
 from tests.benchmarks.conversation import (
     PLANTED,
     PLANTED_AFFECTED,
@@ -54,8 +61,13 @@ from tests.benchmarks.conversation import (
     Conversation,
     worst_case,
 )
+from tests.benchmarks.suite import calibrated
+from tests.maps import answered_by
 
-__all__ = ["Timing", "main", "timed"]
+__all__ = ["BEGIN", "END", "Timing", "main", "timed"]
+
+BEGIN, END = "<!-- walks: begin -->", "<!-- walks: end -->"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 VERIFIED = "h1"
 """Verify's candidate in the conversation: accepted, over the records h1 rests on."""
@@ -72,19 +84,6 @@ class Timing:
     wall: float
 
 
-def _calibrated(call: Callable[[], object], budget: float) -> int:
-    """How many calls of ``call`` take at least ``budget`` s of wall time."""
-    number = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(number):
-            call()
-        elapsed = time.perf_counter() - start
-        if elapsed >= budget or number >= 1 << 20:
-            return number
-        number *= 2 if elapsed == 0 else max(2, min(10, int(budget / elapsed) + 1))
-
-
 def timed(
     calls: dict[str, Callable[[], object]],
     *,
@@ -98,7 +97,7 @@ def timed(
     numbers = {}
     for key, call in calls.items():
         prepare(key)
-        numbers[key] = _calibrated(call, budget)
+        numbers[key], _ = calibrated(call, budget)
     cpu: dict[str, list[float]] = {key: [] for key in calls}
     wall: dict[str, list[float]] = {key: [] for key in calls}
     for _ in range(passes):
@@ -115,45 +114,6 @@ def timed(
         key: Timing(statistics.median(c), min(c), max(c), statistics.median(wall[key]))
         for key, c in cpu.items()
     }
-
-
-def bare_affected_star(dependents: Links, withdrawn: int) -> list[int]:
-    """Affected* as the leanest CPython loop: numbers, a set of marks, no checks."""
-    seen: set[int] = set()
-    queue = [withdrawn]
-    for record in queue:
-        for dependent in dependents[record]:
-            if dependent not in seen:
-                seen.add(dependent)
-                queue.append(dependent)
-    return queue[1:]
-
-
-def bare_verify(supports: Links, good: Sequence[int], start: int) -> bool:
-    """Verify as the leanest CPython loop: a dict of parents, the verdict only."""
-    if not good[start]:
-        return False
-    parents = {start: start}
-    queue = [start]
-    for record in queue:
-        for support in supports[record]:
-            if support not in parents:
-                parents[support] = record
-                if not good[support]:
-                    return False
-                queue.append(support)
-    return True
-
-
-@contextmanager
-def answered_by(queries: Queries) -> Iterator[None]:
-    """The Verifier asks ``queries`` for the duration."""
-    saved = gcv.reference.verifier.QUERIES
-    gcv.reference.verifier.QUERIES = queries
-    try:
-        yield
-    finally:
-        gcv.reference.verifier.QUERIES = saved
 
 
 def _graph(verifier: Verifier) -> nx.DiGraph:
@@ -183,8 +143,8 @@ def _row(
             answers[queries.walk] = (verifier.verify(verify_from), verifier.affected_star(retract))
     grounding, affected = answers[PURE.walk]
     assert len(set(answers.values())) == 1, "the walks disagree"
-    assert grounding.grounded == bare_verify(n.supports, n.good, start)
-    assert [n.name[i] for i in bare_affected_star(n.dependents, beta)] == list(affected)
+    assert grounding.grounded == dependency_walk(n.supports, n.good, start).grounded
+    assert [n.name[i] for i in reverse_closure(n.dependents, beta)] == list(affected)
     assert set(nx.descendants(graph, verify_from)) | {verify_from} == set(grounding.closure)
     assert _nx_affected_star(graph, retract) == set(affected)
     row: dict[str, Any] = {
@@ -201,8 +161,8 @@ def _row(
         key = "compiled" if queries is COMPILED else "pure"
         calls[f"verify_{key}"] = partial(verifier.verify, verify_from)
         calls[f"affected_{key}"] = partial(verifier.affected_star, retract)
-    calls["verify_bare"] = partial(bare_verify, n.supports, n.good, start)
-    calls["affected_bare"] = partial(bare_affected_star, n.dependents, beta)
+    calls["verify_bare"] = partial(dependency_walk, n.supports, n.good, start)
+    calls["affected_bare"] = partial(reverse_closure, n.dependents, beta)
     calls["verify_networkx"] = partial(nx.descendants, graph, verify_from)
     calls["affected_networkx"] = partial(_nx_affected_star, graph, retract)
     with answered_by(PURE):  # restored afterwards; each API call set before its passes
@@ -306,27 +266,93 @@ def tables(results: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _worst_ratios(results: dict[str, Any], query: str) -> str:
+    ratios = [
+        row[f"{query}_compiled"]["cpu"] / row[f"{query}_pure"]["cpu"]
+        for row in results["worst"]
+        if f"{query}_compiled" in row
+    ]
+    return f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "n/a"
+
+
+def _conversation_ratios(results: dict[str, Any], query: str, walk: str) -> str:
+    ratios = [
+        row[f"{query}_{walk}"]["cpu"] / row[f"{query}_bare"]["cpu"]
+        for row in results["conversation"]
+        if f"{query}_{walk}" in row
+    ]
+    return f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "n/a"
+
+
+def section(results: dict[str, Any]) -> str:
+    """The walks' section of docs/performance.md."""
+    compiled = [row["affected_compiled"]["cpu"] * 1e6 for row in results["conversation"]]
+    lengths = ", ".join(f"{row['turns']:,}" for row in results["conversation"])
+    load = results["load_average"]
+    return (
+        "## The walks: compiled and pure, against a bare loop and networkx\n\n"
+        "Measured by `.venv/bin/python -O -m tests.benchmarks.bench_walks --write` "
+        f"(Python {results['python']}, contracts off; {results['passes']} interleaved passes "
+        f"per figure on the conversation, {results['worst_passes']} on the worst cases; 2 "
+        f"cores shared with other work, load average {load[0]:.1f} at the start and "
+        f"{load[1]:.1f} at the end). Each figure is the median of the passes in the "
+        "calling thread's CPU time, with the lowest and highest pass and the median wall "
+        "time: the machine's load shows in the wall time, much less in the CPU time. "
+        "*API* is the Verifier's query (argument checks, the walk, the named answer), "
+        "answered by the compiled walk (`reference/_walk.c`) or the pure one "
+        "(`reference/closure.py`); *bare loop* is the pure walk alone "
+        "(`reverse_closure`, `dependency_walk`): a plain CPython breadth-first loop over the "
+        "same numbered arrays, with no argument checks and no names; *networkx* is "
+        "`nx.ancestors` / `nx.descendants` on a `DiGraph` of Dep by name.\n\n"
+        + tables(results)
+        + "\n\n"
+        f"Affected*(o5) through the API: {min(compiled):.2f}-{max(compiled):.2f} us with the "
+        f"compiled walk over {lengths} turns (paper, Section 4.5: 0.25-0.46 us over "
+        "13-2,000 turns, language and machine not stated); compiled over bare loop "
+        f"{_conversation_ratios(results, 'affected', 'compiled')} (Verify(h1): "
+        f"{_conversation_ratios(results, 'verify', 'compiled')}); pure over bare loop "
+        f"{_conversation_ratios(results, 'affected', 'pure')} (Verify(h1): "
+        f"{_conversation_ratios(results, 'verify', 'pure')}). On the worst cases the compiled "
+        f"walk takes {_worst_ratios(results, 'verify')} of the pure walk's time for Verify "
+        f"and {_worst_ratios(results, 'affected')} for Affected*.\n"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lengths", default="13,2000,20000,200000")
     parser.add_argument("--worst", default="1000000")
     parser.add_argument("--passes", type=int, default=7)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--from", dest="saved", type=Path)
+    parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
-    worst_passes = max(3, args.passes // 2)
-    results = {
-        "python": sys.version.split()[0],
-        "contracts": "on" if __debug__ else "off (python -O)",
-        "compiled": COMPILED is not None,
-        "passes": args.passes,
-        "worst_passes": worst_passes,
-        "conversation": conversation_rows([int(s) for s in args.lengths.split(",")], args.passes),
-        "worst": worst_rows([int(s) for s in args.worst.split(",") if s], worst_passes),
-    }
+    if args.saved:
+        results = json.loads(args.saved.read_text())
+    else:
+        worst_passes = max(3, args.passes // 2)
+        start = os.getloadavg()[0]
+        results = {
+            "python": sys.version.split()[0],
+            "contracts": "on" if __debug__ else "off (python -O)",
+            "compiled": COMPILED is not None,
+            "passes": args.passes,
+            "worst_passes": worst_passes,
+            "conversation": conversation_rows(
+                [int(s) for s in args.lengths.split(",")], args.passes
+            ),
+            "worst": worst_rows([int(s) for s in args.worst.split(",") if s], worst_passes),
+        }
+        results["load_average"] = [start, os.getloadavg()[0]]
     print(f"Python {results['python']}, contracts {results['contracts']}")
     print(tables(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n")
+    if args.write:
+        (DOCS / "walks-performance.json").write_text(json.dumps(results, indent=1) + "\n")
+        page = DOCS / "performance.md"
+        text = page.read_text(encoding="utf-8")
+        page.write_text(splice(text, section(results), BEGIN, END), encoding="utf-8")
     return 0
 
 
