@@ -12,8 +12,9 @@ the run (each needs the ones before it):
 4. the wheel is installed in a fresh virtual environment outside the checkout (or
    ``--env`` names one it is installed in), and the smoke commands run there from an
    empty folder: ``gcv`` imports from that environment, ``gcv --version`` names the
-   version (and the walk answering), ``gcv replay`` holds, ``gcv conform`` passes the operations' vectors against
-   ``gcv serve``, and ``gcv vectors --export`` writes the vectors bundle;
+   version (and the walk answering), ``gcv replay`` holds, ``gcv conform`` passes the
+   operations' vectors against ``gcv serve``, and ``gcv vectors --export`` writes the
+   vectors bundle;
 5. the bundle is archived as ``gcv-vectors-SUITE.tar.gz`` (the same bytes whenever the
    bundle is the same), and ``SHA256SUMS`` lists the SHA-256 of the sdist, the wheel and
    the archive.
