@@ -19,19 +19,22 @@ Section 2 ("The runtime check", "Retraction queries") and Appendix A.2.
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from operator import itemgetter
-from typing import NamedTuple, TypeAlias
+from typing import NamedTuple
 
 import icontract
 
 from gcv.reference.identifiers import RecordId
 
 __all__ = [
+    "COMPILED",
+    "PURE",
+    "QUERIES",
     "Grounding",
+    "Queries",
     "Walk",
     "dependency_walk",
     "names_of",
@@ -131,26 +134,10 @@ def _grown_until_stable(links: Links, first: set[int]) -> set[int]:
         current = grown
 
 
-# A walk keeps its marks (record -> 1 + the record it was reached from, or 1) in a
-# dict while it is small and in a flat array once it has reached more than
-# 1/2**_DENSE_SHIFT of the map.  Hashing is what a large walk pays for (the dict's
-# probes land anywhere in memory), and the array costs O(|Args|) to allocate, so
-# switching only then keeps each query linear in what it visits (Proposition 2.5):
-# the allocation is at most 2**_DENSE_SHIFT times the records already visited.  The
-# two phases are two loops sharing one reader of the queue, so a small query pays
-# nothing for the large case.  One phase with dict marks throughout reads more simply
-# and measured 1.6-2.3 times slower on the fan's 10^5 and 10^6 records, whose walks
-# jump about the map (tests/benchmarks/bench_walk_phases.py).
-_DENSE_SHIFT = 4
-
-Marks: TypeAlias = "dict[int, int] | array[int]"
-
-
-def _flattened(marks: dict[int, int], size: int) -> array[int]:
-    flat = array("i", [0]) * size
-    for record, mark in marks.items():
-        flat[record] = mark
-    return flat
+# One phase, marks in a dict: the obviously right loop the proofs describe.  The speed of
+# a long walk is the compiled kernel's (reference/_walk.c, with epoch-stamped marks): it
+# takes 0.05-0.16 of this walk's time on the 10^6-record worst cases, where a second phase
+# with a flat mark array had gained this walk 1.6-2.3x on the fan (docs/performance.md).
 
 
 def names_of(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
@@ -297,32 +284,18 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     # marks[r] is 1 + the record r was first reached from (the start from itself).
     # The queue is a list read while it grows: breadth-first with no deque.
     marks = {start: start + 1}
-    dense_from = len(supports) >> _DENSE_SHIFT
     queue = [start]
-    reader = iter(queue)
-    for record in reader:
+    for record in queue:
         for support in supports[record]:
             if support not in marks:
                 marks[support] = record + 1
                 if not good[support]:
                     return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
-        if len(queue) > dense_from:
-            break
-    else:
-        return Walk(True, tuple(queue))
-    flat = _flattened(marks, len(supports))
-    for record in reader:  # where the first loop stopped
-        for support in supports[record]:
-            if not flat[support]:
-                flat[support] = record + 1
-                if not good[support]:
-                    return Walk(False, (), support, _path_to(flat, support))
-                queue.append(support)
     return Walk(True, tuple(queue))
 
 
-def _path_to(marks: Marks, end: int) -> tuple[int, ...]:
+def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
     path = [end]
     while (step := marks[path[-1]] - 1) != path[-1]:
         path.append(step)
@@ -402,23 +375,67 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     """
     # Marked when first reached, so each record enters the queue once (beta may
     # enter twice: as the start and, on a cycle, as a dependent).
-    seen: dict[int, int] = {}
-    dense_from = len(dependents) >> _DENSE_SHIFT
+    seen: set[int] = set()
     queue = [withdrawn]
-    reader = iter(queue)
-    for record in reader:
+    for record in queue:
         for dependent in dependents[record]:
             if dependent not in seen:
-                seen[dependent] = 1
-                queue.append(dependent)
-        if len(queue) > dense_from:
-            break
-    else:
-        return tuple(queue[1:])
-    flat = _flattened(seen, len(dependents))
-    for record in reader:  # where the first loop stopped
-        for dependent in dependents[record]:
-            if not flat[dependent]:
-                flat[dependent] = 1
+                seen.add(dependent)
                 queue.append(dependent)
     return tuple(queue[1:])
+
+
+# -- the queries by name, as the Verifier asks them: compiled when the kernel is built ----
+
+
+def _grounding(
+    supports: Links, good: Sequence[int], name: Sequence[RecordId], start: int
+) -> Grounding:
+    return dependency_walk(supports, good, start).named(name[start], name)
+
+
+def _affected_star(
+    dependents: Links, name: Sequence[RecordId], withdrawn: int
+) -> tuple[RecordId, ...]:
+    return names_of(reverse_closure(dependents, withdrawn), name)
+
+
+def _affected_star_active(
+    dependents: Links, good: Sequence[int], name: Sequence[RecordId], withdrawn: int
+) -> tuple[RecordId, ...]:
+    return names_of([r for r in reverse_closure(dependents, withdrawn) if good[r]], name)
+
+
+class Queries(NamedTuple):
+    """Verify's walk, Affected* and Affected* within S_t over the map's numbering, answering
+    with records (``name`` as in :class:`~gcv.reference.depmap.Numbering`), and which walk
+    answers them.  The contracts are on the :class:`~gcv.reference.verifier.Verifier`'s
+    queries, which call these, so a run with contracts checks either walk's answers."""
+
+    walk: str
+    grounding: Callable[[Links, Sequence[int], Sequence[RecordId], int], Grounding]
+    affected_star: Callable[[Links, Sequence[RecordId], int], tuple[RecordId, ...]]
+    affected_star_active: Callable[
+        [Links, Sequence[int], Sequence[RecordId], int], tuple[RecordId, ...]
+    ]
+
+
+PURE = Queries("pure Python", _grounding, _affected_star, _affected_star_active)
+"""The definition: the walks above, named (and the fallback)."""
+
+
+def _compiled() -> Queries | None:
+    # The kernel is absent when the install had no C compiler, and refuses to load when
+    # GCV_PURE_WALK is set (reference/_walk.c): either way the pure walk answers.
+    try:
+        import gcv.reference._walk as kernel
+    except ImportError:
+        return None
+    return Queries("compiled (C)", kernel.walk, kernel.affected_star, kernel.affected_star_active)
+
+
+COMPILED = _compiled()
+"""The same queries compiled from ``reference/_walk.c``, or ``None`` when it is not built."""
+
+QUERIES = COMPILED or PURE
+"""The queries the Verifier asks."""

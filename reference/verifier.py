@@ -12,7 +12,7 @@ the turn has produced so far, and commits all of them or none.  The queries
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import pairwise
@@ -21,13 +21,15 @@ import icontract
 
 from gcv.reference.apply import apply_operations
 from gcv.reference.closure import (
+    QUERIES,
     Grounding,
-    dependency_walk,
+    is_closed_from,
+    is_least_closed_from,
+    is_reached_exactly,
     names_of,
     one_step_affected,
-    reverse_closure,
 )
-from gcv.reference.depmap import AttackAdded, Change, DependencyMap, StandingChanged
+from gcv.reference.depmap import AttackAdded, Change, DependencyMap, Numbering, StandingChanged
 from gcv.reference.epistemic.abduction import Problem, open_problems
 from gcv.reference.epistemic.formula import (
     MAX_DEPTH,
@@ -134,6 +136,32 @@ def is_dependency_path(
 ) -> bool:
     """Check that each step of ``path`` follows a recorded Dep link."""
     return all(later in dep.get(earlier, ()) for earlier, later in pairwise(path))
+
+
+def is_closed_by_name(
+    dep: Mapping[RecordId, Collection[RecordId]], members: Collection[RecordId]
+) -> bool:
+    """Check that ``members`` contains Dep(alpha) for each of its members alpha."""
+    inside = set(members)
+    return all(support in inside for member in inside for support in dep.get(member, ()))
+
+
+def is_rejection_witnessed(
+    result: Grounding, candidate: RecordId | None, standing: Mapping[RecordId, Standing]
+) -> bool:
+    """Check that a rejection of a registered candidate names a witness outside S_t and a
+    path from the candidate to it."""
+    return result.witness is None or (
+        result.path[0] == candidate
+        and result.path[-1] == result.witness
+        and standing[result.witness] not in GOOD_STANDING
+    )
+
+
+def numbers_of(state: DependencyMap, records: Iterable[RecordId]) -> list[int]:
+    """The numbers of ``records`` in the map's numbering."""
+    number = state.numbering.number
+    return [number[record] for record in records]
 
 
 def is_index_of(
@@ -318,6 +346,20 @@ class Verifier:
             raise UnknownRecord(f"record {record!r} is not registered", record=record)
         return record
 
+    def _number(self, numbering: Numbering, record: RecordId) -> int:
+        """The number of a registered ``record``; otherwise the error :meth:`_known` raises.
+
+        One lookup answers both questions, is it registered and which number it has: with
+        the compiled walk, the retraction query itself costs about as much again.
+        """
+        if isinstance(record, str):
+            try:  # a plain try: contextlib.suppress costs as much as the query
+                return numbering.number[record]
+            except KeyError:
+                pass
+        self._known(record)
+        raise AssertionError(f"{record!r} is registered but not numbered")
+
     def _agent(self, agent: AgentId) -> AgentId:
         if agent not in self.state.agents:
             raise UnknownAgent(f"agent {agent!r} is not in Ags")
@@ -330,40 +372,101 @@ class Verifier:
         "a candidate with no associated record is ungrounded, with no witness",
     )
     @icontract.ensure(
+        lambda self, result: is_within_good_standing(result.closure, self.state.standing),
+        "Lemma 2.1: the walk accepts only if Dep*(alpha_c) is inside S_t",
+    )
+    @icontract.ensure(
+        lambda self, candidate, result: (
+            not result.grounded
+            or (
+                result.closure[0] == candidate and is_closed_by_name(self.state.dep, result.closure)
+            )
+        ),
+        "Lemma 2.1: on acceptance the returned set contains alpha_c and is closed under Dep",
+    )
+    @icontract.ensure(
+        lambda self, candidate, result: is_rejection_witnessed(
+            result, candidate, self.state.standing
+        ),
+        "Lemma 2.1: on rejection a Dep path leads from alpha_c to a record outside S_t",
+    )
+    @icontract.ensure(
         lambda self, result: result.grounded or is_dependency_path(self.state.dep, result.path),
         "Lemma 2.1: a rejection's path follows recorded Dep links",
+    )
+    @icontract.ensure(
+        lambda self, candidate, result: (
+            not result.grounded
+            or is_reached_exactly(
+                self.state.numbering.supports,
+                self.state.numbering.number[candidate],
+                numbers_of(self.state, result.closure),
+            )
+        ),
+        "Lemma 2.1: on acceptance the walk returns exactly Dep*(alpha_c)",
+        enabled=icontract.SLOW,
     )
     def verify(self, candidate: RecordId | None) -> Grounding:
         """Verify a candidate continuation by its associated record alpha_c (Lemma 2.1).
 
         Grounded iff Dep*(alpha_c) is inside S_t; a candidate with no associated
-        record (``None`` or an identifier not in Args_t) is ungrounded.
+        record (``None`` or an identifier not in Args_t) is ungrounded.  On acceptance
+        the closure is Dep*(alpha_c), alpha_c first, then breadth-first; on rejection
+        the witness is the first record outside S_t the walk meets, with a shortest Dep
+        path to it.
         """
-        if candidate is not None:
-            _check_record_id(candidate, "candidate")
-        if candidate is None or candidate not in self.state.records:
-            return Grounding(candidate, False)
         n = self.state.numbering
-        return dependency_walk(n.supports, n.good, n.number[candidate]).named(candidate, n.name)
+        number = n.number.get(candidate) if isinstance(candidate, str) else None
+        if number is None:
+            if candidate is not None:
+                _check_record_id(candidate, "candidate")
+            return Grounding(candidate, False)
+        return QUERIES.grounding(n.supports, n.good, n.name, number)
 
     def affected(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected(beta): the records with a direct Dep link to ``withdrawn`` (Definition 2.3)."""
         n = self.state.numbering
-        return names_of(one_step_affected(n.dependents, n.number[self._known(withdrawn)]), n.name)
+        return names_of(one_step_affected(n.dependents, self._number(n, withdrawn)), n.name)
 
+    @icontract.ensure(lambda result: len(set(result)) == len(result), "each record once")
+    @icontract.ensure(
+        lambda self, withdrawn, result: is_closed_from(
+            self.state.numbering.dependents,
+            self.state.numbering.number[withdrawn],
+            numbers_of(self.state, result),
+        ),
+        "Definition 2.3: Affected*(beta) contains Affected(beta) and is closed under the X_k step",
+    )
+    @icontract.ensure(
+        lambda self, withdrawn, result: is_least_closed_from(
+            self.state.numbering.dependents,
+            self.state.numbering.number[withdrawn],
+            numbers_of(self.state, result),
+        ),
+        "Definition 2.3: Affected*(beta) is exactly the union of the X_k",
+        enabled=icontract.SLOW,
+    )
     def affected_star(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
-        """Affected*(beta): records with a non-empty Dep path to ``withdrawn`` (Definition 2.3)."""
+        """Affected*(beta): records with a non-empty Dep path to ``withdrawn`` (Definition 2.3),
+        breadth-first from beta, each once (beta itself exactly when it lies on a cycle)."""
         n = self.state.numbering
-        return names_of(reverse_closure(n.dependents, n.number[self._known(withdrawn)]), n.name)
+        return QUERIES.affected_star(n.dependents, n.name, self._number(n, withdrawn))
 
     @icontract.ensure(
-        lambda self, result: is_within_good_standing(result, self.state.standing),
-        "the active dependents lie in S_t",
+        lambda self, withdrawn, result: (
+            result
+            == tuple(
+                r for r in self.affected_star(withdrawn) if self.state.standing[r] in GOOD_STANDING
+            )
+        ),
+        "Affected*(beta) intersected with S_t, in Affected*'s order",
     )
     def affected_star_active(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected*(beta) intersected with S_t: the currently active dependents."""
-        standing = self.state.standing
-        return tuple(r for r in self.affected_star(withdrawn) if standing[r] in GOOD_STANDING)
+        n = self.state.numbering
+        return QUERIES.affected_star_active(
+            n.dependents, n.good, n.name, self._number(n, withdrawn)
+        )
 
     def standing(self, record: RecordId) -> Standing:
         """st_t(record)."""

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import gcv.reference.verifier
+from gcv.reference.closure import Queries
 from gcv.reference.operations import Hypothesize, Observe, Operation
 from gcv.reference.verifier import Turn, Verifier
 
-__all__ = ["OPENING", "four_active"]
+__all__ = ["OPENING", "answered_by", "four_active"]
 
 OPENING: tuple[Operation, ...] = (
     Observe("o1", "401 errors"),
@@ -21,3 +26,15 @@ def four_active() -> Verifier:
     v = Verifier(["a", "b", "c"], ["p"])
     v.apply_turn(Turn("a", OPENING))
     return v
+
+
+@contextmanager
+def answered_by(queries: Queries) -> Iterator[None]:
+    """Make the Verifier ask ``queries`` (:data:`gcv.reference.closure.PURE` or
+    ``COMPILED``) instead of the walk chosen at import."""
+    saved = gcv.reference.verifier.QUERIES
+    gcv.reference.verifier.QUERIES = queries
+    try:
+        yield
+    finally:
+        gcv.reference.verifier.QUERIES = saved

@@ -21,7 +21,7 @@ state.  So every pool step the encoding allows is one the engine accepts.  Every
 ``enumerate_every``-th state the solver also enumerates every one-operation step the
 encoding allows over the identifier pool with cited sets of any size, and the engine must
 accept each.  Verify and Affected* of every record of every state are compared with
-gcv.spec.core in both marking phases of reference/closure.py.
+gcv.spec.core, by the pure walk and by the compiled one (reference/closure.py).
 
 Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K] [--depth K]``
 for the counts, as a model checker prints them; ``--records 3`` is the deep profile, and
@@ -36,13 +36,12 @@ import copy
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import permutations, product
 
-import gcv.reference.closure
 from gcv.conformance.cases.oracle import spec_operation
 from gcv.proofs.encode import Rules
+from gcv.reference.closure import COMPILED, PURE
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -61,6 +60,7 @@ from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core, transition
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
+from tests.maps import answered_by
 from tests.test_transition import _same_map as same_map
 
 ATOMS = ("p",)
@@ -210,7 +210,7 @@ class Counts:
         yield f"{self.transitions} transitions: {self.accepted} accepted, {rejected} refused"
         yield "refusals: " + ", ".join(f"{c} {n}" for c, n in sorted(self.codes.items()))
         yield "coverage: " + ", ".join(f"{c} {n}" for c, n in sorted(self.coverage.items()))
-        yield f"queries (Verify, Affected*) in both marking phases: {self.queries}"
+        yield f"queries (Verify, Affected*) by both walks: {self.queries}"
         unmodelled = ", ".join(f"{c} {n}" for c, n in sorted(self.unmodelled.items()))
         yield (
             f"decided by the encoding's transition relation: {self.encoded}; not modelled "
@@ -409,33 +409,20 @@ def _position(turn: Turn, error: GcvError) -> int:
     return order.index(error.operation_index) if error.operation_index in order else 0
 
 
-@contextmanager
-def dense_from_the_start(shift: int) -> Iterator[None]:
-    """Set :mod:`gcv.reference.closure`'s phase threshold (a module constant, not a parameter):
-    shift 0 keeps a walk over n records in its first, dict-marked loop; the default (4)
-    hands a walk over fewer than 16 records to the second, array-marked loop after the
-    start's links."""
-    saved = gcv.reference.closure._DENSE_SHIFT
-    gcv.reference.closure._DENSE_SHIFT = shift
-    try:
-        yield
-    finally:
-        gcv.reference.closure._DENSE_SHIFT = saved
-
-
 def check_queries(engine: Verifier, state: transition.State) -> int:
-    """Verify (Lemma 2.1) and Affected* (Definition 2.3) of every record, in both marking
-    phases of reference/closure.py, against spec.core; the number of queries asked."""
+    """Verify (Lemma 2.1) and Affected* (Definition 2.3) of every record, by the pure walk
+    and by the compiled one when it is built, against spec.core; the number of queries
+    asked."""
     d, asked = state.to_core(), 0
-    for shift in (0, gcv.reference.closure._DENSE_SHIFT):
-        with dense_from_the_start(shift):
+    for queries in (PURE, COMPILED or PURE):
+        with answered_by(queries):
             for record in sorted(state.records):
                 grounded = engine.verify(record).grounded
                 if grounded != core.is_grounded(d, record):
-                    raise Divergence(f"Verify({record}) is {grounded} at shift {shift}")
+                    raise Divergence(f"Verify({record}) is {grounded} ({queries.walk})")
                 affected = set(engine.affected_star(record))
                 if affected != core.compute_affected_star(d, record):
-                    raise Divergence(f"Affected*({record}) is {affected} at shift {shift}")
+                    raise Divergence(f"Affected*({record}) is {affected} ({queries.walk})")
                 asked += 2
     return asked
 

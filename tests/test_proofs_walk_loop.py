@@ -1,6 +1,6 @@
-"""The ``walk-loops`` obligation encodes the loops ``reference/closure.py`` runs: the two loops
-of ``dependency_walk`` and the loop of ``_path_to``, read from the source, are the ones the
-proof module states, and a mutant of any of them, in a copy of the source, breaks the tie."""
+"""The ``walk-loops`` obligation encodes the loops ``reference/closure.py`` runs: the loop of
+``dependency_walk`` and the loop of ``_path_to``, read from the source, are the ones the
+proof module states, and a mutant of either, in a copy of the source, breaks the tie."""
 
 from __future__ import annotations
 
@@ -42,13 +42,13 @@ def test_the_encoded_loops_are_the_codes() -> None:
     [
         ("if support not in marks:", "if True:"),
         ("                marks[support] = record + 1\n", "                marks[support] = 1\n"),
-        ("if not flat[support]:", "if flat[support] == 0 or True:"),
         (
             "                if not good[support]:\n"
-            "                    return Walk(False, (), support, _path_to(flat, support))",
+            "                    return Walk(False, (), support, _path_to(marks, support))",
             "                if not good[record]:\n"
-            "                    return Walk(False, (), support, _path_to(flat, support))",
+            "                    return Walk(False, (), support, _path_to(marks, support))",
         ),
+        ("                queue.append(support)\n", "                queue.append(record)\n"),
         ("        path.append(step)\n", "        path.append(step - 1)\n"),
         ("(step := marks[path[-1]] - 1) != path[-1]", "(step := marks[path[-1]] - 1) != end"),
     ],

@@ -10,13 +10,16 @@ shadow the installed ones.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from gcv.release import outside_environment
+from gcv.release import fresh_environment, outside_environment
 
 pytestmark = pytest.mark.slow
 
@@ -68,6 +71,7 @@ def test_the_package_is_the_installed_one(installed: tuple[Path, Path]) -> None:
 def test_version_replay_and_a_user_script(installed: tuple[Path, Path]) -> None:
     version = _run(installed, "gcv", "--version")
     assert version.returncode == 0 and version.stdout.startswith("gcv 0."), version
+    assert "(walk: compiled (C))" in version.stdout, "the wheel carries the compiled walk"
     replay = _run(installed, "gcv", "replay")
     assert replay.returncode == 0 and "all hold" in replay.stdout, replay.stderr
     script = _run(installed, "python", "app.py")
@@ -139,3 +143,32 @@ def test_experiments_and_evidence_outside_the_checkout(installed: tuple[Path, Pa
     missing = _run(installed, "gcv", "evidence", "docs/facts-example.tsv", "Arden")
     assert missing.returncode == 2 and "source repository" in missing.stderr, missing.stderr
     assert "Errno" not in missing.stderr
+
+
+@pytest.mark.slow
+def test_an_sdist_built_where_no_compiler_runs_installs_the_pure_walk(
+    tmp_path: Path, distributions: tuple[Path, Path]
+) -> None:
+    """setup.py marks the compiled walk optional: with a C compiler that always fails
+    (CC=false), the wheel built from the sdist has no kernel, installs, and answers with
+    the pure walk."""
+    sdist, _ = distributions
+    environment = {**os.environ, "CC": "false"}
+    command = [sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", tmp_path]
+    built = subprocess.run(
+        [*map(str, command), str(sdist)], env=environment, capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    assert 'building extension "gcv.reference._walk" failed' in built.stdout + built.stderr
+    (wheel,) = tmp_path.glob("*.whl")
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".so")]
+    purelib = Path(sysconfig.get_paths()["purelib"])
+    bin_folder = fresh_environment(wheel, tmp_path / "env", purelib)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "app.py").write_text(USER_SCRIPT)
+    installed = (bin_folder, work)
+    version = _run(installed, "gcv", "--version")
+    assert version.returncode == 0 and "(walk: pure Python)" in version.stdout, version
+    script = _run(installed, "python", "app.py")
+    assert script.returncode == 0 and script.stdout.split()[1:] == ["True", "True"], script.stderr

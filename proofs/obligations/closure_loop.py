@@ -1,18 +1,16 @@
-"""The loops of ``gcv.reference.closure.reverse_closure`` themselves: a loop invariant and a
+"""The loop of ``gcv.reference.closure.reverse_closure`` itself: a loop invariant and a
 decreasing measure, unbounded.
 
 Unlike ``definition-2.3``, which abstracts the worklist to a set, this is the code's own
-state over record numbers: ``queue`` (a list read by an iterator while it grows: ``head``
-records read, ``tail`` its length), the marks (``seen``: the dict of the first phase and
-the flat array of the second are both "marked or not", so one encoding covers both loops;
-the switch between them keeps every mark and the reader's position), and the inner loop's
-index ``k`` over ``dependents[record]``.  The two nested loops are one transition system:
-from the outer loop's head, read the next record (``inner`` becomes true); in the inner
-loop, look at ``dependents[record][k]``, mark and append it if unmarked, and step ``k``;
-at its end, return to the outer head.  Ghost variables the code does not keep: ``where``
-(each marked record's position in the queue) and a permutation of the n record numbers
-whose first ``tail - 1`` entries are the marked records (its inverse ``place``), which
-bounds ``tail`` by n + 1 without counting.
+state over record numbers: ``queue`` (a list read while it grows: ``head`` records read,
+``tail`` its length), the marks ``seen``, and the inner loop's index ``k`` over
+``dependents[record]``.  The two nested loops are one transition system: from the outer
+loop's head, read the next record (``inner`` becomes true); in the inner loop, look at
+``dependents[record][k]``, mark and append it if unmarked, and step ``k``; at its end,
+return to the outer head.  Ghost variables the code does not keep: ``where`` (each marked
+record's position in the queue) and a permutation of the n record numbers whose first
+``tail - 1`` entries are the marked records (its inverse ``place``), which bounds ``tail``
+by n + 1 without counting.
 
 Checks: the invariant holds on entry, is preserved by each of the three steps, and on exit
 implies the postcondition (the returned ``queue[1:]`` holds each record with a non-empty
@@ -37,23 +35,15 @@ __all__ = ["LOOPS", "OBLIGATION", "Input", "decreases", "measure", "permutation"
 
 LOOPS = (
     """
-for record in reader:
+for record in queue:
     for dependent in dependents[record]:
         if dependent not in seen:
-            seen[dependent] = 1
-            queue.append(dependent)
-""",
-    """
-for record in reader:
-    for dependent in dependents[record]:
-        if not flat[dependent]:
-            flat[dependent] = 1
+            seen.add(dependent)
             queue.append(dependent)
 """,
 )
-"""The two loops this module encodes, as ``reverse_closure`` writes them (without the
-first loop's switch to the second phase and its exit, which the encoding keeps as
-``finish`` and the postcondition)."""
+"""The loop this module encodes, as ``reverse_closure`` writes it (its exit is the
+encoding's ``finish`` and the postcondition)."""
 
 _i, _j, _x = z3.Ints("i j x")
 IntArray: TypeAlias = z3.ArrayRef
@@ -171,7 +161,7 @@ class Loop:
 
 
 def entry(a: Input, order: IntArray, place: IntArray) -> Loop:
-    """``seen = {}; queue = [withdrawn]; reader = iter(queue)`` (the ghost permutation is
+    """``seen = set(); queue = [withdrawn]`` (the ghost permutation is
     any permutation of the record numbers)."""
     ints = z3.IntSort()
     return Loop(
@@ -256,7 +246,7 @@ def invariant(a: Input, s: Loop) -> z3.BoolRef:
 
 
 def read(s: Loop) -> Loop:
-    """``for record in reader``: read the next record."""
+    """``for record in queue``: read the next record."""
     return Loop(
         s.queue,
         s.tail,
@@ -490,8 +480,8 @@ def twins(budget: Budget) -> list[Twin]:
 
 OBLIGATION = Obligation(
     id="closure-loops",
-    statement="Definition 2.3 / Proposition 2.5, the code: reverse_closure's two loops "
-    "return exactly Affected*(beta), each record once, and terminate",
+    statement="Definition 2.3 / Proposition 2.5, the code: reverse_closure's loop "
+    "returns exactly Affected*(beta), each record once, and terminates",
     bound=lambda budget: "unbounded",
     checks=checks,
     twins=twins,

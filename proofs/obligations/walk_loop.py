@@ -1,15 +1,13 @@
-"""The loops of ``gcv.reference.closure.dependency_walk`` (the Verify walk of Lemma 2.1) and of
+"""The loop of ``gcv.reference.closure.dependency_walk`` (the Verify walk of Lemma 2.1) and of
 the path it returns on rejection, ``_path_to``: loop invariants and decreasing measures,
 unbounded.
 
 The code's own state over record numbers, as ``closure-loops`` encodes ``reverse_closure``:
-``queue`` (a list read by an iterator while it grows: ``head`` records read, ``tail`` its
-length), the marks, and the inner loop's index ``k`` over ``supports[record]``.  The dict of
-the first phase and the flat array of the second are one encoding: ``mark[r]`` is 0 for
-"not marked" (``r not in marks``, ``not flat[r]``) and otherwise 1 + the record r was first
-reached from (``marks[r] = record + 1``; the start is its own parent); the switch between
-the phases copies every mark and keeps the reader's position, so it changes nothing here.
-The two nested loops are one transition system: read the next record; visit
+``queue`` (a list read while it grows: ``head`` records read, ``tail`` its length), the
+marks, and the inner loop's index ``k`` over ``supports[record]``.  ``mark[r]`` is 0 for
+"not marked" (``r not in marks``) and otherwise 1 + the record r was first reached from
+(``marks[r] = record + 1``; the start is its own parent).  The two nested loops are one
+transition system: read the next record; visit
 ``supports[record][k]`` (marked already: step on; unmarked and in S_t: mark, append, step
 on); end of the supports.  An unmarked support outside S_t is marked and returned at once
 with ``_path_to(marks, support)``, whose loop follows the parent marks back to the start.
@@ -56,7 +54,7 @@ __all__ = ["LOOPS", "OBLIGATION"]
 
 LOOPS = (
     """
-for record in reader:
+for record in queue:
     for support in supports[record]:
         if support not in marks:
             marks[support] = record + 1
@@ -65,22 +63,12 @@ for record in reader:
             queue.append(support)
 """,
     """
-for record in reader:
-    for support in supports[record]:
-        if not flat[support]:
-            flat[support] = record + 1
-            if not good[support]:
-                return Walk(False, (), support, _path_to(flat, support))
-            queue.append(support)
-""",
-    """
 while (step := marks[path[-1]] - 1) != path[-1]:
     path.append(step)
 """,
 )
-"""The loops this module encodes, as ``dependency_walk`` and ``_path_to`` write them (without
-the first loop's switch to the second phase and its exit, which the encoding keeps as
-``finish`` and the acceptance postcondition)."""
+"""The loops this module encodes, as ``dependency_walk`` and ``_path_to`` write them (the
+walk's exit is the encoding's ``finish`` and the acceptance postcondition)."""
 
 _i, _j, _x = z3.Ints("i j x")
 
@@ -134,7 +122,7 @@ def dep_star(a: Input, r: z3.ArithRef) -> z3.BoolRef:
 
 
 def entry(a: Input, order: IntArray, place: IntArray) -> Walk:
-    """``marks = {start: start + 1}; queue = [start]; reader = iter(queue)``."""
+    """``marks = {start: start + 1}; queue = [start]``."""
     ints = z3.IntSort()
     return Walk(
         z3.K(ints, a.beta),
@@ -227,7 +215,7 @@ def invariant(a: Input, good: IntArray, s: Walk) -> z3.BoolRef:
 
 
 def read(s: Walk) -> Walk:
-    """``for record in reader``: read the next record."""
+    """``for record in queue``: read the next record."""
     return replace(s, head=s.head + 1, inner=z3.BoolVal(True), k=z3.IntVal(0))
 
 
@@ -677,9 +665,9 @@ def twins(budget: Budget) -> list[Twin]:
 
 OBLIGATION = Obligation(
     id="walk-loops",
-    statement="Lemma 2.1 and Proposition 2.5, the code: dependency_walk's two loops accept "
+    statement="Lemma 2.1 and Proposition 2.5, the code: dependency_walk's loop accepts "
     "iff Dep*(start) is inside S_t, returning exactly Dep*(start) with each record once, or "
-    "reject with a witness outside S_t and a Dep path to it; they and _path_to terminate",
+    "rejects with a witness outside S_t and a Dep path to it; it and _path_to terminate",
     bound=lambda budget: "unbounded",
     checks=checks,
     twins=twins,

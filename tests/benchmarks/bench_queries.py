@@ -1,19 +1,28 @@
-"""Time Verify and Affected* on one generated conversation (a quick look; the full
-benchmark is ``python -m tests.benchmarks``).
+"""Time Verify and Affected* on one generated conversation (a quick look; the table of
+docs/performance.md is ``tests.benchmarks.bench_walks``, the full suite
+``python -m tests.benchmarks``).
 
     .venv/bin/python -m tests.benchmarks.bench_queries [TURNS]      # contracts on
     .venv/bin/python -O -m tests.benchmarks.bench_queries [TURNS]   # contracts off
 
-Prints the map's size, the median time per query over every record, and the
-retraction query Affected*(o5), whose answer is {h1, h3, h4} at every length.
+Prints the map's size, the walk answering (gcv --version names it), the time per query
+over every record, and the retraction query Affected*(o5), whose answer is {h1, h3, h4}
+at every length: each the median of seven passes in thread CPU time, with the lowest and
+highest pass, beside the median wall time.
 """
 
 from __future__ import annotations
 
 import sys
 
+from gcv.reference.closure import QUERIES
+from tests.benchmarks.bench_walks import Timing, timed
 from tests.benchmarks.conversation import PLANTED, Conversation
-from tests.benchmarks.suite import median_seconds
+
+
+def _us(timing: Timing, per: int = 1) -> str:
+    cpu, low, high = (t / per * 1e6 for t in (timing.cpu, timing.cpu_low, timing.cpu_high))
+    return f"{cpu:8.2f} us CPU ({low:.2f}-{high:.2f}), {timing.wall / per * 1e6:8.2f} us wall"
 
 
 def main(turns: int = 2000) -> None:
@@ -24,6 +33,7 @@ def main(turns: int = 2000) -> None:
     edges = sum(len(s) for s in v.state.dep.values())
     contracts = "on" if __debug__ else "off"
     print(f"{turns} turns: {len(records)} records, {edges} Dep links, contracts {contracts}")
+    print(f"walk: {QUERIES.walk}")
 
     def verify_all() -> None:
         for r in records:
@@ -33,13 +43,17 @@ def main(turns: int = 2000) -> None:
         for r in records:
             v.affected_star(r)
 
-    verify_us = median_seconds(verify_all, repeat=5) / len(records) * 1e6
-    star_us = median_seconds(star_all, repeat=5) / len(records) * 1e6
-    single_us = median_seconds(lambda: v.affected_star(PLANTED)) * 1e6
+    timings = timed(
+        {
+            "verify": verify_all,
+            "star": star_all,
+            "single": lambda: v.affected_star(PLANTED),
+        }
+    )
     size = len(v.affected_star(PLANTED))
-    print(f"verify        median over all records: {verify_us:8.2f} us")
-    print(f"affected_star median over all records: {star_us:8.2f} us")
-    print(f"affected_star({PLANTED}) with |Affected*| = {size}: {single_us:8.2f} us")
+    print(f"verify        per record: {_us(timings['verify'], len(records))}")
+    print(f"affected_star per record: {_us(timings['star'], len(records))}")
+    print(f"affected_star({PLANTED}) with |Affected*| = {size}: {_us(timings['single'])}")
 
 
 if __name__ == "__main__":

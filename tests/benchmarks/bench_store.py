@@ -39,7 +39,7 @@ from gcv.reference.verifier import Turn
 from gcv.store import DEFAULT_SNAPSHOT_EVERY, create_session, open_session
 from tests.benchmarks.conversation import AGENTS, PHASE2_ATOMS, Conversation
 
-__all__ = ["BEGIN", "END", "kept_block", "main", "measure", "render"]
+__all__ = ["BEGIN", "END", "kept_block", "main", "measure", "render", "splice"]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 BEGIN, END = "<!-- session store: begin -->", "<!-- session store: end -->"
@@ -144,17 +144,19 @@ def _comparison(rows: Sequence[dict[str, Any]]) -> list[str]:
     return [" ".join(said)]
 
 
-def kept_block(text: str) -> str:
-    """The store section of an existing docs/performance.md, markers included ('' if none)."""
-    if BEGIN not in text or END not in text:
+def kept_block(text: str, begin: str = BEGIN, end: str = END) -> str:
+    """The section of an existing docs/performance.md between ``begin`` and ``end`` (the
+    store's by default), markers included ('' if none)."""
+    if begin not in text or end not in text:
         return ""
-    return text[text.index(BEGIN) : text.index(END) + len(END)] + "\n"
+    return text[text.index(begin) : text.index(end) + len(end)] + "\n"
 
 
-def _splice(text: str, section: str) -> str:
-    block = f"{BEGIN}\n{section}{END}\n"
-    if BEGIN in text and END in text:
-        return text[: text.index(BEGIN)] + block + text[text.index(END) + len(END) + 1 :]
+def splice(text: str, section: str, begin: str = BEGIN, end: str = END) -> str:
+    """``text`` with ``section`` between ``begin`` and ``end`` (appended if not there)."""
+    block = f"{begin}\n{section}{end}\n"
+    if begin in text and end in text:
+        return text[: text.index(begin)] + block + text[text.index(end) + len(end) + 1 :]
     return text.rstrip("\n") + "\n\n" + block
 
 
@@ -180,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         figures = {"python": platform.python_version(), "load_average": load, "rows": rows}
         (DOCS / "store-performance.json").write_text(json.dumps(figures, indent=1) + "\n")
         performance = DOCS / "performance.md"
-        performance.write_text(_splice(performance.read_text(encoding="utf-8"), section))
+        performance.write_text(splice(performance.read_text(encoding="utf-8"), section))
     return 0
 
 

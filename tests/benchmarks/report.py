@@ -294,11 +294,13 @@ NOTES = """\
   registered and keeps Dep, its reverse index and S_t over the numbers, each record's links
   a compact array (`DependencyMap.numbering`: the one representation of Dep; `dep` and
   `rdep` by identifier are views of it); the walks index lists instead of hashing
-  identifiers, and keep their marks in a dict until they have reached 1/16 of the map, then
-  in a flat array, so a small query allocates nothing in proportion to the map
-  (`reference/closure.py`). With identifiers and dicts the fan took 2.6 s (Verify) and
-  3.2 s (Affected*) at 10^6 records; one phase with dict marks throughout, 1.6-2.3 times
-  the two phases' time on the fan (`python -O -m tests.benchmarks.bench_walk_phases`).
+  identifiers. The compiled walk (`reference/_walk.c`, built when the install has a C
+  compiler) keeps its marks as epoch stamps in buffers that grow with the largest map
+  queried, so a query allocates nothing but its answer; the pure walk
+  (`reference/closure.py`, the fallback and the definition the compiled one is tested
+  against) keeps them in a dict. With identifiers and dicts the fan took 2.6 s (Verify) and
+  3.2 s (Affected*) at 10^6 records. [Modified: the figures below "The walks" predate the
+  compiled walk; the pure walk then switched to a flat mark array past 1/16 of the map.]
 - **Timing.** Each figure is the median of 3-7 runs of a loop calibrated to at least 20 ms;
   the machine is shared, so read the ratios. Contracts on means `python` without `-O` and
   without `ICONTRACT_SLOW` (the costly postconditions stay off, as outside the tests).

@@ -45,7 +45,7 @@ from tests.benchmarks.conversation import (
 )
 from tests.benchmarks.history_replay import engine_replay, replay_affected_star
 
-__all__ = ["main", "median_seconds"]
+__all__ = ["calibrated", "main", "median_seconds"]
 
 Row = dict[str, Any]
 
@@ -79,17 +79,23 @@ records (building 10^6 with every contract checked takes minutes); the -O run co
 the full range."""
 
 
-def median_seconds(call: Callable[[], object], *, repeat: int = 7, budget: float = 0.02) -> float:
-    """Median time of one ``call``: ``repeat`` runs of a loop calibrated to ``budget`` s."""
-    number, elapsed = 1, 0.0
+def calibrated(call: Callable[[], object], budget: float) -> tuple[int, float]:
+    """How many calls of ``call`` take at least ``budget`` s of wall time, and how long
+    that many took."""
+    number = 1
     while True:
         start = time.perf_counter()
         for _ in range(number):
             call()
         elapsed = time.perf_counter() - start
         if elapsed >= budget or number >= 1 << 20:
-            break
+            return number, elapsed
         number *= 2 if elapsed == 0 else max(2, min(10, int(budget / elapsed) + 1))
+
+
+def median_seconds(call: Callable[[], object], *, repeat: int = 7, budget: float = 0.02) -> float:
+    """Median time of one ``call``: ``repeat`` runs of a loop calibrated to ``budget`` s."""
+    number, elapsed = calibrated(call, budget)
     runs = [elapsed / number]
     for _ in range(repeat - 1):
         start = time.perf_counter()
