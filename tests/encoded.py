@@ -271,7 +271,7 @@ def _decoded(
         case OperationKind.HYPOTHESIZE:
             op = Hypothesize(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
         case OperationKind.QUESTION:
-            op = Question(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
+            op = Question(c.element(m, p.new), "c")
         case OperationKind.REVISE:
             return Revise(c.element(m, p.target), c.members(m, "attackers")), z3.Or(
                 c.other(m, p.target), c.other_set(m, "attackers")
