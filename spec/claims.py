@@ -382,13 +382,13 @@ CLAIMS: tuple[Claim, ...] = (
         "core",
         "Definition 2.3 (stabilisation)",
         "the sequence X_k stabilises within |Args_t| rounds",
-        Status.PROVED_BOUNDED,
+        Status.PROVED_UNBOUNDED,
         implemented_in=("gcv.spec.core.compute_affected_iteration",),
         tests=(
             _t("test_closure.py", "test_x_k_stabilises_within_args_rounds"),
             _t("test_closure.py", "test_the_stabilisation_bound_is_reached_by_a_chain"),
         ),
-        obligations=("definition-2.3-bounded",),
+        obligations=("definition-2.3-rounds", "definition-2.3-bounded"),
     ),
     Claim(
         "core.cor-2.4",
@@ -627,6 +627,30 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_restrictions.py",
                 "test_a_standing_update_writes_one_label_whatever_the_map_size",
             ),
+        ),
+    ),
+    Claim(
+        "core.prop-2.5.acyclic",
+        "core",
+        "Proposition 2.5 (proof: acyclic attack graphs)",
+        "when Att is acyclic, the grounded, complete, preferred and stable semantics yield the "
+        "same unique extension, computable in O(|Args| + |Att|) by topological processing",
+        Status.TESTED,
+        implemented_in=(
+            "gcv.spec.dung.is_acyclic",
+            "gcv.spec.dung.compute_acyclic_grounded_extension",
+        ),
+        tests=(
+            _t(
+                "test_dung.py",
+                "test_on_every_acyclic_framework_of_up_to_three_arguments_the_semantics_collapse",
+            ),
+            _t(
+                "test_dung.py",
+                "test_on_every_acyclic_framework_of_five_arguments_the_semantics_collapse",
+            ),
+            _t("test_dung.py", "test_slow_every_acyclic_framework_collapses"),
+            _t("test_dung.py", "test_a_cycle_breaks_the_collapse"),
         ),
     ),
     Claim(
