@@ -1143,13 +1143,7 @@ def process_question(state: State, op: Operation, speaker: str) -> None:
     abductive problem."""
     # The issue's name is the source of the problems it queues: not a record's, so the
     # source stays unambiguous.
-    _require(
-        op["id"] not in state.records,
-        QUESTION_NO_RECORD,
-        "duplicate-record",
-        field="id",
-        record=op["id"],
-    )
+    _require_new_id(state, op, QUESTION_NO_RECORD)
     _note(QUESTION_NO_RECORD)
     _check_formula(state, op)
     chi = op.get("formula")
@@ -1398,15 +1392,19 @@ def _note(*clause_ids: str) -> None:
         log.clauses.update(clause_ids)
 
 
-def _new_record(state: State, op: Operation) -> None:
-    _note(NEW_ACTIVE, NEW_RECORD_DEP)
+def _require_new_id(state: State, op: Operation, clause_id: str) -> None:
     _require(
         op["id"] not in state.records,
-        ID_NEW,
+        clause_id,
         "duplicate-record",
         field="id",
         record=op["id"],
     )
+
+
+def _new_record(state: State, op: Operation) -> None:
+    _note(NEW_ACTIVE, NEW_RECORD_DEP)
+    _require_new_id(state, op, ID_NEW)
     depends_on = tuple(op.get("depends_on", ()))
     _cited(state, "depends_on", depends_on, own=op["id"], allowed=None)
     _note_withdrawn(state, depends_on, DEPENDS_ANY_STANDING)
