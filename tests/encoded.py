@@ -124,8 +124,10 @@ class Universe:
         registers = False
         sets: dict[str, Sequence[str]] = {}
         match op:
-            case Observe() | Hypothesize() | Question():
+            case Observe() | Hypothesize():
                 records["new"], sets["cited"] = c[op.id], op.depends_on
+            case Question():
+                records["new"] = c[op.id]
             case Support() | Undermine():
                 records["target"], records["evidence"] = c[op.target], c[op.evidence]
                 registers, sets["cited"] = op.evidence_claim is not None, op.evidence_depends_on
