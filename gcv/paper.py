@@ -27,7 +27,16 @@ from pathlib import Path
 
 from gcv.hints import extra_missing, install_hint, source_checkout
 from gcv.options import EXIT_BAD_INPUT
-from gcv.spec.claims import CLAIMS, NEEDS_REASON, NUMBERED, PAPERS, Claim, Status, is_registered
+from gcv.spec.claims import (
+    CLAIMS,
+    MEANING,
+    NEEDS_REASON,
+    NUMBERED,
+    PAPERS,
+    Claim,
+    Status,
+    is_registered,
+)
 
 __all__ = ["CHECKOUT", "find_problems", "find_unregistered", "main", "render_markdown"]
 
@@ -119,6 +128,12 @@ def _problems(c: Claim) -> Iterable[str]:
         yield f"{c.id}: no test, obligation, vector or benchmark checks it"
     if c.status in (Status.PROVED_UNBOUNDED, Status.PROVED_BOUNDED) and not c.obligations:
         yield f"{c.id}: status {c.status.value!r} but no proof obligation"
+    # A benchmark prints figures and cannot fail: "tested" and "reproduced" need a check that can.
+    checked_otherwise = any(_checks(c)) and not (c.tests or c.vectors)
+    if c.status in (Status.TESTED, Status.REPRODUCED) and checked_otherwise:
+        yield f"{c.id}: status {c.status.value!r} but no test or vector checks it"
+    if c.status in NEEDS_REASON and not c.reason:
+        yield f"{c.id}: status {c.status.value!r} needs a reason"
     yield from (
         f"{c.id}: {name} does not import" for name in c.implemented_in if not _imports(name)
     )
@@ -212,6 +227,9 @@ def render_markdown(claims: Iterable[Claim] = CLAIMS) -> str:
         "silent are in [`spec/normative.md`](../spec/normative.md).",
         "",
     ]
+    lines += ["Status words, each with one meaning:", ""]
+    lines += [f"- **{status.value}**: {meaning}." for status, meaning in MEANING.items()]
+    lines.append("")
     counts = Counter(c.status for c in claims)
     lines.append(
         "Statements: " + ", ".join(f"{counts[s]} {s.value}" for s in Status if counts[s]) + "."

@@ -94,6 +94,8 @@ def evaluate(verifier: Verifier, expectation: Expectation) -> Check:
                     e.closure is None or e.closure == frozenset(grounding.closure)
                 )
                 return Check(e, actual, ok)
+            case "arguments":
+                actual = frozenset(verifier.state.records)
             case "standing":
                 assert subject is not None, "the schema requires a record"
                 actual = verifier.standing(subject).value

@@ -263,6 +263,8 @@ def _expectation(data: Mapping[str, Any], where: str = "expect") -> Expectation:
                 closure=None if closure is None else frozenset(closure),
                 why=why,
             )
+        case "arguments":
+            return Expectation(query, None, frozenset(data["equals"]), why=why)
         case "commitments":
             return Expectation(query, data["agent"], frozenset(data["equals"]), why=why)
         case "aware":

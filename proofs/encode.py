@@ -259,6 +259,12 @@ def _registering(rules: Rules, s: State, p: Params, op: OperationKind) -> Transi
     return Transition(op, clauses, _register(s, p.new, p.cited))
 
 
+def _question(rules: Rules, s: State, p: Params) -> Transition:
+    # The issue's id names no record; (Args, st, Att, Dep) are unchanged.
+    assert rules[OperationKind.QUESTION].registers is Registration.NEVER
+    return Transition(OperationKind.QUESTION, {"issue id names no record": z3.Not(s.ex[p.new])}, s)
+
+
 def _evidence(rules: Rules, s: State, p: Params, op: OperationKind) -> Transition:
     assert rules[op].registers is Registration.EVIDENCE
     e, t = p.evidence, p.target
@@ -318,8 +324,10 @@ def transition(op: OperationKind, s: State, p: Params, rules: Rules | None = Non
     """
     rules = RULES if rules is None else rules
     match op:
-        case OperationKind.OBSERVE | OperationKind.HYPOTHESIZE | OperationKind.QUESTION:
+        case OperationKind.OBSERVE | OperationKind.HYPOTHESIZE:
             return _registering(rules, s, p, op)
+        case OperationKind.QUESTION:
+            return _question(rules, s, p)
         case OperationKind.SUPPORT | OperationKind.UNDERMINE:
             return _evidence(rules, s, p, op)
         case OperationKind.REVISE:

@@ -75,9 +75,16 @@ def _new_record(s: State, new: z3.ExprRef, cited: z3.ArrayRef, field: str) -> di
 
 
 def _registering(s: State, p: Params, op: OperationKind) -> Transition:
-    # T3.register.*: Observe, Hypothesize and Question (T3.question.registers-record).
+    # T3.register.*: Observe and Hypothesize.
     after = _next(s, joins=lambda x: x == p.new, links=lambda x, y: z3.And(x == p.new, p.cited[y]))
     return Transition(op, _new_record(s, p.new, p.cited, "id"), after)
+
+
+def _question(s: State, p: Params) -> Transition:
+    # T3.question.registers-record: no record, only the issue's id, which names none.
+    return Transition(
+        OperationKind.QUESTION, {f"{spec.QUESTION_NO_RECORD}: id": z3.Not(s.ex[p.new])}, s
+    )
 
 
 def _target(s: State, t: z3.ExprRef, clause: str, labels: Collection[str]) -> dict[str, z3.BoolRef]:
@@ -171,8 +178,10 @@ def stated(op: OperationKind, s: State, p: Params) -> Transition:
     """Table 3's transition of ``op`` from ``s`` with ``p``, as ``spec/normative.md`` states
     it.  Expand-Awareness changes only M_t (del.expand-awareness): the identity here."""
     match op:
-        case OperationKind.OBSERVE | OperationKind.HYPOTHESIZE | OperationKind.QUESTION:
+        case OperationKind.OBSERVE | OperationKind.HYPOTHESIZE:
             return _registering(s, p, op)
+        case OperationKind.QUESTION:
+            return _question(s, p)
         case OperationKind.SUPPORT:
             return _support(s, p)
         case OperationKind.UNDERMINE:

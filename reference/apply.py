@@ -35,7 +35,6 @@ from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
-    Question,
     Resolve,
     Revise,
     Support,
@@ -111,8 +110,8 @@ def _registers_as_the_table_says(before: int, dmap: DependencyMap, op: Operation
 @icontract.snapshot(lambda dmap: len(dmap.records), name="records")
 @icontract.ensure(
     lambda OLD, dmap, op: _registers_as_the_table_says(OLD.records, dmap, op),
-    "Table 3: Observe, Hypothesize and Question register a record, Support and Undermine "
-    "their evidence when it carries a claim, the others none",
+    "Table 3: Observe and Hypothesize register a record (a Question none: B.3 T1), Support "
+    "and Undermine their evidence when it carries a claim, the others none",
 )
 @icontract.ensure(
     lambda dmap, op: _has_table_effect(dmap, op),
@@ -155,8 +154,6 @@ def _apply_argumentation(dmap: DependencyMap, op: Operation, speaker: AgentId) -
             dmap.commit(speaker, op.id)
         case Hypothesize():
             _register(dmap, op.id, op.claim, op.kind, speaker, op.depends_on, op.formula)
-        case Question():
-            _register(dmap, op.id, op.claim, Kind.QUESTION, speaker, op.depends_on, op.formula)
         case Support():
             _register_evidence(dmap, op, speaker)
             dmap.add_dependency(op.target, op.evidence)

@@ -364,22 +364,20 @@ class ExpandAwareness:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Question:
-    """Question: register the query chi as a new active question record.
+    """Question: open the issue ``id`` (B.3's I_1); no record, no DEL update.
 
-    No DEL update; ``formula`` chi is queued as an open abductive problem.
+    ``formula`` chi is queued as an open abductive problem whose source is ``id``.
     """
 
     operation: ClassVar[OperationKind] = OperationKind.QUESTION
     __repr__ = _show
     id: RecordId
     claim: str
-    depends_on: tuple[RecordId, ...] = ()
     formula: Formula | None = None
 
     def __post_init__(self) -> None:
         _check_identifier(self.operation, "id", self.id)
         _check_claim(self.operation, "claim", self.claim)
-        _check_identifiers(self.operation, "depends_on", self.depends_on)
         _check_formula(self.operation, self.formula)
 
 

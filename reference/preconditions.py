@@ -192,7 +192,10 @@ def find_violation(
     True
     """
     match op:
-        case Observe() | Hypothesize() | Question():
+        case Question():
+            # B.3 T1: no record; the issue's id may not be a record's (its problems' source).
+            return _new_record(view, "id", op.id)
+        case Observe() | Hypothesize():
             return _first(
                 _new_record(view, "id", op.id),
                 _cited(view, "depends_on", op.depends_on, not_self=op.id, in_good_standing=False),

@@ -44,7 +44,6 @@ class Kind(enum.Enum):
     HYPOTHESIS = "hypothesis"
     POSITION = "position"
     EVIDENCE = "evidence"
-    QUESTION = "question"
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,6 @@ _REGISTERED = {
     Kind.HYPOTHESIS: "hypothesis",
     Kind.POSITION: "position",
     Kind.EVIDENCE: "evidence",
-    Kind.QUESTION: "question",
 }
 
 _LOSS = {Standing.ABANDONED: "retraction", Standing.WEAKENED: "weakening"}

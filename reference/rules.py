@@ -105,6 +105,7 @@ RULES: Mapping[OperationKind, Rule] = MappingProxyType(
             attacks_target=False,
             grounds_in_good_standing=True,
         ),
-        OperationKind.QUESTION: Rule(registers=Registration.ALWAYS),
+        # B.3 T1: "Args_1 = {timeline}" although the Question opened I_1.
+        OperationKind.QUESTION: Rule(registers=Registration.NEVER),
     }
 )

@@ -6,25 +6,16 @@ stable id here.  ``gcv paper`` prints the registry and writes ``docs/paper-map.m
 ``tests/test_paper.py`` fails when a statement has no check or names a test, proof
 obligation, vector or benchmark that does not exist.
 
-A status says how far the statement is checked:
-
-- ``proved unbounded``: a Z3 obligation proves it for maps of every size;
-- ``proved to a bound``: a Z3 obligation proves it for every map up to a size;
-- ``tested``: property or example tests check the reference against the spec on it;
-- ``reproduced``: a figure or outcome of the paper is computed, under the method the paper
-  states, and matches;
-- ``consistent under an inferred reading``: it matches only under a grid or parameter
-  inferred from the reported figures themselves; the reason names what was inferred;
-- ``not reproduced``: computed under the paper's method, it does not match; the reason
-  gives the closest value and why;
-- ``reproduced on generated data``: the experiment is run as the paper describes it, on
-  seeded data generated to the dataset's described shape (the dataset is not here);
-- ``partially reproduced``, ``not applicable``: with the reason.
+A status says how far the statement is checked, with one meaning each (:data:`MEANING`, printed
+in docs/paper-map.md); ``gcv paper --check`` fails on a claim whose status lacks the reason or
+the kind of check its meaning requires.
 
 The reproduction labels mean the same wherever they are printed: ``gcv audit lineage``
 prints each figure with its claim's status from here.  :data:`NUMBERED` lists the papers'
 numbered items (definitions, lemmas, propositions, corollaries, theorems, examples, tables,
-algorithms, the restrictions (A1)-(A3)); ``gcv paper`` fails when one has no claim.
+algorithms, figures, the restrictions (A1)-(A3)); ``gcv paper`` fails when one has no claim,
+and ``tests/test_paper_items.py`` compares the list with what ``gcv.paper_items`` extracts
+from the papers' text.
 """
 
 from __future__ import annotations
@@ -33,7 +24,17 @@ import enum
 import re
 from dataclasses import dataclass
 
-__all__ = ["CLAIMS", "NEEDS_REASON", "NUMBERED", "PAPERS", "Claim", "Status", "is_registered"]
+__all__ = [
+    "CITED_ONLY",
+    "CLAIMS",
+    "MEANING",
+    "NEEDS_REASON",
+    "NUMBERED",
+    "PAPERS",
+    "Claim",
+    "Status",
+    "is_registered",
+]
 
 PAPERS = {
     "core": "Grounded Continuation: A Linear-Time Runtime Verifier for LLM Conversations",
@@ -53,8 +54,28 @@ class Status(enum.Enum):
     CONSISTENT_UNDER_INFERRED_READING = "consistent under an inferred reading"
     NOT_REPRODUCED = "not reproduced"
     REPRODUCED_ON_GENERATED_DATA = "reproduced on generated data"
-    PARTIAL = "partially reproduced"
     NOT_APPLICABLE = "not applicable"
+
+
+MEANING: dict[Status, str] = {
+    Status.PROVED_UNBOUNDED: "a Z3 obligation proves it for maps of every size",
+    Status.PROVED_BOUNDED: "a Z3 obligation proves it for every map up to a size",
+    Status.TESTED: "property or example tests check the reference against the spec on it",
+    Status.REPRODUCED: "a figure or outcome of the paper is computed, by the paper's method on "
+    "the paper's data (or on what the paper states in full), and matches; a test or vector "
+    "checks it",
+    Status.REPRODUCED_ON_GENERATED_DATA: "only where the paper's data cannot be had: run as "
+    "the paper describes it, on seeded data generated to the data's described shape; the "
+    "reason names what was generated and what it shows",
+    Status.CONSISTENT_UNDER_INFERRED_READING: "it matches only under a reading, grid or "
+    "parameter the paper does not state, inferred from its text or its reported figures; the "
+    "reason names what was inferred",
+    Status.NOT_REPRODUCED: "the paper's figure is not obtained: computed by the paper's "
+    "method it does not match, or it cannot be computed here; the reason gives the closest "
+    "value or what is missing",
+    Status.NOT_APPLICABLE: "nothing here can check it; the reason says why",
+}
+"""What each status word means: the one definition, printed in docs/paper-map.md."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +112,7 @@ NEEDS_REASON = frozenset(
     {
         Status.CONSISTENT_UNDER_INFERRED_READING,
         Status.NOT_REPRODUCED,
-        Status.PARTIAL,
+        Status.REPRODUCED_ON_GENERATED_DATA,
         Status.NOT_APPLICABLE,
     }
 )
@@ -99,7 +120,9 @@ NEEDS_REASON = frozenset(
 
 NUMBERED: dict[str, tuple[str, ...]] = {
     "core": (
+        "Figure 1",
         "Definition 2.1",
+        "Figure 2",
         "Lemma 2.1",
         "Lemma 2.2",
         "Proposition 2.3",
@@ -115,10 +138,14 @@ NUMBERED: dict[str, tuple[str, ...]] = {
         "Algorithm 1",
         "Table 1",
         "Table 2",
+        "Figure 3",
+        "Figure 4",
         "Table 3",
         "Table 4",
+        "Figure 5",
     ),
     "gossip": (
+        "Figure 1",
         "Definition 3.1",
         "Definition 3.2",
         "Definition 3.3",
@@ -134,23 +161,37 @@ NUMBERED: dict[str, tuple[str, ...]] = {
         "Lemma 6.2",
         "Theorem 7.1",
     ),
-    "lineage": ("Proposition 4.1", "Theorem 6", "Table 2", "Table 3"),
+    "lineage": ("Proposition 4", "Theorem 6", "Figure 2", "Table 2", "Table 3"),
 }
-"""Each paper's numbered items, in paper order, as the papers' text numbers them (EPLA's
-Remarks 5.5 and 7.2 are cited in its bibliography but their text is not in the source)."""
+"""Each paper's numbered items, in paper order, as the papers' text numbers them."""
+
+CITED_ONLY: dict[str, dict[str, str]] = {
+    "core": {
+        "Lemma 2.3": 'cited once ("Lemmas 2.2 and 2.3", Section 4); no Lemma 2.3 is stated, and '
+        "the guarantee meant is Proposition 2.3's",
+    },
+    "gossip": {
+        "Remark 5.5": "cited, but the remark's text is not in the source",
+        "Remark 7.2": "cited, but the remark's text is not in the source",
+    },
+}
+"""Numbered items the papers' text cites but does not state, with why no claim names them."""
 
 
 def is_registered(item: str, label: str) -> bool:
     """Check if the numbered ``item`` ("Lemma 2.1", "(A2)") is named by a claim ``label``.
 
     The kind may be plural in the label ("Definitions 3.3 and 3.5"); the number must stand
-    alone, so "Table 2" is not named by "Section 7.2".
+    alone, so "Table 2" is not named by "Section 7.2" nor "Proposition 4" by "Proposition
+    4.1", except for a subfigure's letter ("Figure 4" is named by "Figure 4a,b").
     """
     kind, _, number = item.rpartition(" ")
     if not kind:
         return item in label
     return (
-        kind in label and re.search(rf"(?<![\w.]){re.escape(number)}(?![\w.])", label) is not None
+        kind in label
+        and re.search(rf"(?<![\w.]){re.escape(number)}(?!\.?\d)(?![A-Za-z]{{2}}|[A-Za-z]\.)", label)
+        is not None
     )
 
 
@@ -341,13 +382,13 @@ CLAIMS: tuple[Claim, ...] = (
         "core",
         "Definition 2.3 (stabilisation)",
         "the sequence X_k stabilises within |Args_t| rounds",
-        Status.PROVED_BOUNDED,
+        Status.PROVED_UNBOUNDED,
         implemented_in=("gcv.spec.core.compute_affected_iteration",),
         tests=(
             _t("test_closure.py", "test_x_k_stabilises_within_args_rounds"),
             _t("test_closure.py", "test_the_stabilisation_bound_is_reached_by_a_chain"),
         ),
-        obligations=("definition-2.3-bounded",),
+        obligations=("definition-2.3-rounds", "definition-2.3-bounded"),
     ),
     Claim(
         "core.cor-2.4",
@@ -373,13 +414,18 @@ CLAIMS: tuple[Claim, ...] = (
         "Proposition 2.5 (queries)",
         "Verify and Affected* take O(|Args_t| + |Dep_t|) time over a maintained reverse "
         "index, Affected* O(1 + |Affected*(beta)| + m_beta)",
-        Status.REPRODUCED,
+        Status.REPRODUCED_ON_GENERATED_DATA,
         implemented_in=(
             "gcv.reference.closure.dependency_walk",
             "gcv.reference.closure.reverse_closure",
         ),
         obligations=("worklist-once",),
         benchmarks=("tests/benchmarks/bench_queries.py",),
+        reason=(
+            "the paper's states of 13-2000 turns cannot be had: the benchmark generates maps of "
+            "growing size and prints time per visited record, flat as |Args_t| + |Dep_t| grows; a "
+            "measurement consistent with the bound, not a proof of it"
+        ),
     ),
     # -- the core paper, the epistemic model M_t (Appendix A.1, Definitions A.1-A.3) --------
     Claim(
@@ -584,16 +630,45 @@ CLAIMS: tuple[Claim, ...] = (
         ),
     ),
     Claim(
+        "core.prop-2.5.acyclic",
+        "core",
+        "Proposition 2.5 (proof: acyclic attack graphs)",
+        "when Att is acyclic, the grounded, complete, preferred and stable semantics yield the "
+        "same unique extension, computable in O(|Args| + |Att|) by topological processing",
+        Status.TESTED,
+        implemented_in=(
+            "gcv.spec.dung.is_acyclic",
+            "gcv.spec.dung.compute_acyclic_grounded_extension",
+        ),
+        tests=(
+            _t(
+                "test_dung.py",
+                "test_on_every_acyclic_framework_of_up_to_three_arguments_the_semantics_collapse",
+            ),
+            _t(
+                "test_dung.py",
+                "test_on_every_acyclic_framework_of_five_arguments_the_semantics_collapse",
+            ),
+            _t("test_dung.py", "test_slow_every_acyclic_framework_collapses"),
+            _t("test_dung.py", "test_a_cycle_breaks_the_collapse"),
+        ),
+    ),
+    Claim(
         "core.prop-2.5.updates",
         "core",
         "Proposition 2.5 (updates)",
         "under (A3) a hard announcement costs O(|W|) and a soft upgrade O(|W| log |W|)",
-        Status.REPRODUCED,
+        Status.REPRODUCED_ON_GENERATED_DATA,
         implemented_in=(
             "gcv.reference.epistemic.updates.announce",
             "gcv.reference.epistemic.updates.lexicographic_upgrade",
         ),
         benchmarks=("tests/benchmarks/bench_epistemic.py",),
+        reason=(
+            "the paper's models cannot be had: the benchmark generates world sets of growing size "
+            "and prints the cost of an announcement and of an upgrade against |W| and |W| log "
+            "|W|; a measurement consistent with the bound, not a proof of it"
+        ),
     ),
     Claim(
         "core.phase-1",
@@ -607,6 +682,11 @@ CLAIMS: tuple[Claim, ...] = (
         Status.REPRODUCED,
         implemented_in=("gcv.replay.replay", "gcv.spec.epistemic.compute_muddy_children_model"),
         tests=(
+            _t("test_scenarios.py", "test_the_scenario_labels_each_turn_as_the_paper_does"),
+            _t(
+                "test_scenarios.py",
+                "test_phase1_each_answer_is_what_its_child_did_not_know_in_m1",
+            ),
             _t(
                 "epistemic/test_muddy_children.py",
                 "test_the_phase1_trace_replays_with_every_expectation",
@@ -651,7 +731,7 @@ CLAIMS: tuple[Claim, ...] = (
         "posed by o1 (T6), h3 the one posed by o6 (T11), h4 the one posed by o8 (T12); o6 stays "
         "open from T2 to T11; after T9 o1, o5 and o6 are unexplained; h1, h3 and h4 together "
         "explain every observation",
-        Status.PARTIAL,
+        Status.CONSISTENT_UNDER_INFERRED_READING,
         implemented_in=("gcv.reference.epistemic.abduction.close_problems",),
         tests=(
             _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
@@ -661,8 +741,10 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_b2_t6_h2_answers_o1_with_what_was_learned_since_but_not_o8",
             ),
         ),
-        reason="every abductive step B.2 names is computed (T5, T6, T11, T12, o6 open from T2 "
-        "to T11), under spec/normative.md's reading of Definition A.2; B.2's lists of explained "
+        reason="inferred: the explanatory check reads M_chi^t, the model the problem arose in "
+        "(spec/normative.md, del.hypothesize.solves), not Definition A.2's literal M[up-up "
+        "gamma]; every abductive step B.2 names is computed (T5, T6, T11, T12, o6 open from T2 "
+        "to T11) under it; B.2's lists of explained "
         "observations are causal: after T9 o2, o3 and o8 are open besides o1, o5 and o6 (o8 "
         "until h4 at T12, by B.2's own T12), and o2, o3, o5 stay open to the end, since no "
         "hypothesis's formula entails p_pay, p_db or p_tok",
@@ -686,7 +768,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "core.renderer",
         "core",
-        "Section 3, the context renderer",
+        "Section 3 and Figure 2, the context renderer",
         "the renderer flags an ungrounded continuation: 'decision alpha no longer "
         "grounded; affected by retraction of a3; depends on a1, a2'",
         Status.REPRODUCED,
@@ -744,7 +826,7 @@ CLAIMS: tuple[Claim, ...] = (
         "classification is scored by multi-label F1 and exact match, overall and on the key "
         "shifts (turns where standing or awareness changes), under the Minimal, Definitions and "
         "State-augmented prompt conditions",
-        Status.PARTIAL,
+        Status.NOT_REPRODUCED,
         implemented_in=(
             "gcv.interpret.evaluate.evaluate",
             "gcv.interpret.metrics.score",
@@ -761,9 +843,11 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_phase2_key_shifts_are_the_standing_and_awareness_changes_of_b2",
             ),
         ),
-        reason="the harness, the three conditions and the native arm (F1 1.0) are reproduced; "
-        "the paper's per-model figures need its unpublished prompts and hosted models "
-        "(gcv interpret-eval measures any local model)",
+        reason=(
+            "no per-model figure is reproduced: they need the paper's unpublished prompts and "
+            "hosted models; the harness, the three conditions and the native arm (F1 1.0) run "
+            "(gcv interpret-eval measures any local model)"
+        ),
     ),
     Claim(
         "core.table-4",
@@ -771,7 +855,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Table 4 (Phase 3 classification)",
         "Phase 3 (19 turns) classification under the Definitions condition, F1 and exact "
         "match over 5 runs per cell",
-        Status.PARTIAL,
+        Status.NOT_REPRODUCED,
         implemented_in=("gcv.interpret.runs.repeat", "gcv.interpret.runs.spread"),
         tests=(
             _t(
@@ -783,9 +867,11 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_a_gold_run_and_the_perturbed_run_give_the_hand_counted_spread",
             ),
         ),
-        reason="the protocol (N runs per cell, mean and sample deviation, tokens per run) runs "
-        "on any endpoint (gcv interpret-eval --runs 5 phase3-deliberation); the paper's "
-        "per-model figures need its unpublished prompts and hosted models",
+        reason=(
+            "no per-model figure is reproduced: they need the paper's unpublished prompts and "
+            "hosted models; the protocol (N runs per cell, mean and sample deviation, tokens per "
+            "run) runs on any endpoint (gcv interpret-eval --runs 5 phase3-deliberation)"
+        ),
     ),
     # -- the core paper, Phases 2 and 3 ------------------------------------------------
     Claim(
@@ -825,17 +911,16 @@ CLAIMS: tuple[Claim, ...] = (
         "the 11 atoms Appendix A counts; Alice's authoritative decision for Yjs rests on a1, "
         "a2, a3 with Bob's dissent recorded; when a3 flips, Affected*(a3) flags exactly the "
         "Yjs decision while the access-control resolution stays grounded",
-        Status.PARTIAL,
+        Status.TESTED,
         implemented_in=("gcv.replay.replay",),
         tests=(
             _t("test_scenarios.py", "test_phase3_t1_registers_what_b3_states"),
+            _t("test_scenarios.py", "test_the_scenario_labels_each_turn_as_the_paper_does"),
+            _t("test_scenarios.py", "test_phase3_positions_enter_prop_by_their_hypothesize"),
             _t("test_scenarios.py", "test_phase3_model_has_the_eleven_atoms_the_paper_counts"),
             _t("test_scenarios.py", "test_phase3_affected_star_of_a3_is_exactly_the_decision"),
             _t("test_scenarios.py", "test_phase3_the_decision_was_grounded_before_a3_flipped"),
         ),
-        reason="the paper's text stops at T1: turns T2-T19 are authored from what "
-        "Sections 3 and B.3 state (spec/scenarios/phase3-deliberation.json); Args_1 also holds "
-        "the issue I1, the record the reference gives every Question (spec/normative.md)",
         vectors=("scenarios/phase3-deliberation/*",),
     ),
     # -- the core paper, Section 4 --------------------------------------------------------
@@ -846,7 +931,7 @@ CLAIMS: tuple[Claim, ...] = (
         "over 64 counterfactual scenarios from 16 RECON case files the one-step query is "
         "exact on 13 and Affected* on all 64, recovering 198 dependent steps with no false "
         "positives",
-        Status.REPRODUCED_ON_GENERATED_DATA,
+        Status.NOT_REPRODUCED,
         implemented_in=(
             "gcv.experiments.casefiles.generate_case_file",
             "gcv.experiments.casefiles.retraction_study",
@@ -861,9 +946,12 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_the_generators_gold_sets_are_definition_2_3s_affected_star",
             ),
         ),
-        reason="16 generated case files in the described shape (RECON is not here): Affected* "
-        "is exact on all 64 with no false positives; the one-step count and the number of "
-        "dependent steps are the generator's, not RECON's (docs/experiments.md)",
+        reason=(
+            "RECON is not here; on 16 generated case files in the described shape Affected* is "
+            "exact on all 64 with no false positives, but the one-step count (13 of 64) and the "
+            "198 dependent steps are the generator's own numbers, not RECON's "
+            "(docs/experiments.md)"
+        ),
     ),
     Claim(
         "core.sec-1.evidence",
@@ -938,7 +1026,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "core.sec-4.2",
         "core",
-        "Table 1 and Sections 4.1-4.3 (QA results)",
+        "Table 1, Figure 3 and Sections 4.1-4.3 (QA results)",
         "accuracy on ReviseQA, MemAB-FC and BEAM under five QA models (Table 1), and the "
         "end-to-end arm's QA accuracy and faithfulness figures",
         Status.NOT_APPLICABLE,
@@ -1024,7 +1112,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "gossip.def-5.1",
         "gossip",
-        "Definition 5.1 and Section 2",
+        "Definition 5.1, Section 2 and Figure 1",
         "the Guard permits a call iff it is structurally available and its precondition "
         "holds; in the Section 2 example the first ab call is permitted and the second "
         "denied with the failed-precondition label",
@@ -1067,7 +1155,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Lemma 5.3 and Definition 3.4",
         "source correspondence: a formula of L_K,src holds in the source instance iff its "
         "translation tau holds in the Apt-Wojtczak model",
-        Status.PARTIAL,
+        Status.CONSISTENT_UNDER_INFERRED_READING,
         implemented_in=("gcv.spec.gossip.source.is_source_corresponding",),
         tests=(
             _t(
@@ -1079,8 +1167,10 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_lemma_5_3_would_catch_a_translation_with_swapped_indices",
             ),
         ),
-        reason="checked on histories of bounded length; the Apt-Wojtczak relation is a "
-        "reading of their papers, which are not available here (docs/gossip.md)",
+        reason=(
+            "the Apt-Wojtczak relation is inferred from the text (their papers are not available "
+            "here); checked on histories of bounded length (docs/gossip.md)"
+        ),
     ),
     Claim(
         "gossip.thm-5.4",
@@ -1185,7 +1275,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "lineage.prop-4.1",
         "lineage",
-        "Proposition 4.1",
+        "Section 4.1",
         "RRI is exactly threshold-uniform replication immunity",
         Status.TESTED,
         implemented_in=("gcv.spec.lineage.principles.is_threshold_uniform_immune",),
@@ -1193,6 +1283,22 @@ CLAIMS: tuple[Claim, ...] = (
             _t(
                 "lineage/test_lineage_principles.py",
                 "test_prop_4_1_rri_is_threshold_uniform_immunity",
+            ),
+        ),
+    ),
+    Claim(
+        "lineage.prop-4",
+        "lineage",
+        "Proposition 4 (Appendix B.2)",
+        "for a direct topic leaf, strict fresh-root response holds exactly when its side's "
+        "aggregate strictly increases; every eligible direct supporter strictly increases the "
+        "score, and the attacker result is symmetric",
+        Status.TESTED,
+        implemented_in=("gcv.spec.lineage.response.is_strict_direct_response",),
+        tests=(
+            _t(
+                "lineage/test_lineage_response.py",
+                "test_prop_4_strict_response_iff_the_aggregate_rises",
             ),
         ),
     ),
@@ -1298,7 +1404,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "lineage.toy",
         "lineage",
-        "Section 7.1 (toy debate)",
+        "Section 7.1 (toy debate, Figure 2)",
         "a replica moves per-occurrence DF-QuAD from .5 to .42 and reverses the verdict; "
         "the lineage quotient stays at .5; matched fresh reports move it to .42 and .58, the "
         ".08 bound; Max-QuAD and the content quotient ignore both",

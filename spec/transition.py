@@ -1125,13 +1125,17 @@ def process_resolve(state: State, op: Operation, speaker: str) -> None:
 
 # Question -------------------------------------------------------------------------------------
 
-QUESTION_RECORD = clause(
+QUESTION_NO_RECORD = clause(
     "T3.question.registers-record",
-    CHOSEN,
-    "so that an issue such as B.3's I1 can be named by later operations",
-    "a Question registers a new active record of kind question",
-    'no record (B.3: "Args_1 = {timeline} ... The Question opens issue I_1"); the question '
-    "only queues its problem",
+    PAPER,
+    'B.3 T1: "Operations: Question (opens root issue), Observe" and "Args_1 = {timeline}, the '
+    "premise record of the six-week deadline registered by Observe ... The Question opens issue "
+    'I_1"; Section 2: "Expand-Awareness and Question expand or query without committing '
+    "claims\". No statement of B.1-B.3 needs a question record: B.2 T10's Question keeps o6 on "
+    "the queue, which is a problem, not an argument; Lemma 2.2's proof (\"Question add[s] no "
+    'attack edge and label[s] any new argument active") holds with no new argument',
+    "a Question registers no record: its id names the issue it opens and the problems it "
+    "queues, and is not a record's id (duplicate-record, field id)",
 )
 QUESTION_DEL = clause(
     "del.question",
@@ -1144,10 +1148,12 @@ QUESTION_DEL = clause(
 
 
 def process_question(state: State, op: Operation, speaker: str) -> None:
-    """Question(chi): a new active question record; chi queued as an open abductive problem."""
-    _new_record(state, op)
-    _note(QUESTION_RECORD)
-    _register_own(state, op, "question", speaker)
+    """Question(chi): no record (the issue it opens is not an argument); chi queued as an open
+    abductive problem."""
+    # The issue's name is the source of the problems it queues: not a record's, so the
+    # source stays unambiguous.
+    _require_new_id(state, op, QUESTION_NO_RECORD)
+    _note(QUESTION_NO_RECORD)
     _check_formula(state, op)
     chi = op.get("formula")
     if chi is None:
@@ -1397,15 +1403,19 @@ def _note(*clause_ids: str) -> None:
         log.clauses.update(clause_ids)
 
 
-def _new_record(state: State, op: Operation) -> None:
-    _note(NEW_ACTIVE, NEW_RECORD_DEP)
+def _require_new_id(state: State, op: Operation, clause_id: str) -> None:
     _require(
         op["id"] not in state.records,
-        ID_NEW,
+        clause_id,
         "duplicate-record",
         field="id",
         record=op["id"],
     )
+
+
+def _new_record(state: State, op: Operation) -> None:
+    _note(NEW_ACTIVE, NEW_RECORD_DEP)
+    _require_new_id(state, op, ID_NEW)
     depends_on = tuple(op.get("depends_on", ()))
     _cited(state, "depends_on", depends_on, own=op["id"], allowed=None)
     _note_withdrawn(state, depends_on, DEPENDS_ANY_STANDING)

@@ -124,8 +124,10 @@ class Universe:
         registers = False
         sets: dict[str, Sequence[str]] = {}
         match op:
-            case Observe() | Hypothesize() | Question():
+            case Observe() | Hypothesize():
                 records["new"], sets["cited"] = c[op.id], op.depends_on
+            case Question():
+                records["new"] = c[op.id]
             case Support() | Undermine():
                 records["target"], records["evidence"] = c[op.target], c[op.evidence]
                 registers, sets["cited"] = op.evidence_claim is not None, op.evidence_depends_on
@@ -271,7 +273,7 @@ def _decoded(
         case OperationKind.HYPOTHESIZE:
             op = Hypothesize(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
         case OperationKind.QUESTION:
-            op = Question(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
+            op = Question(c.element(m, p.new), "c")
         case OperationKind.REVISE:
             return Revise(c.element(m, p.target), c.members(m, "attackers")), z3.Or(
                 c.other(m, p.target), c.other_set(m, "attackers")

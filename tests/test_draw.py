@@ -112,7 +112,7 @@ def test_bad_highlight_is_exit_2(
 
 
 def test_muddy_children_m2_has_the_worlds_with_two_or_more_muddy(tmp_path: Path) -> None:
-    root = _svg(tmp_path, "phase1-muddy-children", "--at", "2", "--model")
+    root = _svg(tmp_path, "phase1-muddy-children", "--at", "4", "--model")
     # B.1: W_2 = {MMM, MMC, MCM, CMM}; in W_2 only Carol confuses MMC with MMM.
     worlds = {"m_a m_b m_c", "m_a m_b ¬m_c", "m_a ¬m_b m_c", "¬m_a m_b m_c"}
     assert _titled(root, "node", "world") == worlds

@@ -127,9 +127,10 @@ def test_phase3_verify_decision_shows_the_witness_path(browser: WebDriver, tmp_p
 def test_phase1_shows_the_model_size_turn_by_turn(browser: WebDriver, tmp_path: Path) -> None:
     _open(browser, tmp_path, "phase1-muddy-children", "--at", "1")
     # B.1: the father's announcement leaves the 7 worlds with a muddy child; the round of
-    # "I don't know" leaves the 4 with at least two.
+    # "I don't know" (Turns 1a-1c) leaves the 4 with at least two.
     assert "|W| = 7" in _text(browser, "epistemic")
-    browser.find_element(By.ID, "next").click()
+    for _ in range(3):
+        browser.find_element(By.ID, "next").click()
     assert "|W| = 4" in _text(browser, "epistemic")
     assert _console_errors(browser) == []
 

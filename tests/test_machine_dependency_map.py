@@ -198,7 +198,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
 
     # -- valid operations ------------------------------------------------------------
 
-    def _register(self, speaker: str, op: Observe | Hypothesize | Question) -> str:
+    def _register(self, speaker: str, op: Observe | Hypothesize) -> str:
         self._accept(speaker, op)
         return op.id
 
@@ -210,9 +210,10 @@ class DependencyMapMachine(RuleBasedStateMachine):
     def hypothesize(self, speaker: str, claim: str, kind: Kind, depends_on: list[str]) -> str:
         return self._register(speaker, Hypothesize(self._fresh(), claim, kind, tuple(depends_on)))
 
-    @_registering(2)
-    def question(self, speaker: str, claim: str, depends_on: list[str]) -> str:
-        return self._register(speaker, Question(self._fresh(), claim, tuple(depends_on)))
+    @rule(speaker=SPEAKERS, claim=CLAIMS)
+    def question(self, speaker: str, claim: str) -> None:
+        """B.3 T1: a Question opens an issue and registers no record."""
+        self._accept(speaker, Question(self._fresh(), claim))
 
     @_registering(2)
     def observe_then_hypothesize_on_it(
@@ -547,7 +548,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
         ops = (
             Observe(new, claim, depends_on=(known,)),
             Revise(known),
-            Question(self._fresh(), "why?", depends_on=(new, ghost)),
+            Hypothesize(self._fresh(), "why?", depends_on=(new, ghost)),
         )
         self._reject(speaker, ops, "unknown-record", "depends_on")
 

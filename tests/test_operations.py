@@ -65,7 +65,6 @@ REJECTIONS: list[tuple[Operation, str, str, str, str | None]] = [
     (Hypothesize("h1", "again"), "a", "duplicate-record", "id", "h1"),
     (Hypothesize("h9", "x", depends_on=("o1", "zz")), "a", "unknown-record", "depends_on", "zz"),
     (Question("o2", "why?"), "a", "duplicate-record", "id", "o2"),
-    (Question("q9", "why?", depends_on=("zz",)), "a", "unknown-record", "depends_on", "zz"),
     (Support("zz", "e9", "c"), "a", "unknown-record", "target", "zz"),
     (Support("h3", "e9", "c"), "a", "wrong-standing", "target", "h3"),
     (Support("h1", "h1"), "a", "self-reference", "evidence", "h1"),
@@ -330,7 +329,7 @@ BAD_ID = "not an id"
 MALFORMED: list[tuple[type, dict[str, object], str]] = [
     (Observe, {"id": BAD_ID, "claim": "c"}, "id"),
     (Observe, {"id": "o1", "claim": ""}, "claim"),
-    (Observe, {"id": "o1", "claim": "c", "kind": Kind.QUESTION}, "kind"),
+    (Observe, {"id": "o1", "claim": "c", "kind": Kind.EVIDENCE}, "kind"),
     (Observe, {"id": "o1", "claim": "c", "depends_on": ("a", "a")}, "depends_on"),
     (Hypothesize, {"id": BAD_ID, "claim": "c"}, "id"),
     (Hypothesize, {"id": "h1", "claim": " "}, "claim"),
@@ -367,7 +366,6 @@ MALFORMED: list[tuple[type, dict[str, object], str]] = [
     (ExpandAwareness, {"atom": "p", "agents": ("a", "a")}, "agents"),
     (Question, {"id": BAD_ID, "claim": "why?"}, "id"),
     (Question, {"id": "q1", "claim": ""}, "claim"),
-    (Question, {"id": "q1", "claim": "why?", "depends_on": (BAD_ID,)}, "depends_on"),
     # The epistemic layer's fields: a formula must be a formula of the language (not its
     # text, not the bare base class), introduced atoms must be writable in a formula.
     (Observe, {"id": "o1", "claim": "c", "formula": "p"}, "formula"),
@@ -478,7 +476,7 @@ def test_malformed_operation_messages_say_what_was_wrong() -> None:
     assert "['o1', 'o1']" in _error(lambda: Revise("h1", ("o1", "o1")))
     assert "non-empty" in _error(lambda: Observe("o1", ""))
     assert "'hypothesis'" in _error(lambda: Observe("o1", "c", kind=Kind.HYPOTHESIS))
-    assert "['observation', 'premise']" in _error(lambda: Observe("o1", "c", Kind.QUESTION))
+    assert "['observation', 'premise']" in _error(lambda: Observe("o1", "c", Kind.EVIDENCE))
     assert "evidence_claim" in _error(lambda: Support("h1", "e1", evidence_depends_on=("o1",)))
     assert "authoritative" in _error(lambda: Resolve("h1", dissenters=("b",)))
 

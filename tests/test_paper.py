@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gcv.paper import MAP, find_problems, find_unregistered, main, render_markdown
-from gcv.spec.claims import CLAIMS, NUMBERED, PAPERS, Claim, Status, is_registered
+from gcv.spec.claims import CLAIMS, MEANING, NUMBERED, PAPERS, Claim, Status, is_registered
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,3 +93,34 @@ def test_the_core_paper_page_names_every_numbered_item_and_cites_by_title() -> N
     pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "spec").glob("*.md")]
     cited = [p.name for p in pages if "seeds/" in p.read_text(encoding="utf-8")]
     assert not cited, f"pages citing a source file outside the repository: {cited}"
+
+
+def test_each_status_word_has_one_meaning_printed_in_the_map() -> None:
+    assert set(MEANING) == set(Status)
+    text = render_markdown()
+    for status, meaning in MEANING.items():
+        assert text.count(f"- **{status.value}**: {meaning}.") == 1, status
+
+
+@pytest.mark.parametrize("status", [Status.TESTED, Status.REPRODUCED])
+def test_a_benchmark_alone_neither_tests_nor_reproduces(status: Status) -> None:
+    # Benchmarks print figures and cannot fail (Proposition 2.5's costs were "reproduced" so).
+    claim = Claim(
+        "core.bench-only",
+        "core",
+        "Proposition 2.5",
+        "costs",
+        status,
+        benchmarks=("tests/benchmarks/bench_queries.py",),
+    )
+    assert find_problems([claim]) == [
+        f"core.bench-only: status {status.value!r} but no test or vector checks it"
+    ]
+
+
+def test_a_numbered_item_is_told_from_a_section_and_a_subfigure_is_its_figure() -> None:
+    assert not is_registered("Proposition 4", "Section 4.1")
+    assert not is_registered("Proposition 4", "Proposition 4.1")
+    assert is_registered("Proposition 4", "Proposition 4 (Appendix B.2)")
+    assert is_registered("Figure 4", "Section 4.5 (token cost, Figure 4a,b)")
+    assert not is_registered("Figure 4", "Figure 45")

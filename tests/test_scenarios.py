@@ -112,13 +112,75 @@ def test_phase2_the_four_retraction_queries_of_section_4_4() -> None:
 
 def test_phase3_t1_registers_what_b3_states() -> None:
     # B.3 T1: "Args_1 = {timeline} ... Cm(a) = {timeline}, Cm(b) = Cm(c) = {}"; the
-    # Question's record is the issue I1 (spec/normative.md), the only other record.
+    # Question opens I1 and registers no record (T3.question.registers-record).
     trace = _scenario("phase3-deliberation")
     v = _after(trace, 1)
-    assert set(v.state.records) == {"I1", "timeline"}
-    assert v.state.records["I1"].kind.value == "question"
+    assert set(v.state.records) == {"timeline"}
     assert [v.commitments(agent) for agent in "abc"] == [("timeline",), (), ()]
     assert set(trace.atoms) == {"timeline", "P1", "P2"}, "B.3: Prop_0 = {timeline, P1, P2}"
+
+
+# The turns whose operations B.1 and B.3 state, transcribed from the text: (scenario turn,
+# the paper's turn, speaker, the operations, the sentence).  B.1: "Turn 1a: Alice: I don't
+# know. Turn 1b: Bob: ... Turn 1c: Carol: ..."; "The Interpreter must label Turn 0 and Turns
+# 1a-c as Observe and Turns 2a-c as Resolve".  B.3's text stops at T1.
+STATED_LABELS = {
+    "phase1-muddy-children": (
+        (1, "Turn 0", "f", ("observe",), "Operation: Observe (public announcement psi_0)"),
+        (2, "Turn 1a", "a", ("observe",), "Operations: Three Observe"),
+        (3, "Turn 1b", "b", ("observe",), "Operations: Three Observe"),
+        (4, "Turn 1c", "c", ("observe",), "Operations: Three Observe"),
+        (5, "Turn 2a", "a", ("resolve",), "Operations: Three Resolve"),
+        (6, "Turn 2b", "b", ("resolve",), "Operations: Three Resolve"),
+        (7, "Turn 2c", "c", ("resolve",), "Operations: Three Resolve"),
+    ),
+    "phase3-deliberation": (
+        (
+            1,
+            "T1",
+            "a",
+            ("observe", "question"),
+            "Operations: Question (opens root issue), Observe (constraints stated)",
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATED_LABELS))
+def test_the_scenario_labels_each_turn_as_the_paper_does(name: str) -> None:
+    trace = _scenario(name)
+    stated = STATED_LABELS[name]
+    if name == "phase1-muddy-children":
+        assert len(trace.turns) == len(stated), "B.1 has seven turns"
+    for number, label, speaker, operations, sentence in stated:
+        turn = trace.turns[number - 1].turn
+        kinds = sorted(op.operation.value for op in turn.operations)
+        assert (turn.speaker, kinds) == (speaker, list(operations)), (label, sentence)
+
+
+def test_phase3_positions_enter_prop_by_their_hypothesize() -> None:
+    # B.3: "Each Hypothesize adds its position to Prop".
+    trace = _scenario("phase3-deliberation")
+    ops = [op for t in trace.turns for op in t.turn.operations]
+    expanded = {op.atom for op in ops if op.operation.value == "expand-awareness"}
+    positions = [op for op in ops if op.operation.value == "hypothesize"]
+    assert positions and not expanded & {op.id for op in positions}
+    for op in positions:
+        assert op.id in trace.atoms or op.introduces == (op.id,), op.id
+
+
+@pytest.mark.parametrize(
+    ("child", "as_worlds"), [("a", "m_b | m_c"), ("b", "m_a | m_c"), ("c", "m_a | m_b")]
+)
+def test_phase1_each_answer_is_what_its_child_did_not_know_in_m1(
+    child: str, as_worlds: str
+) -> None:
+    # B.1's round-1 answers are simultaneous; Bob's and Carol's are announced as the worlds
+    # at which their "I don't know" held in M1 (the trace's notes).
+    v = _after(_scenario("phase1-muddy-children"), 1)
+    dont_know = f"~K[{child}] m_{child} & ~K[{child}] ~m_{child}"
+    for world in v.worlds():
+        assert v.holds(dont_know, at=world) == v.holds(as_worlds, at=world), sorted(world)
 
 
 def test_phase3_model_has_the_eleven_atoms_the_paper_counts() -> None:

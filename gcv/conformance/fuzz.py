@@ -153,7 +153,7 @@ def typed_operations_over(
             dissenters=_AGENT_LISTS,
         ),
         st.builds(ExpandAwareness, atom=st.sampled_from(["p", "q", "r"]), agents=_AGENT_LISTS),
-        st.builds(Question, id=new, claim=_CLAIMS, depends_on=cited_tuple, formula=formula),
+        st.builds(Question, id=new, claim=_CLAIMS, formula=formula),
     )
 
 

@@ -29,7 +29,7 @@ class LLMInterpreter:
     >>> llm = LLMInterpreter(client, Condition.DEFINITIONS)
     >>> info = llm.describe()
     >>> info["model"], info["condition"], info["prompts"][:3]
-    ('qwen2.5-7b', 'definitions', 'v1 ')
+    ('qwen2.5-7b', 'definitions', 'v2 ')
     """
 
     def __init__(

@@ -40,7 +40,7 @@ __all__ = [
     "prompt_versions",
 ]
 
-PROMPT_VERSION = "v1"
+PROMPT_VERSION = "v2"
 """The prompt version used unless another is asked for."""
 
 PROMPT_FILES = ("minimal.txt", "definitions.txt", "format.txt", "turn.txt", "state.txt")

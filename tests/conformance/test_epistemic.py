@@ -42,7 +42,11 @@ def test_the_epistemic_cases_are_the_new_files_and_scenarios_and_say_so() -> Non
     } <= ids
     later = [c for c in EPISTEMIC if c.id.startswith("epistemic/cells/")]  # added in 1.2.0
     assert later and all(c.added_in == "1.2.0" for c in later)
-    assert all(c.added_in == "1.1.0" for c in EPISTEMIC if c not in later)
+    # Phase 3 (1.0.0) needs the feature since its positions enter Prop by Hypothesize's
+    # `introduces` (B.3: "Each Hypothesize adds its position to Prop").
+    phase3 = [c for c in EPISTEMIC if c.id.startswith("scenarios/phase3-deliberation/")]
+    assert phase3 and all(c.added_in == "1.0.0" for c in phase3)
+    assert all(c.added_in == "1.1.0" for c in EPISTEMIC if c not in later + phase3)
     added = ("core/scenario-maps/",)  # in 1.2.0, as epistemic/cells/
     assert all(c.added_in == "1.2.0" for c in SUITE if c.id.startswith(added))
     assert all(

@@ -150,7 +150,7 @@ def test_answers_that_state_knowledge_let_carol_deduce_she_is_clean() -> None:
 
 def test_the_trace_announces_round_two_answers_as_knowledge() -> None:
     trace = load_trace(_trace_text())
-    said = [op.formula for turn in trace.turns[2:] for op in turn.turn.operations]
+    said = [op.formula for turn in trace.turns[4:] for op in turn.turn.operations]
     assert said == [parse("K[a] m_a"), parse("K[b] m_b"), parse("K[c] ~m_c")]
 
 

@@ -433,7 +433,7 @@ def test_a_turn_reports_the_atoms_and_awareness_it_added() -> None:
     w.apply_turn(Turn("a", (ExpandAwareness("q", ("b",)),)))
     kept = w.state.epistemic
     with pytest.raises(GcvError):
-        w.apply_turn(Turn("a", (*ops, Question("q1", "why?", depends_on=("nowhere",)))))
+        w.apply_turn(Turn("a", (*ops, Question("q1", "why?", formula=Atom("nowhere")))))
     assert w.state.epistemic is kept
 
 
@@ -467,7 +467,7 @@ def test_a_turn_without_formulas_journals_nothing_epistemic() -> None:
 
 
 def test_a_registered_record_keeps_its_formula() -> None:
-    """Observe, Hypothesize and Question register their formulas; target operations read them."""
+    """Observe and Hypothesize register their formulas; a Question registers no record."""
     v = Verifier(["a", "b", "c"], ["p", "q"])
     ops = (
         Observe("o1", "p or q", formula=parse("p | q")),
@@ -475,11 +475,8 @@ def test_a_registered_record_keeps_its_formula() -> None:
         Question("q1", "q?", formula=parse("q")),
     )
     v.apply_turn(Turn("a", ops))
-    assert [v.state.records[r].formula for r in ("o1", "h1", "q1")] == [
-        parse("p | q"),
-        ATOM_P,
-        parse("q"),
-    ]
+    assert [v.state.records[r].formula for r in ("o1", "h1")] == [parse("p | q"), ATOM_P]
+    assert "q1" not in v.state.records
 
 
 def test_an_argumentation_violation_is_reported_before_the_formula_is_read() -> None:
@@ -490,7 +487,7 @@ def test_an_argumentation_violation_is_reported_before_the_formula_is_read() -> 
         (Observe("o1", "again", formula=ATOM_P), "duplicate-record"),
         (Support("h2", "e1", "more", formula=ATOM_P), "wrong-standing"),
         (Hypothesize("h3", "x", depends_on=("zz",), introduces=("r",)), "unknown-record"),
-        (Question("q1", "why?", depends_on=("zz",), formula=Atom("nowhere")), "unknown-record"),
+        (Question("h2", "why?", formula=Atom("nowhere")), "duplicate-record"),
     ]
     for op, code in cases:
         before = v.state.digest()

@@ -86,20 +86,6 @@ PRECONDITIONS: list[tuple[str, Operation, str, str, str]] = [
     ),
     ("question-id-duplicate", Question("o2", "why?"), "duplicate-record", "id", "the id is new"),
     (
-        "question-depends-on-unknown",
-        Question("q9", "why?", depends_on=("zz",)),
-        "unknown-record",
-        "depends_on",
-        "dependencies are registered",
-    ),
-    (
-        "question-depends-on-itself",
-        Question("q9", "why?", depends_on=("q9",)),
-        "self-reference",
-        "depends_on",
-        "a record does not cite itself",
-    ),
-    (
         "support-target-unknown",
         Support("zz", "e9", "c"),
         "unknown-record",

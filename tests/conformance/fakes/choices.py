@@ -45,7 +45,6 @@ from gcv.reference.operations import (
     Hypothesize,
     Operation,
     OperationKind,
-    Question,
     Resolve,
     Revise,
     Support,
@@ -415,26 +414,6 @@ def _kind_merged(kind: Kind, into: Kind) -> Alternative:
     return lambda: _wrapped(gcv.reference.apply, "_register", wrap)
 
 
-def _question_without_record(
-    dmap: DependencyMap, op: Operation, speaker: AgentId
-) -> Operation | None:
-    """A Question queues its problem and registers no record (B.3's letter)."""
-    if not isinstance(op, Question):
-        return op
-    found = gcv.reference.preconditions.find_violation(op, dmap.view(), speaker)
-    if found is None and op.formula is not None:
-        found = gcv.reference.apply.find_epistemic_violation(op, dmap.model)
-    if found is not None:
-        raise found
-    if op.formula is not None:
-        dmap.replace_epistemic(
-            gcv.reference.epistemic.effects.apply_effect(
-                dmap.epistemic, op, target_formula=None, standing=dmap.standing
-            )
-        )
-    return None
-
-
 def _premises_outside_dep(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation:
     """A decision lists its premises apart (checked as the reference checks them); they do
     not join Dep(target)."""
@@ -641,7 +620,6 @@ ALTERNATIVES: dict[str, Alternative] = {
     "T3.resolve.dissenter-not-speaker": _dissenting_speaker_accepted,
     "T3.resolve.commitments": _after_apply(_consensus_commits_only_the_speaker),
     "T3.resolve.decision-fields": _decision_fields_anywhere,
-    "T3.question.registers-record": _before_apply(_question_without_record),
     "form.claim-not-blank": _form_relaxed("_check_claim", _is_blank),
     "form.evidence-depends-on-needs-claim": _form_relaxed(
         "_check_evidence", _existing_evidence_with_dependencies
