@@ -318,6 +318,23 @@ class RunReport:
             lines.append("")
         return [*lines, *totals]
 
+    def known_failures(self, profile: str) -> str:
+        """The run's failures as a known-failures file (``--known-failures``): a ``CASE#N``
+        line for each step that differs in ``profile`` (or is listed and still differs), the
+        case id alone for a case that ended in an error (its later steps were not judged),
+        so that a rerun with the file fails only on what changes."""
+        lines = [f"# gcv conform --write-known-failures, {profile} profile, suite {self.suite}"]
+        for result in self.results:
+            if result.status == "error" or (
+                result.status == "xfail" and not result.known_failed_steps
+            ):
+                lines.append(result.id)
+                continue
+            differing = result.paper_failed_steps if profile == "paper" else result.failed_steps
+            steps = sorted({*differing, *result.known_failed_steps})
+            lines += [f"{result.id}#{n}" for n in steps]
+        return "\n".join(lines) + "\n"
+
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data."""
         data: dict[str, Any] = {

@@ -560,6 +560,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="cases (ids or globs) or steps (CASE#N) expected to fail, one a line",
     )
+    parser.add_argument(
+        "--write-known-failures",
+        type=writable_path,
+        metavar="FILE",
+        help="write the steps that differ (in the profile chosen) as a known-failures file",
+    )
     parser.add_argument("--strict", action="store_true", help="fail when a known failure passes")
     parser.add_argument(
         "--profile",
@@ -645,9 +651,17 @@ class _ReportFiles:
     is slow to answer, so that a killed run leaves them holding what had finished.
     """
 
-    def __init__(self, json_target: str | None, junit_target: str | None) -> None:
+    def __init__(
+        self,
+        json_target: str | None,
+        junit_target: str | None,
+        known_target: str | None = None,
+        profile: str = "paper",
+    ) -> None:
         self.json_target = json_target
         self.junit_target = junit_target
+        self.known_target = known_target
+        self.profile = profile
         self.written = -UPDATE_SECONDS
         self.pending: RunReport | None = None
 
@@ -656,6 +670,8 @@ class _ReportFiles:
             yield self.json_target, json.dumps(report.to_json(), indent=2) + "\n"
         if self.junit_target:
             yield self.junit_target, report.junit()
+        if self.known_target:
+            yield self.known_target, report.known_failures(self.profile)
 
     def update(self, report: RunReport) -> None:
         """Rewrite the report files with the run so far, or soon."""
@@ -834,7 +850,7 @@ def main(argv: list[str]) -> int:
         len(cases),
         None if suite is None else suite.sha256,
     )
-    files = _ReportFiles(args.json, args.junit)
+    files = _ReportFiles(args.json, args.junit, args.write_known_failures, args.profile)
     try:
         files.update(report)  # a report exists from the start, and its paths are writable
     except OSError as error:
