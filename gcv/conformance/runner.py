@@ -664,6 +664,7 @@ class _ReportFiles:
         self.profile = profile
         self.written = -UPDATE_SECONDS
         self.pending: RunReport | None = None
+        self.latest: RunReport | None = None
 
     def _renderings(self, report: RunReport) -> Iterator[tuple[str, str]]:
         if self.json_target:
@@ -675,7 +676,7 @@ class _ReportFiles:
 
     def update(self, report: RunReport) -> None:
         """Rewrite the report files with the run so far, or soon."""
-        self.pending = report
+        self.pending = self.latest = report
         if time.monotonic() - self.written >= UPDATE_SECONDS:
             self.flush()
 
@@ -796,6 +797,7 @@ def _conform(
                 args.save_vector,
                 profile=args.profile,
                 ignore=args.fuzz_ignore,
+                on_progress=files.update,
             )
         else:
             files.update(report)
@@ -861,6 +863,8 @@ def main(argv: list[str]) -> int:
             code = _exit_code(report, args.strict, args.profile)
         except Interrupted as stop:
             impl.kill()
+            # The report as it last stood (a fuzzing run's holds its findings so far).
+            report = files.latest or report
             report.stopped = f"interrupted by {stop}"
             features = impl.handshake.features if impl.handshake else frozenset()
             _close_report(report, cases, features)

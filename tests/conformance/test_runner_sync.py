@@ -1,16 +1,25 @@
 """The runner never sends a request before it has read the previous one's response: a round
 trip cut short (a signal, an error of the runner's own) ends the implementation, so no later
-request can read an earlier one's answer."""
+request can read an earlier one's answer; and a signal during fuzzing keeps what was found."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from hypothesis.errors import Flaky
 
+from gcv.conformance.fuzz import _round
 from gcv.conformance.process import Crashed, Implementation, _LineReader
 from tests.conformance.helpers import fake
 
+RUNNER = [sys.executable, "-m", "gcv.cli", "conform"]
 START = {"cmd": "start", "agents": ["a"], "atoms": ["p"]}
 OBSERVE = {
     "cmd": "apply",
@@ -55,3 +64,38 @@ def test_a_round_trip_cut_short_ends_the_implementation(
         "ok": True,
         "result": {"turn": 1},
     }
+
+
+@pytest.mark.slow
+def test_sigterm_while_fuzzing_writes_a_report_with_the_findings_so_far(tmp_path: Path) -> None:
+    """The fake signals the runner on a request of round 2, after round 1 found and shrank
+    its difference (seed 2): the run exits 143 with that finding in its report."""
+    report = tmp_path / "report.json"
+    command = [*RUNNER, "--fuzz", "40", "--seed", "2", "--json", str(report), "--"]
+    environment = {**os.environ, "GCV_FAKE_SIGTERM_AT": "3900"}
+    run = subprocess.run([*command, *fake("one-step")], env=environment, capture_output=True)
+    assert run.returncode == 128 + signal.SIGTERM, run.stderr
+    assert b"Traceback" not in run.stderr
+    written = json.loads(report.read_text())
+    assert written["stopped"] == "interrupted by SIGTERM"
+    (finding,) = written["fuzz"]["findings"]
+    assert finding["key"] == "affected_star: the sets differ"
+
+
+class _FlakyRun:
+    """A lockstep whose every conversation ends in Hypothesis's own Flaky error."""
+
+    target: str | None = None
+    found: object = None
+    last_trace = ({"cmd": "start", "agents": ["a"], "atoms": ["p"]},)
+
+    def conversation(self, data: object) -> None:
+        raise Flaky("the implementation answered a replayed conversation otherwise")
+
+
+def test_a_hypothesis_state_of_its_own_becomes_a_finding_not_a_traceback() -> None:
+    run = _FlakyRun()
+    _round(run, 1, 0)  # type: ignore[arg-type]
+    assert run.found is not None
+    assert run.found.key == "hypothesis: Flaky"  # type: ignore[attr-defined]
+    assert "replayed conversation" in run.found.result.reason  # type: ignore[attr-defined]

@@ -39,10 +39,14 @@
   it under ``python -O``: the reference's contracts would stop it);
 - ``no-visited-set``: a Verify walk that pushes every support it meets, seen or not (correct
   answers, but exponential time on a map with shared subgraphs);
+- ``flaky``: ``one-step`` in every other conversation only, so that a replayed conversation
+  may answer otherwise (Hypothesis's Flaky states);
 - ``paper-bug WHAT``: the engine of ``paper_bugs.PAPER_BUGS[WHAT]``, which breaks one paper
   clause (``paper-bug "Support recording no Dep link"``).
 
-Any other mode is the reference's session unchanged.  With ``GCV_FAKE_PIDS`` set to a file,
+Any other mode is the reference's session unchanged.  With ``GCV_FAKE_SIGTERM_AT`` set to N,
+the fake sends SIGTERM to its parent (the runner) on its N-th request, then answers it: a
+signal at a moment the test chooses, with no clock involved.  With ``GCV_FAKE_PIDS`` set to a file,
 the fake starts a child (``sleep``) in its process group, and appends its own pid and the
 child's to that file, one a line: the runner must end both.
 """
@@ -52,6 +56,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -89,8 +94,13 @@ def _flood() -> None:
     sys.stderr.flush()
 
 
+_STARTS: list[None] = []  # one entry per start request (the flaky mode's conversations)
+
+
 def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     cmd = request.get("cmd") if isinstance(request, dict) else None
+    if cmd == "start":
+        _STARTS.append(None)
     if mode in ("hang-on-start", "slow") and cmd == "start":
         time.sleep(3600 if mode == "hang-on-start" else 0.05)
     if mode == "unsupported-everything" and cmd == "start":
@@ -147,7 +157,9 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         response["result"] = []
     elif mode == "repeats" and _is_query(request, "affected_star"):
         response["result"] = [member for member in result for _ in range(50_000)]
-    elif mode == "one-step" and _is_query(request, "affected_star"):
+    elif _is_query(request, "affected_star") and (
+        mode == "one-step" or (mode == "flaky" and len(_STARTS) % 2 == 1)
+    ):
         assert session.verifier is not None
         response["result"] = list(session.verifier.affected(request["record"]))
     elif mode == "knows-as-believes" and _is_query(request, "knows"):
@@ -237,7 +249,10 @@ def main(mode: str, bug: str = "") -> int:
     if mode == "believed-solves":
         _solve_believed_hypotheses()
     session = Session()
-    for line in sys.stdin:
+    signal_at = int(os.environ.get("GCV_FAKE_SIGTERM_AT", "0"))
+    for count, line in enumerate(sys.stdin, start=1):
+        if count == signal_at:
+            os.kill(os.getppid(), signal.SIGTERM)
         request = json.loads(line)
         answer = _answer(mode, session, request)
         text = answer if isinstance(answer, str) else json.dumps(answer)
