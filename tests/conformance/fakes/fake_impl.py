@@ -39,8 +39,6 @@
   it under ``python -O``: the reference's contracts would stop it);
 - ``no-visited-set``: a Verify walk that pushes every support it meets, seen or not (correct
   answers, but exponential time on a map with shared subgraphs);
-- ``flaky``: ``one-step`` in every other conversation only, so that a replayed conversation
-  may answer otherwise (Hypothesis's Flaky states);
 - ``paper-bug WHAT``: the engine of ``paper_bugs.PAPER_BUGS[WHAT]``, which breaks one paper
   clause (``paper-bug "Support recording no Dep link"``).
 
@@ -94,13 +92,8 @@ def _flood() -> None:
     sys.stderr.flush()
 
 
-_STARTS: list[None] = []  # one entry per start request (the flaky mode's conversations)
-
-
 def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
     cmd = request.get("cmd") if isinstance(request, dict) else None
-    if cmd == "start":
-        _STARTS.append(None)
     if mode in ("hang-on-start", "slow") and cmd == "start":
         time.sleep(3600 if mode == "hang-on-start" else 0.05)
     if mode == "unsupported-everything" and cmd == "start":
@@ -157,9 +150,7 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         response["result"] = []
     elif mode == "repeats" and _is_query(request, "affected_star"):
         response["result"] = [member for member in result for _ in range(50_000)]
-    elif _is_query(request, "affected_star") and (
-        mode == "one-step" or (mode == "flaky" and len(_STARTS) % 2 == 1)
-    ):
+    elif mode == "one-step" and _is_query(request, "affected_star"):
         assert session.verifier is not None
         response["result"] = list(session.verifier.affected(request["record"]))
     elif mode == "knows-as-believes" and _is_query(request, "knows"):
