@@ -17,7 +17,8 @@ from hypothesis.errors import Flaky
 
 from gcv.conformance.fuzz import _round
 from gcv.conformance.process import Crashed, Implementation, _LineReader
-from tests.conformance.helpers import fake
+from gcv.conformance.runner import EXIT_OK
+from tests.conformance.helpers import conform, fake
 
 RUNNER = [sys.executable, "-m", "gcv.cli", "conform"]
 START = {"cmd": "start", "agents": ["a"], "atoms": ["p"]}
@@ -99,3 +100,15 @@ def test_a_hypothesis_state_of_its_own_becomes_a_finding_not_a_traceback() -> No
     assert run.found is not None
     assert run.found.key == "hypothesis: Flaky"  # type: ignore[attr-defined]
     assert "replayed conversation" in run.found.result.reason  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_a_slow_correct_implementation_fuzzes_clean_in_the_reference_profile(
+    tmp_path: Path,
+) -> None:
+    """Many conversations against a correct fake that is slow to start each one: no
+    difference and no fault (a desynchronised answer would be one)."""
+    options = ["--fuzz", "40", "--seed", "1", "--profile", "reference", "--timeout", "600"]
+    code, report = conform(tmp_path, options, fake("slow"))
+    assert code == EXIT_OK, report["fuzz"]["findings"]
+    assert report["fuzz"]["requests"] > 400
