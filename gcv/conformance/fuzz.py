@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from gcv.conformance.cases.builder import AS_REFERENCE, CaseBuilder, rederive
 from gcv.conformance.compare import Mismatch, check
 from gcv.conformance.process import Fault, Implementation
-from gcv.conformance.report import CaseResult, FuzzFinding, RunReport
+from gcv.conformance.report import CaseResult, FuzzFinding, RunReport, quoted
 from gcv.conformance.statements import COR24, DEF21, DEF23, LEMMA21
 from gcv.conformance.vectors import (
     SUITE_VERSION,
@@ -384,7 +384,7 @@ class _Lockstep:
             steps=len(trace),
             steps_run=len(trace),
             request=dict(request),
-            response=response,
+            response=quoted(response),
             expected=mismatch.expected,
             got=mismatch.got if response is None else "",
             diff=mismatch.diff,

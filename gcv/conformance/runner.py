@@ -56,7 +56,7 @@ import icontract
 from gcv.conformance.compare import check, show_expected
 from gcv.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
 from gcv.conformance.protocol import CASE_FEATURES, feature_of
-from gcv.conformance.report import NOT_REACHED, CaseResult, RunReport
+from gcv.conformance.report import NOT_REACHED, CaseResult, RunReport, quoted, quoted_text
 from gcv.conformance.vectors import SUITE_VERSION, Case, Step, Suite, open_suite
 from gcv.hints import install_hint
 from gcv.jsoninput import read_file
@@ -364,10 +364,10 @@ def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseR
         steps_run=outcome.steps_run,
         steps_skipped=outcome.steps_skipped,
         request=outcome.sent if outcome.sent is not None else outcome.request,
-        response=outcome.response,
+        response=quoted(outcome.response),
         expected=outcome.expected,
-        got=outcome.got,
-        diff=outcome.diff,
+        got=quoted_text(outcome.got),
+        diff=quoted_text(outcome.diff),
         stderr=stderr,
         seconds=seconds,
         failed_steps=tuple(number for number, _ in outcome.failed),

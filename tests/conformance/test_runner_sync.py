@@ -17,7 +17,8 @@ from hypothesis.errors import Flaky
 
 from gcv.conformance.fuzz import _round
 from gcv.conformance.process import Crashed, Implementation, _LineReader
-from gcv.conformance.runner import EXIT_OK
+from gcv.conformance.report import QUOTE_CHARS, quoted
+from gcv.conformance.runner import EXIT_FAILED, EXIT_OK
 from tests.conformance.helpers import conform, fake
 
 RUNNER = [sys.executable, "-m", "gcv.cli", "conform"]
@@ -112,3 +113,17 @@ def test_a_slow_correct_implementation_fuzzes_clean_in_the_reference_profile(
     code, report = conform(tmp_path, options, fake("slow"))
     assert code == EXIT_OK, report["fuzz"]["findings"]
     assert report["fuzz"]["requests"] > 400
+
+
+def test_a_huge_response_is_quoted_in_the_reports_by_a_prefix_and_a_hash(
+    tmp_path: Path,
+) -> None:
+    """The repeats fake answers Affected* with each member 50,000 times (over 600 KB)."""
+    code, report = conform(tmp_path, ["-k", "core/queries/affected-is-one-step"], fake("repeats"))
+    assert code == EXIT_FAILED
+    response = report["results"][0]["response"]
+    assert response["chars"] > 500_000
+    assert len(response["quoted"]) == QUOTE_CHARS
+    assert response["quoted"].startswith('{"id":') and len(response["sha256"]) == 64
+    assert quoted({"ok": True}) == {"ok": True}
+    assert (tmp_path / "report.json").stat().st_size < 64 * 1024
