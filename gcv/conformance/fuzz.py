@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from gcv.conformance.cases.builder import AS_REFERENCE, CaseBuilder, rederive
 from gcv.conformance.compare import Mismatch, check
 from gcv.conformance.process import Fault, Implementation
-from gcv.conformance.report import CaseResult, FuzzFinding, RunReport
+from gcv.conformance.report import CaseResult, FuzzFinding, RunReport, quoted
 from gcv.conformance.statements import COR24, DEF21, DEF23, LEMMA21
 from gcv.conformance.vectors import (
     SUITE_VERSION,
@@ -302,6 +302,7 @@ class _Lockstep:
         self.uncompared = 0
         self.not_generated = 0
         self.repeats = 0
+        self.last_trace: list[dict[str, Any]] = []  # the conversation under way, or the last
 
     def _features(self) -> frozenset[str]:
         return self.impl.handshake.features if self.impl.handshake else frozenset()
@@ -383,7 +384,7 @@ class _Lockstep:
             steps=len(trace),
             steps_run=len(trace),
             request=dict(request),
-            response=response,
+            response=quoted(response),
             expected=mismatch.expected,
             got=mismatch.got if response is None else "",
             diff=mismatch.diff,
@@ -412,6 +413,7 @@ class _Lockstep:
             raise _Unusable(f"start was refused: {started['error']}")
         assert builder.session.verifier is not None, "started"
         trace: list[dict[str, Any]] = []
+        self.last_trace = trace
         for _ in range(data.draw(st.integers(1, self.max_turns), label="turns")):
             existing = tuple(sorted(builder.session.verifier.state.records))
             turn = data.draw(turns_over(existing, epistemic), label="turn")
@@ -493,9 +495,21 @@ def _round(lockstep: _Lockstep, examples: int, seed: int) -> None:
         run()
     except _Unusable:
         raise
-    except Exception:  # the difference itself, or Hypothesis's wrapping of a flaky one
+    except Exception as error:  # the difference itself, or Hypothesis's wrapping of a flaky one
         if lockstep.found is None:
-            raise
+            # A state of Hypothesis's own (Flaky*: the implementation answered a replayed
+            # conversation otherwise) is a finding about the run, never a traceback.
+            lockstep.found = _hypothesis_state(error, lockstep.last_trace)
+
+
+def _hypothesis_state(error: Exception, trace: Sequence[dict[str, Any]]) -> _Found:
+    """A finding for a round that ended in Hypothesis's own error, keyed by its type."""
+    name = type(error).__name__
+    message = " ".join(str(error).split())[:300]
+    result = CaseResult(
+        f"fuzz/{name}", "fail", reason=f"Hypothesis: {name}: {message}", steps_run=len(trace)
+    )
+    return _Found(f"hypothesis: {name}", tuple(trace), result)
 
 
 @icontract.require(lambda examples: examples >= 1)
@@ -509,8 +523,12 @@ def fuzz_report(
     *,
     profile: str = "paper",
     ignore: Collection[str] = (),
+    on_progress: Callable[[RunReport], None] = lambda report: None,
 ) -> RunReport:
     """Fuzz a started implementation against the reference; report each distinct finding.
+
+    ``on_progress`` gets the report as it stands at the start and after each round that
+    found something, so that a run stopped by a signal keeps its findings so far.
 
     Rounds of ``examples`` conversations each run until one finds no new key (or
     :data:`MAX_ROUNDS` findings); round r uses the seed ``seed + r``.  In the ``paper``
@@ -525,6 +543,18 @@ def fuzz_report(
     against = f"{impl.handshake.name} {impl.handshake.version}"
     atoms = EPISTEMIC_ATOMS if "epistemic" in impl.handshake.features else ATOMS
     started = time.perf_counter()
+
+    def progress() -> None:
+        report.seconds = time.perf_counter() - started
+        report.fuzz_requests = lockstep.requests
+        report.fuzz_uncompared = lockstep.uncompared
+        report.fuzz_not_generated = lockstep.not_generated
+        report.fuzz_repeats = lockstep.repeats
+        report.fuzz_profile = profile
+        report.fuzz_ignored = tuple(sorted(ignore))
+        on_progress(report)
+
+    progress()
     for number in range(MAX_ROUNDS):
         try:
             _round(lockstep, examples, chosen + number)
@@ -543,11 +573,6 @@ def fuzz_report(
         report.fuzz_findings.append(
             FuzzFinding(chosen + number, examples, found.result, found.trace, saved, found.key)
         )
-    report.seconds = time.perf_counter() - started
-    report.fuzz_requests = lockstep.requests
-    report.fuzz_uncompared = lockstep.uncompared
-    report.fuzz_not_generated = lockstep.not_generated
-    report.fuzz_repeats = lockstep.repeats
-    report.fuzz_profile = profile
-    report.fuzz_ignored = tuple(sorted(ignore))
+        progress()
+    progress()
     return report

@@ -339,6 +339,18 @@ class Implementation:
         self._next_id += 1
         request = {"id": self._next_id, **body}
         self.last_request = request
+        try:
+            return self._round_trip(process, request, timeout)
+        except BaseException:
+            # Whatever stopped the round trip (a fault, a signal, an error of the runner's
+            # own), a response may still be on its way: a process whose answer was not read
+            # is not asked again, so no later request can read an earlier one's response.
+            self.kill()
+            raise
+
+    def _round_trip(
+        self, process: subprocess.Popen[bytes], request: dict[str, Any], timeout: float | None
+    ) -> dict[str, Any]:
         line = json.dumps(request, separators=(",", ":")) + "\n"
         try:
             assert process.stdin is not None, "a pipe"

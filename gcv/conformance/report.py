@@ -19,6 +19,7 @@ incomplete (:meth:`RunReport.incomplete` says what was not run), whatever the st
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -27,7 +28,54 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["NOT_REACHED", "STATUSES", "CaseResult", "FuzzFinding", "RunReport"]
+import icontract
+
+__all__ = [
+    "NOT_REACHED",
+    "QUOTE_CHARS",
+    "STATUSES",
+    "CaseResult",
+    "FuzzFinding",
+    "RunReport",
+    "quoted",
+    "quoted_text",
+]
+
+QUOTE_CHARS = 4096
+"""A response longer than this (as compact JSON) is quoted in the reports by its first
+QUOTE_CHARS characters, its length and its SHA-256, so a huge answer costs no report more
+than that."""
+
+
+@icontract.ensure(
+    lambda response, result: (
+        result == response or len(result["quoted"]) == QUOTE_CHARS < result["chars"]
+    ),
+    "a response is kept whole, or quoted by a prefix of QUOTE_CHARS characters",
+)
+def quoted(response: Any) -> Any:
+    """``response`` as the reports keep it: whole if its compact JSON is at most
+    :data:`QUOTE_CHARS` characters, else ``{"quoted": prefix, "chars": n, "sha256": hex}``
+    (of the compact JSON, UTF-8)."""
+    text = json.dumps(response, separators=(",", ":"))
+    if len(text) <= QUOTE_CHARS:
+        return response
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return {"quoted": text[:QUOTE_CHARS], "chars": len(text), "sha256": digest}
+
+
+@icontract.ensure(
+    lambda text, result: result == text or result.startswith(text[:QUOTE_CHARS]),
+    "a text is kept whole, or quoted by its first QUOTE_CHARS characters",
+)
+def quoted_text(text: str) -> str:
+    """``text`` (what an answer was, a diff) as the reports keep it: whole if at most
+    :data:`QUOTE_CHARS` characters, else its prefix, its length and its SHA-256."""
+    if len(text) <= QUOTE_CHARS:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{text[:QUOTE_CHARS]}... ({len(text)} characters, sha256 {digest})"
+
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 
@@ -317,6 +365,23 @@ class RunReport:
                 lines.append(f"saved as a vector: {finding.saved_as}")
             lines.append("")
         return [*lines, *totals]
+
+    def known_failures(self, profile: str) -> str:
+        """The run's failures as a known-failures file (``--known-failures``): a ``CASE#N``
+        line for each step that differs in ``profile`` (or is listed and still differs), the
+        case id alone for a case that ended in an error (its later steps were not judged),
+        so that a rerun with the file fails only on what changes."""
+        lines = [f"# gcv conform --write-known-failures, {profile} profile, suite {self.suite}"]
+        for result in self.results:
+            if result.status == "error" or (
+                result.status == "xfail" and not result.known_failed_steps
+            ):
+                lines.append(result.id)
+                continue
+            differing = result.paper_failed_steps if profile == "paper" else result.failed_steps
+            steps = sorted({*differing, *result.known_failed_steps})
+            lines += [f"{result.id}#{n}" for n in steps]
+        return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data."""

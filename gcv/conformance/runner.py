@@ -56,7 +56,7 @@ import icontract
 from gcv.conformance.compare import check, show_expected
 from gcv.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
 from gcv.conformance.protocol import CASE_FEATURES, feature_of
-from gcv.conformance.report import NOT_REACHED, CaseResult, RunReport
+from gcv.conformance.report import NOT_REACHED, CaseResult, RunReport, quoted, quoted_text
 from gcv.conformance.vectors import SUITE_VERSION, Case, Step, Suite, open_suite
 from gcv.hints import install_hint
 from gcv.jsoninput import read_file
@@ -364,10 +364,10 @@ def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseR
         steps_run=outcome.steps_run,
         steps_skipped=outcome.steps_skipped,
         request=outcome.sent if outcome.sent is not None else outcome.request,
-        response=outcome.response,
+        response=quoted(outcome.response),
         expected=outcome.expected,
-        got=outcome.got,
-        diff=outcome.diff,
+        got=quoted_text(outcome.got),
+        diff=quoted_text(outcome.diff),
         stderr=stderr,
         seconds=seconds,
         failed_steps=tuple(number for number, _ in outcome.failed),
@@ -560,6 +560,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="cases (ids or globs) or steps (CASE#N) expected to fail, one a line",
     )
+    parser.add_argument(
+        "--write-known-failures",
+        type=writable_path,
+        metavar="FILE",
+        help="write the steps that differ (in the profile chosen) as a known-failures file",
+    )
     parser.add_argument("--strict", action="store_true", help="fail when a known failure passes")
     parser.add_argument(
         "--profile",
@@ -645,21 +651,32 @@ class _ReportFiles:
     is slow to answer, so that a killed run leaves them holding what had finished.
     """
 
-    def __init__(self, json_target: str | None, junit_target: str | None) -> None:
+    def __init__(
+        self,
+        json_target: str | None,
+        junit_target: str | None,
+        known_target: str | None = None,
+        profile: str = "paper",
+    ) -> None:
         self.json_target = json_target
         self.junit_target = junit_target
+        self.known_target = known_target
+        self.profile = profile
         self.written = -UPDATE_SECONDS
         self.pending: RunReport | None = None
+        self.latest: RunReport | None = None
 
     def _renderings(self, report: RunReport) -> Iterator[tuple[str, str]]:
         if self.json_target:
             yield self.json_target, json.dumps(report.to_json(), indent=2) + "\n"
         if self.junit_target:
             yield self.junit_target, report.junit()
+        if self.known_target:
+            yield self.known_target, report.known_failures(self.profile)
 
     def update(self, report: RunReport) -> None:
         """Rewrite the report files with the run so far, or soon."""
-        self.pending = report
+        self.pending = self.latest = report
         if time.monotonic() - self.written >= UPDATE_SECONDS:
             self.flush()
 
@@ -780,6 +797,7 @@ def _conform(
                 args.save_vector,
                 profile=args.profile,
                 ignore=args.fuzz_ignore,
+                on_progress=files.update,
             )
         else:
             files.update(report)
@@ -834,7 +852,7 @@ def main(argv: list[str]) -> int:
         len(cases),
         None if suite is None else suite.sha256,
     )
-    files = _ReportFiles(args.json, args.junit)
+    files = _ReportFiles(args.json, args.junit, args.write_known_failures, args.profile)
     try:
         files.update(report)  # a report exists from the start, and its paths are writable
     except OSError as error:
@@ -845,6 +863,8 @@ def main(argv: list[str]) -> int:
             code = _exit_code(report, args.strict, args.profile)
         except Interrupted as stop:
             impl.kill()
+            # The report as it last stood (a fuzzing run's holds its findings so far).
+            report = files.latest or report
             report.stopped = f"interrupted by {stop}"
             features = impl.handshake.features if impl.handshake else frozenset()
             _close_report(report, cases, features)

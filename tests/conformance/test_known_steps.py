@@ -81,3 +81,21 @@ def test_step_entries_parse_and_bad_ones_are_bad_input(
         code, _ = _run(tmp_path, f"# a comment\n{bad}")
         assert code == EXIT_BAD_INPUT, bad
         assert f"known failures, line 2: {bad.strip()!r}" in capsys.readouterr().err
+
+
+def test_written_known_failures_list_the_differing_steps_and_excuse_them(tmp_path: Path) -> None:
+    """``--write-known-failures FILE`` writes each differing step as ``CASE#N``; a rerun
+    with that file excuses exactly those steps (exit 0)."""
+    steps = _differing_steps(tmp_path)
+    written = tmp_path / "written.txt"
+    code, _ = conform(
+        tmp_path, ["-k", CASE, "--write-known-failures", str(written)], fake("one-step")
+    )
+    assert code == EXIT_FAILED
+    entries = [line for line in written.read_text().splitlines() if not line.startswith("#")]
+    assert entries == [f"{CASE}#{n}" for n in steps]
+    rerun, report = conform(
+        tmp_path, ["-k", CASE, "--known-failures", str(written)], fake("one-step")
+    )
+    assert rerun == EXIT_OK, report["results"]
+    assert report["results"][0]["status"] == "xfail"

@@ -28,7 +28,7 @@ from gcv.conformance.statements import (
     UNDERMINE,
     UPDATES,
 )
-from gcv.conformance.vectors import EPISTEMIC_SUITE_VERSION
+from gcv.conformance.vectors import EPISTEMIC_SUITE_VERSION, SUITE_VERSION
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -236,6 +236,29 @@ def _undermine_lexicographic(b: CaseBuilder) -> None:
     b.query("believes", agent="a", formula="~p", equals=True)
     b.query("knows", agent="a", formula="~p", equals=False)
     b.query("worlds", equals=4)
+
+
+@case(
+    "epistemic/operations/own-formula-realisations",
+    "Undermine, Revise and consensual Resolve stating their formula: [up-up ~gamma], "
+    "[!~gamma] and [!gamma] of the formula given (Section 2's table), with no reading of a "
+    "target's formula involved.",
+    [UNDERMINE, REVISE, RESOLVE, UPDATES],
+    atoms=("p", "q"),
+    added_in=SUITE_VERSION,
+)
+def _own_formula_realisations(b: CaseBuilder) -> None:
+    b.apply("a", Observe("o1", "a log line"), Observe("o2", "another"), Observe("o3", "a third"))
+    b.apply("b", Undermine("o1", "e1", evidence_claim="p looks unlikely", formula=parse("p")))
+    b.query("ordered", agent="a", layers=["~p", "p"], equals=True)
+    b.query("believes", agent="a", formula="~p", equals=True)
+    b.query("worlds", equals=4)
+    b.apply("b", Revise("o2", formula=parse("q")))
+    b.query("worlds", equals=[[], ["p"]])
+    b.query("knows", agent="a", formula="~q", equals=True)
+    b.apply("c", Resolve("o3", formula=parse("~p")))
+    b.query("worlds", equals=[[]])
+    b.query("holds", formula="C[a,b,c] ~p", equals=True)
 
 
 @case(

@@ -18,11 +18,24 @@ from gcv.conformance.statements import (
     DEF23,
     LEMMA21,
     LEMMA22,
+    OBSERVE,
     ORDER,
+    QUESTION,
     RESOLVE,
+    SUBSUMPTION,
     SUPPORT,
+    UNDERMINE,
 )
-from gcv.reference.operations import Hypothesize, Observe, Resolve, Revise, Support, Undermine
+from gcv.conformance.vectors import SUITE_VERSION
+from gcv.reference.operations import (
+    Hypothesize,
+    Observe,
+    Question,
+    Resolve,
+    Revise,
+    Support,
+    Undermine,
+)
 
 __all__: list[str] = []
 
@@ -88,6 +101,115 @@ def _support_then_decision(b: CaseBuilder) -> None:
     b.query("standing", "h1", equals="resolved")
     b.query("dependencies", "h1", equals=["o1", "e1"])
     b.grounded("h1", ["h1", "o1", "e1"])
+
+
+NEW = {"added_in": SUITE_VERSION}
+
+
+@case(
+    "core/interactions/resolve-written-before-support",
+    "Support applies before Resolve (order.kinds.narrated, B.2 T13), whatever the order "
+    "written: a Resolve written first may subsume the evidence the Support registers. Applied "
+    "as written, or Resolve before Support, the evidence is not yet registered "
+    "(unknown-record).",
+    [ORDER, COMPOSITION, SUPPORT, RESOLVE, SUBSUMPTION],
+    tags=["order"],
+    **NEW,
+)
+def _resolve_written_before_support(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply("b", Resolve("h1", subsumes=("e1",)), Support("h1", "e1", "timing is consistent"))
+    b.query("standing", "h1", equals="resolved")
+    b.query("dependencies", "e1", equals=["h1"])
+    b.query("affected_star", "h1", equals=["h1", "e1"])
+
+
+@case(
+    "core/interactions/revise-written-before-hypothesize",
+    "Hypothesize applies before Revise (order.kinds.narrated, B.2 T12), whatever the order "
+    "written: a Revise written first may cite as attacker the hypothesis the turn registers. "
+    "Applied as written, the attacker is not yet registered (unknown-record).",
+    [ORDER, COMPOSITION, LEMMA22],
+    tags=["order"],
+    **NEW,
+)
+def _revise_written_before_hypothesize(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply(
+        "b",
+        Revise("h1", attackers=("h2",)),
+        Hypothesize("h2", "a retry storm", depends_on=("o1",)),
+    )
+    b.query("standing", "h1", equals="abandoned")
+    b.query("attackers", "h1", equals=["h2"])
+    b.grounded("h2", ["h2", "o1"])
+
+
+@case(
+    "core/interactions/support-evidence-joins-dep",
+    "Support adds its evidence to Dep(target) (Definition 2.1): withdrawing the evidence "
+    "leaves the target ungrounded, with the evidence as witness, and the target among the "
+    "evidence's dependents.",
+    [SUPPORT, DEF21, LEMMA21, DEF23],
+    **NEW,
+)
+def _support_evidence_joins_dep(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply("b", Support("h1", "e1", "timing is consistent"))
+    b.query("dependencies", "h1", equals=["o1", "e1"])
+    b.query("affected", "e1", equals=["h1"])
+    b.grounded("h1", ["h1", "o1", "e1"])
+    b.apply("c", Revise("e1"))
+    b.ungrounded("h1", ["e1"])
+    b.query("affected_star_active", "e1", equals=["h1"])
+
+
+@case(
+    "core/interactions/registered-evidence-commits-its-speaker",
+    "The speaker of a Support or Undermine commits to the evidence it registers (B.3), and "
+    "an Observe's speaker to the observation (Section 2: Observe commits content).",
+    [SUPPORT, UNDERMINE, OBSERVE],
+    **NEW,
+)
+def _registered_evidence_commits(b: CaseBuilder) -> None:
+    b.apply("a", Observe("o1", "401s"), Observe("o2", "latency spike"))
+    b.apply("b", Support("o1", "e1", "the gateway log agrees"))
+    b.apply("c", Undermine("o2", "e2", "the probe was down"))
+    b.query("commitments", agent="a", equals=["o1", "o2"])
+    b.query("commitments", agent="b", equals=["e1"])
+    b.query("commitments", agent="c", equals=["e2"])
+
+
+@case(
+    "core/interactions/decision-records-dissent",
+    'An authoritative Resolve records its dissenters (B.3: a decision "recording dissent").',
+    [RESOLVE],
+    **NEW,
+)
+def _decision_records_dissent(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply("b", Resolve("h1", authoritative=True, dissenters=("a", "c")))
+    b.query("dissenters", "h1", equals=["a", "c"])
+    b.query("standing", "h1", equals="resolved")
+
+
+@case(
+    "core/interactions/question-after-support",
+    "Question applies last (order.kinds): a Question written first may rest on the evidence "
+    "a Support of the same turn registers.",
+    [ORDER, COMPOSITION, QUESTION],
+    tags=["order"],
+    **NEW,
+)
+def _question_after_support(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply(
+        "b",
+        Question("q1", "why does the timing fit?", depends_on=("e1",)),
+        Support("h1", "e1", "timing is consistent"),
+    )
+    b.query("dependencies", "q1", equals=["e1"])
+    b.query("affected_star", "e1", equals=["h1", "q1"])
 
 
 @case(

@@ -38,9 +38,13 @@
 - ``support-revives-weakened``: a Support of a weakened record labels it active again (run
   it under ``python -O``: the reference's contracts would stop it);
 - ``no-visited-set``: a Verify walk that pushes every support it meets, seen or not (correct
-  answers, but exponential time on a map with shared subgraphs).
+  answers, but exponential time on a map with shared subgraphs);
+- ``paper-bug WHAT``: the engine of ``paper_bugs.PAPER_BUGS[WHAT]``, which breaks one paper
+  clause (``paper-bug "Support recording no Dep link"``).
 
-Any other mode is the reference's session unchanged.  With ``GCV_FAKE_PIDS`` set to a file,
+Any other mode is the reference's session unchanged.  With ``GCV_FAKE_SIGTERM_AT`` set to N,
+the fake sends SIGTERM to its parent (the runner) on its N-th request, then answers it: a
+signal at a moment the test chooses, with no clock involved.  With ``GCV_FAKE_PIDS`` set to a file,
 the fake starts a child (``sleep``) in its process group, and appends its own pid and the
 child's to that file, one a line: the runner must end both.
 """
@@ -50,10 +54,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from gcv.conformance.session import Session
@@ -230,7 +236,7 @@ def _revive_supported() -> None:
     gcv.reference.apply.apply_operation = apply_operation  # type: ignore[assignment]
 
 
-def main(mode: str) -> int:
+def main(mode: str, bug: str = "") -> int:
     if mode == "dies":
         print("fake: dying before the handshake", file=sys.stderr, flush=True)
         return 5
@@ -241,18 +247,24 @@ def main(mode: str) -> int:
             file.write(f"{os.getpid()}\n{child.pid}\n")
     if mode == "support-revives-weakened":
         _revive_supported()
-    # The sibling module, on sys.path as this script's folder (not when pytest collects it).
-    import choices
+    # The sibling modules, imported as pytest imports them: from the repository's root.
+    sys.path.append(str(Path(__file__).parents[3]))
+    from tests.conformance.fakes import choices, paper_bugs
 
     alternatives = contextlib.ExitStack()
     if mode == "hypothesis-commits":
         alternatives.enter_context(choices.ALTERNATIVES["T3.hypothesize.no-commitment"]())
     if mode == "paper-alternatives":
         alternatives.enter_context(choices.all_alternatives())
+    if mode == "paper-bug":
+        alternatives.enter_context(paper_bugs.PAPER_BUGS[bug].patch())
     if mode == "believed-solves":
         _solve_believed_hypotheses()
     session = Session()
-    for line in sys.stdin:
+    signal_at = int(os.environ.get("GCV_FAKE_SIGTERM_AT", "0"))
+    for count, line in enumerate(sys.stdin, start=1):
+        if count == signal_at:
+            os.kill(os.getppid(), signal.SIGTERM)
         request = json.loads(line)
         answer = _answer(mode, session, request)
         text = answer if isinstance(answer, str) else json.dumps(answer)
@@ -264,4 +276,4 @@ def main(mode: str) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1]))
+    raise SystemExit(main(*sys.argv[1:3]))

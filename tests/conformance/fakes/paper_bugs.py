@@ -1,0 +1,570 @@
+"""Engines that break one paper clause each: the vectors' paper profile must catch every one.
+
+Each entry of :data:`PAPER_BUGS` patches the reference, for as long as its context lasts, so
+that it breaks exactly one clause of ``spec/transition.py`` marked **paper** (the
+``clause``), as :mod:`choices` does for the chosen clauses' alternatives.  Where the
+reference's own contracts would stop such an engine (``contracts``), it can only be run
+without them (``python -O``), through ``fake_impl.py``.
+
+``tests/conformance/test_paper_clauses.py`` runs each over the whole suite and requires a
+mismatch on some paper-profile step; ``docs/conformance.md`` shows the table it checks.
+The clauses no engine can break observably are in :data:`UNOBSERVABLE`, with the argument.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import gcv.conformance.session
+import gcv.reference.apply
+import gcv.reference.epistemic.effects
+import gcv.reference.preconditions
+import gcv.reference.verifier
+from gcv.conformance.compare import check
+from gcv.conformance.session import Session
+from gcv.conformance.vectors import load_suite
+from gcv.reference.depmap import DependencyMap
+from gcv.reference.epistemic.effects import EpistemicState
+from gcv.reference.epistemic.formula import atoms_of
+from gcv.reference.errors import UnknownAtom
+from gcv.reference.identifiers import AgentId
+from gcv.reference.operations import (
+    ExpandAwareness,
+    Hypothesize,
+    Observe,
+    Operation,
+    OperationKind,
+    Question,
+    Resolve,
+    Support,
+    Undermine,
+)
+from gcv.reference.records import Kind, Standing
+from tests import broken_engines
+from tests.conformance.fakes.choices import (
+    Alternative,
+    _after_apply,
+    _all,
+    _before_apply,
+    _table_row,
+    _wrapped,
+)
+
+__all__ = ["PAPER_BUGS", "UNCAUGHT", "UNOBSERVABLE", "PaperBug", "paper_steps_caught"]
+
+
+@dataclass(frozen=True)
+class PaperBug:
+    """An engine breaking one paper clause.
+
+    Attributes
+    ----------
+    clause:
+        The paper clause of ``spec/transition.py`` it breaks, and only that one.
+    what:
+        The broken behaviour, in a phrase.
+    patch:
+        A context in which the reference behaves so.
+    contracts:
+        The reference's own contracts stop this engine (run it under ``python -O``).
+    """
+
+    clause: str
+    what: str
+    patch: Alternative
+    contracts: bool = False
+
+
+def _engine(verifier: type[gcv.reference.verifier.Verifier]) -> Alternative:
+    """The conformance session built on a broken :class:`Verifier` subclass."""
+    return lambda: _wrapped(gcv.conformance.session, "Verifier", lambda _: verifier)
+
+
+def _effect_row(kind: OperationKind, **change: object) -> Alternative:
+    """A row of the operation table changed as the effects read it (not the preconditions)."""
+
+    def wrap(table: Any) -> Any:
+        rows = dict(table)
+        rows[kind] = dataclasses.replace(rows[kind], **change)
+        return rows
+
+    return lambda: _wrapped(gcv.reference.apply, "RULES", wrap)
+
+
+@contextmanager
+def _while_applying(
+    kind: type[Operation], target: Any, name: str, replacement: Callable[[Any], Any]
+) -> Iterator[None]:
+    """``target.name`` is ``replacement(original)`` while an operation of ``kind`` applies."""
+
+    def wrap(original: Any) -> Any:
+        def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any) -> Any:
+            if not isinstance(op, kind):
+                return original(dmap, op, speaker, **kw)
+            with _wrapped(target, name, replacement):
+                return original(dmap, op, speaker, **kw)
+
+        return apply_operation
+
+    with _wrapped(gcv.reference.apply, "apply_operation", wrap):
+        yield
+
+
+def _during(kind: type[Operation], target: Any, name: str, replacement: Any) -> Alternative:
+    return lambda: _while_applying(kind, target, name, replacement)
+
+
+def _checked_then(
+    kind: type[Operation], rewrite: Callable[[Any], Operation]
+) -> Callable[[DependencyMap, Operation, AgentId], Operation]:
+    """Check an operation of ``kind`` as written, then apply ``rewrite(op)`` (its effect
+    changed only)."""
+
+    def rewritten(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation:
+        if not isinstance(op, kind):
+            return op
+        found = gcv.reference.preconditions.find_violation(op, dmap.view(), speaker)
+        if found is not None:
+            raise found
+        return rewrite(op)
+
+    return rewritten
+
+
+# -- the turn ---------------------------------------------------------------------------------
+
+
+class _UnknownSpeakerSpeaksForTheFirstAgent(gcv.reference.verifier.Verifier):
+    """An utterance by an agent outside Ags is applied as the first agent's."""
+
+    def apply_turn(self, turn: gcv.reference.verifier.Turn) -> Any:
+        if turn.speaker not in self.state.agents:
+            turn = gcv.reference.verifier.Turn(self.state.agents[0], turn.operations)
+        return super().apply_turn(turn)
+
+
+_RESOLVE_BEFORE_SUPPORT = (
+    OperationKind.EXPAND_AWARENESS,
+    OperationKind.OBSERVE,
+    OperationKind.HYPOTHESIZE,
+    OperationKind.UNDERMINE,
+    OperationKind.REVISE,
+    OperationKind.RESOLVE,
+    OperationKind.SUPPORT,
+    OperationKind.QUESTION,
+)
+
+
+def _resolve_before_support() -> AbstractContextManager[None]:
+    """A fixed order of kinds that applies Resolve before Support (B.2 T13 narrates the
+    reverse); every other pair keeps the reference's order."""
+
+    def ordered(operations: Any) -> Any:
+        pairs = enumerate(operations)
+        return sorted(pairs, key=lambda pair: _RESOLVE_BEFORE_SUPPORT.index(pair[1].operation))
+
+    return _wrapped(gcv.reference.apply, "in_application_order", lambda _: ordered)
+
+
+# -- registration, citation and Dep -----------------------------------------------------------
+
+
+def _new_records_resolved(original: Any) -> Any:
+    def register(dmap: DependencyMap, record: Any, *rest: Any) -> None:
+        original(dmap, record, *rest)
+        dmap.set_standing(record, Standing.RESOLVED)
+
+    return register
+
+
+def _duplicate_ignored(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation | None:
+    """A record whose identifier is taken is not registered again; the turn goes on."""
+    if isinstance(op, Observe | Hypothesize | Question) and op.id in dmap.records:
+        return None
+    return op
+
+
+def _unknown_citations_dropped(
+    dmap: DependencyMap, op: Operation, speaker: AgentId
+) -> Operation | None:
+    """Cited records that are not registered are left out; an unknown target, skipped."""
+    target = getattr(op, "target", None)
+    if target is not None and target not in dmap.records:
+        return None
+    known = {
+        name: tuple(r for r in getattr(op, name) if r in dmap.records)
+        for name in ("depends_on", "attackers", "subsumes", "premises", "evidence_depends_on")
+        if hasattr(op, name)
+    }
+    existing_evidence = isinstance(op, Support | Undermine) and op.evidence_claim is None
+    if existing_evidence and getattr(op, "evidence", None) not in dmap.records:
+        return None
+    return dataclasses.replace(op, **known)
+
+
+def _dep_left_out(only: Callable[[Kind], bool]) -> Alternative:
+    """Registered records of the kinds ``only`` selects get no Dep links."""
+
+    def wrap(original: Any) -> Any:
+        def register(
+            dmap: Any, record: Any, claim: Any, kind: Kind, speaker: Any, deps: Any, *rest: Any
+        ) -> None:
+            original(dmap, record, claim, kind, speaker, () if only(kind) else deps, *rest)
+
+        return register
+
+    return lambda: _wrapped(gcv.reference.apply, "_register", wrap)
+
+
+def _registered_evidence_commits_nobody(
+    dmap: DependencyMap, op: Operation, speaker: AgentId
+) -> None:
+    if isinstance(op, Support | Undermine) and op.evidence_claim is not None:
+        dmap.retract(speaker, op.evidence)
+
+
+def _observation_commits_nobody(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
+    if isinstance(op, Observe):
+        dmap.retract(speaker, op.id)
+
+
+# -- Expand-Awareness -------------------------------------------------------------------------
+
+
+def _unknown_agents_dropped(
+    dmap: DependencyMap, op: Operation, speaker: AgentId
+) -> Operation | None:
+    if isinstance(op, ExpandAwareness) and op.agents:
+        known = tuple(a for a in op.agents if a in dmap.agents)
+        return dataclasses.replace(op, agents=known) if known else None
+    return op
+
+
+def _no_agent_means_the_speaker(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation:
+    if isinstance(op, ExpandAwareness) and not op.agents:
+        return dataclasses.replace(op, agents=(speaker,))
+    return op
+
+
+# -- Resolve ----------------------------------------------------------------------------------
+
+
+def _unknown_dissenters_dropped(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation:
+    if isinstance(op, Resolve) and op.dissenters:
+        return dataclasses.replace(
+            op, dissenters=tuple(a for a in op.dissenters if a in dmap.agents)
+        )
+    return op
+
+
+# -- the DEL realisations ---------------------------------------------------------------------
+
+
+def _announcement_keeping_the_worlds(original: Any) -> Any:
+    """The turn's observations pose their problems, but no world is eliminated."""
+
+    def announce(state: EpistemicState, observations: Any) -> EpistemicState:
+        return EpistemicState(state.model, original(state, observations).problems)
+
+    return announce
+
+
+def _no_update(original: Any) -> Any:
+    return lambda model, formula, *rest: model
+
+
+def _nothing_queued(original: Any) -> Any:
+    return lambda problems, *rest: problems
+
+
+def _realisation_dropped(kind: type[Operation]) -> Alternative:
+    """The operation's row of the DEL table applies no update to M_t."""
+
+    def wrap(original: Any) -> Any:
+        def realisation(op: Operation) -> Any:
+            found = original(op)
+            return dataclasses.replace(found, update=None) if isinstance(op, kind) else found
+
+        return realisation
+
+    return lambda: _wrapped(gcv.reference.epistemic.effects, "realisation", wrap)
+
+
+def _introduced_atoms_unknown_to_the_formula(original: Any) -> Any:
+    """Gamma may name only atoms already in Prop_t, not those the operation introduces."""
+
+    def violation(op: Operation, model: Any) -> Any:
+        found = original(op, model)
+        if found is None and isinstance(op, Hypothesize) and op.introduces and op.formula:
+            named = set(op.introduces) & atoms_of(op.formula)
+            if named:
+                return UnknownAtom(f"atom {sorted(named)[0]!r} is not in Prop_t", field="formula")
+        return found
+
+    return violation
+
+
+PAPER_BUGS: dict[str, PaperBug] = {
+    bug.what: bug
+    for bug in (
+        PaperBug(
+            "turn.speaker-in-ags",
+            "an unknown speaker's turn applied as the first agent's",
+            _engine(_UnknownSpeakerSpeaksForTheFirstAgent),
+        ),
+        PaperBug(
+            "turn.atomic",
+            "a rejected turn keeping its valid operations",
+            _engine(broken_engines.NonAtomicTurn),
+        ),
+        PaperBug(
+            "turn.composition",
+            "Resolve checked against the state the turn started in",
+            _engine(broken_engines.ResolveReadsTheTurnsStart),
+            contracts=True,
+        ),
+        PaperBug(
+            "order.kinds.narrated",
+            "a turn's operations applied in the order written",
+            _engine(broken_engines.WrittenOrderTurn),
+        ),
+        PaperBug(
+            "order.kinds.narrated",
+            "Resolve applied before Support",
+            _resolve_before_support,
+        ),
+        PaperBug(
+            "T3.register.new-active",
+            "new records labelled resolved",
+            lambda: _wrapped(gcv.reference.apply, "_register", _new_records_resolved),
+        ),
+        PaperBug(
+            "T3.register.id-new",
+            "a duplicate identifier ignored, the turn accepted",
+            _before_apply(_duplicate_ignored),
+        ),
+        PaperBug(
+            "T3.cite.registered",
+            "unregistered cited records left out, the turn accepted",
+            _before_apply(_unknown_citations_dropped),
+        ),
+        PaperBug(
+            "T3.register.dep",
+            "a new record registered without its Dep links",
+            _dep_left_out(lambda kind: kind is not Kind.EVIDENCE),
+        ),
+        PaperBug(
+            "T3.evidence.registered-with-claim",
+            "registered evidence without its Dep links",
+            _dep_left_out(lambda kind: kind is Kind.EVIDENCE),
+        ),
+        PaperBug(
+            "T3.evidence.speaker-commits",
+            "registered evidence committing nobody",
+            _after_apply(_registered_evidence_commits_nobody),
+        ),
+        PaperBug(
+            "T3.expand-awareness.agents-in-ags",
+            "unknown agents of an expansion left out",
+            _before_apply(_unknown_agents_dropped),
+        ),
+        PaperBug(
+            "T3.expand-awareness.default-all",
+            "an expansion naming no agent applied to its speaker only",
+            _before_apply(_no_agent_means_the_speaker),
+        ),
+        PaperBug(
+            "del.expand-awareness",
+            "Expand-Awareness not splitting worlds",
+            _during(
+                ExpandAwareness,
+                gcv.reference.epistemic.effects,
+                "expand",
+                lambda _: broken_engines._expansion_without_split,
+            ),
+        ),
+        PaperBug(
+            "T3.observe.speaker-commits",
+            "an observation committing nobody",
+            _after_apply(_observation_commits_nobody),
+        ),
+        PaperBug(
+            "del.observe",
+            "a hard announcement keeping the worlds it should eliminate",
+            _all(
+                lambda: _wrapped(
+                    gcv.reference.apply, "announce_simultaneously", _announcement_keeping_the_worlds
+                ),
+                lambda: _wrapped(
+                    gcv.reference.epistemic.effects,
+                    "announce_simultaneously",
+                    _announcement_keeping_the_worlds,
+                ),
+            ),
+        ),
+        PaperBug(
+            "del.hypothesize.introduces",
+            "introduced atoms not splitting worlds",
+            _during(
+                Hypothesize,
+                gcv.reference.epistemic.effects,
+                "expand",
+                lambda _: broken_engines._expansion_without_split,
+            ),
+        ),
+        PaperBug(
+            "del.hypothesize",
+            "Hypothesize without its lexicographic upgrade",
+            _during(
+                Hypothesize, gcv.reference.epistemic.effects, "lexicographic_upgrade", _no_update
+            ),
+        ),
+        PaperBug(
+            "T3.support.evidence-joins-dep",
+            "Support recording no Dep link",
+            _engine(broken_engines.SupportForgetsDependency),
+        ),
+        PaperBug(
+            "T3.support.no-label-change",
+            "Support reviving a weakened record",
+            _after_apply(
+                lambda dmap, op, speaker: (
+                    dmap.set_standing(op.target, Standing.ACTIVE)
+                    if isinstance(op, Support) and dmap.standing[op.target] is Standing.WEAKENED
+                    else None
+                )
+            ),
+            contracts=True,
+        ),
+        PaperBug(
+            "del.support",
+            "Support without its upgrade",
+            _realisation_dropped(Support),
+        ),
+        PaperBug(
+            "T3.undermine.target-standing",
+            "Undermine of a target of any standing",
+            _engine(broken_engines.UndermineIgnoresTargetStanding),
+        ),
+        PaperBug(
+            "T3.undermine.attack-weakened",
+            "Undermine adding no attack",
+            _effect_row(OperationKind.UNDERMINE, attacks_target=False),
+        ),
+        PaperBug(
+            "del.undermine",
+            "Undermine without its downgrade",
+            _realisation_dropped(Undermine),
+        ),
+        PaperBug(
+            "T3.revise.target-any-standing",
+            "Revise of an active target only",
+            _table_row(OperationKind.REVISE, target_standing=frozenset({Standing.ACTIVE})),
+        ),
+        PaperBug(
+            "T3.revise.attacks-abandoned",
+            "Revise adding no attack",
+            _effect_row(OperationKind.REVISE, attacks_target=False),
+        ),
+        PaperBug(
+            "del.revise",
+            "Revise without its announcement",
+            _realisation_dropped(gcv.reference.operations.Revise),
+        ),
+        PaperBug(
+            "T3.resolve.target-in-good-standing",
+            "Resolve of a target of any standing",
+            _table_row(OperationKind.RESOLVE, target_standing=frozenset(Standing)),
+            contracts=True,
+        ),
+        PaperBug(
+            "T3.resolve.subsumes-dep",
+            "Resolve recording no Dep link from the subsumed records",
+            _engine(broken_engines.ResolveForgetsSubsumes),
+        ),
+        PaperBug(
+            "T3.resolve.dissenters-in-ags",
+            "unknown dissenters left out",
+            _before_apply(_unknown_dissenters_dropped),
+        ),
+        PaperBug(
+            "T3.resolve.resolved",
+            "Resolve recording no dissent",
+            _before_apply(
+                _checked_then(Resolve, lambda op: dataclasses.replace(op, dissenters=()))
+            ),
+        ),
+        PaperBug(
+            "del.resolve",
+            "a consensual Resolve without its announcement",
+            _realisation_dropped(Resolve),
+        ),
+        PaperBug(
+            "del.question",
+            "a Question queueing no problem",
+            _during(Question, gcv.reference.epistemic.effects, "queue_question", _nothing_queued),
+        ),
+        PaperBug(
+            "del.formula.atoms-in-prop",
+            "a formula naming the atoms its operation introduces refused",
+            lambda: _wrapped(
+                gcv.reference.apply,
+                "find_epistemic_violation",
+                _introduced_atoms_unknown_to_the_formula,
+            ),
+        ),
+    )
+}
+"""What the engine breaks -> the engine."""
+
+UNCAUGHT: dict[str, str] = {
+    "del.question": (
+        "every step after a Question depends on the choice T3.question.registers-record "
+        "(its alternative registers no record, which could change every later outcome), so "
+        "no paper-profile step reads the queue a Question leaves"
+    ),
+}
+"""Paper clause -> why no paper-profile step of the suite reads it yet."""
+
+UNOBSERVABLE: dict[str, str] = {
+    "T3.resolve.target-unattacked": (
+        "Lemma 2.2: no record of S_t is attacked, and Resolve checks its target is in S_t "
+        "first, so the attack check never decides a turn (tests/conformance/test_profiles.py "
+        "runs the suite without it: no step differs)"
+    ),
+}
+"""Paper clause -> why no engine breaking only it can be told apart."""
+
+
+def paper_steps_caught(bug: PaperBug) -> list[str]:
+    """The paper-profile steps of the shipped suite (``CASE#N``) on which ``bug`` answers
+    otherwise than the vector expects, each case run on a fresh session.  A step at which
+    the engine crashes ends its case (the runner reports it as an error)."""
+    caught = []
+    with bug.patch():
+        for case in load_suite():
+            session = Session()
+            session.handle({"id": 0, **case.start()})
+            for k, step in enumerate(case.steps):
+                try:
+                    response = session.handle({"id": k + 1, **step.request})
+                    differs = check(step.request, step.expect, response) is not None
+                except Exception:  # a crash is an answer that differs
+                    response, differs = None, True
+                if differs and step.profile == "paper":
+                    caught.append(f"{case.id}#{k + 1}")
+                if response is None:
+                    break
+    return caught
+
+
+if __name__ == "__main__":
+    # python [-O] -m tests.conformance.fakes.paper_bugs WHAT...: what each engine fails, as
+    # JSON; under -O for the engines the reference's contracts would stop.
+    print(json.dumps({what: paper_steps_caught(PAPER_BUGS[what]) for what in sys.argv[1:]}))
