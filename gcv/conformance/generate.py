@@ -71,6 +71,8 @@ RETIRED: tuple[str, ...] = (
     # A Question registers no record (B.3 T1), so it has no dependencies to check.
     "core/preconditions/question-depends-on-itself",
     "core/preconditions/question-depends-on-unknown",
+    # ... and nothing rests on a Question, so its place in the order reads no Dep link.
+    "core/interactions/question-after-support",
 )
 """Ids of cases withdrawn from the suite (never reused)."""
 

@@ -20,7 +20,6 @@ from gcv.conformance.statements import (
     LEMMA22,
     OBSERVE,
     ORDER,
-    QUESTION,
     RESOLVE,
     SUBSUMPTION,
     SUPPORT,
@@ -30,7 +29,6 @@ from gcv.conformance.vectors import SUITE_VERSION
 from gcv.reference.operations import (
     Hypothesize,
     Observe,
-    Question,
     Resolve,
     Revise,
     Support,
@@ -191,25 +189,6 @@ def _decision_records_dissent(b: CaseBuilder) -> None:
     b.apply("b", Resolve("h1", authoritative=True, dissenters=("a", "c")))
     b.query("dissenters", "h1", equals=["a", "c"])
     b.query("standing", "h1", equals="resolved")
-
-
-@case(
-    "core/interactions/question-after-support",
-    "Question applies last (order.kinds): a Question written first may rest on the evidence "
-    "a Support of the same turn registers.",
-    [ORDER, COMPOSITION, QUESTION],
-    tags=["order"],
-    **NEW,
-)
-def _question_after_support(b: CaseBuilder) -> None:
-    _h1_on_o1(b)
-    b.apply(
-        "b",
-        Question("q1", "why does the timing fit?", depends_on=("e1",)),
-        Support("h1", "e1", "timing is consistent"),
-    )
-    b.query("dependencies", "q1", equals=["e1"])
-    b.query("affected_star", "e1", equals=["h1", "q1"])
 
 
 @case(
