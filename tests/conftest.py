@@ -45,6 +45,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# A plugin for tests/sanitize_walk.sh alone: it needs the sanitized build it is given.
+collect_ignore = ["sanitized_walk.py"]
+
 
 @pytest.fixture(scope="session")
 def distributions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:

@@ -153,6 +153,7 @@ def _action_script(
     )
 
 
+@pytest.mark.slow
 def test_the_action_script_passes_gcv_serve(tmp_path: Path) -> None:
     code, written, report, junit = _action_script(
         tmp_path, "gcv serve", features="fuzz,\natomicity", profile="reference"
@@ -167,6 +168,7 @@ def test_the_action_script_passes_gcv_serve(tmp_path: Path) -> None:
     assert "4 cases: 4 passed, 0 failed" in summary
 
 
+@pytest.mark.slow
 def test_the_action_script_fails_an_implementation_that_does_not_conform(tmp_path: Path) -> None:
     one_step = shlex.join([sys.executable, str(FAKE), "one-step"])
     code, _, report, junit = _action_script(tmp_path, one_step, features="fuzz")
@@ -176,6 +178,7 @@ def test_the_action_script_fails_an_implementation_that_does_not_conform(tmp_pat
     assert junit is not None and junit.find(".//failure") is not None
 
 
+@pytest.mark.slow
 def test_the_action_script_refuses_another_vectors_version(tmp_path: Path) -> None:
     code, _, report, junit = _action_script(tmp_path, "gcv serve", vectors_version="0.0.1")
     assert code == 2 and report == {} and junit is None
@@ -222,6 +225,7 @@ def _pre_commit(repo: Path, *words: str | Path) -> subprocess.CompletedProcess[s
     return _run([sys.executable, "-m", "pre_commit", *words], repo, PRE_COMMIT_HOME=str(home))
 
 
+@pytest.mark.slow
 def test_pre_commit_try_repo_replays_the_changed_traces(scratch: Path) -> None:
     good = _pre_commit(scratch, "try-repo", ROOT, "gcv-replay", "--files", "traces/good.json")
     assert good.returncode == 0 and "gcv replay" in good.stdout and "Passed" in good.stdout
@@ -246,6 +250,7 @@ def hooks(tmp_path: Path) -> tuple[Path, str]:
     return repo, rev
 
 
+@pytest.mark.slow
 def test_pre_commit_hooks_with_arguments_junit_and_kept_vectors(
     scratch: Path, hooks: tuple[Path, str]
 ) -> None:
@@ -275,6 +280,7 @@ def test_pre_commit_hooks_with_arguments_junit_and_kept_vectors(
     assert ran.stdout.count("Failed") == 2
 
 
+@pytest.mark.slow
 def test_the_vectors_hook_passes_a_current_copy_and_fails_a_stale_one(
     scratch: Path, hooks: tuple[Path, str]
 ) -> None:

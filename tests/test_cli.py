@@ -85,6 +85,7 @@ def test_scenarios_lists_the_built_in_traces(capsys: pytest.CaptureFixture[str])
     assert {"phase2-debugging", "phase3-deliberation"} <= set(listed) and listed == sorted(listed)
 
 
+@pytest.mark.slow
 def test_the_installed_console_script_runs() -> None:
     gcv = Path(sys.executable).with_name("gcv")
     result = subprocess.run(

@@ -123,6 +123,7 @@ def test_several_traces_each_replay_and_the_worst_decides(
     assert data[1]["error"].startswith("[malformed-trace]")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", builtin_scenarios())
 def test_replay_json_of_each_scenario_holds(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", name, "--json"]) == EXIT_OK
@@ -142,6 +143,7 @@ def test_scenarios_json_gives_each_description(capsys: pytest.CaptureFixture[str
     assert [entry["name"] for entry in listed] == builtin_scenarios()
 
 
+@pytest.mark.slow
 def test_vectors_check_json_reports_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
     # A small spec bound keeps this quick; the bound changes no vector.
     assert main(["vectors", "--check", "--json", "--spec-worlds", "8"]) == EXIT_OK

@@ -36,6 +36,7 @@ def _graph(m: RandomMap) -> nx.DiGraph:
 SMALL_AND_LARGER = st.one_of(random_maps(), random_maps(max_records=48))
 
 
+@pytest.mark.slow
 @given(SMALL_AND_LARGER)
 def test_walk_accepts_exactly_when_the_closure_is_in_good_standing(m: RandomMap) -> None:
     d = m.to_spec()
@@ -44,6 +45,7 @@ def test_walk_accepts_exactly_when_the_closure_is_in_good_standing(m: RandomMap)
         assert walk.grounded == core.is_grounded(d, start), (start, walk)
 
 
+@pytest.mark.slow
 @given(SMALL_AND_LARGER)
 def test_accepted_walk_returns_exactly_dep_star(m: RandomMap) -> None:
     d, graph = m.to_spec(), _graph(m)
@@ -56,6 +58,7 @@ def test_accepted_walk_returns_exactly_dep_star(m: RandomMap) -> None:
             assert len(closure) == len(walk.closure), "each record is returned once"
 
 
+@pytest.mark.slow
 @given(SMALL_AND_LARGER)
 def test_rejected_walk_gives_a_shortest_path_to_a_record_outside_s_t(m: RandomMap) -> None:
     graph = _graph(m)
@@ -73,6 +76,7 @@ def test_rejected_walk_gives_a_shortest_path_to_a_record_outside_s_t(m: RandomMa
         assert len(walk.path) - 1 == shortest, (start, walk)
 
 
+@pytest.mark.slow
 @given(SMALL_AND_LARGER)
 def test_affected_star_is_the_union_of_the_x_k(m: RandomMap) -> None:
     d = m.to_spec()
@@ -83,6 +87,7 @@ def test_affected_star_is_the_union_of_the_x_k(m: RandomMap) -> None:
         assert set(m.affected(beta)) == core.compute_affected(d, beta)
 
 
+@pytest.mark.slow
 @given(SMALL_AND_LARGER)
 def test_affected_star_is_reverse_reachability_by_a_nonempty_path(m: RandomMap) -> None:
     """Corollary 2.4, checked against networkx; beta itself belongs exactly on a cycle."""
@@ -94,6 +99,7 @@ def test_affected_star_is_reverse_reachability_by_a_nonempty_path(m: RandomMap) 
         assert found == {a for a in m.args if core.has_dependency_path(d, a, beta)}, beta
 
 
+@pytest.mark.slow
 @given(random_maps())
 def test_x_k_stabilises_within_args_rounds(m: RandomMap) -> None:
     """Definition 2.3: the increasing sequence X_k stabilises within |Args_t| rounds."""

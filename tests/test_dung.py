@@ -33,29 +33,34 @@ def _as_set(extensions: list[frozenset[str]]) -> set[frozenset[str]]:
     return set(extensions)
 
 
+@pytest.mark.slow
 @given(frameworks())
 def test_grounded_extension_agrees(af: dung.Framework) -> None:
     assert dung.compute_grounded_extension(af) == independent.grounded_extension(_theirs(af))
 
 
+@pytest.mark.slow
 @given(frameworks())
 def test_complete_extensions_agree(af: dung.Framework) -> None:
     ours = _as_set(dung.compute_complete_extensions(af))
     assert ours == _as_set(independent.complete_extensions(_theirs(af)))
 
 
+@pytest.mark.slow
 @given(frameworks())
 def test_preferred_extensions_agree(af: dung.Framework) -> None:
     ours = _as_set(dung.compute_preferred_extensions(af))
     assert ours == _as_set(independent.preferred_extensions(_theirs(af)))
 
 
+@pytest.mark.slow
 @given(frameworks())
 def test_stable_extensions_agree(af: dung.Framework) -> None:
     ours = _as_set(dung.compute_stable_extensions(af))
     assert ours == _as_set(independent.stable_extensions(_theirs(af)))
 
 
+@pytest.mark.slow
 @given(frameworks())
 def test_admissible_sets_agree(af: dung.Framework) -> None:
     theirs = _theirs(af)
@@ -66,6 +71,7 @@ def test_admissible_sets_agree(af: dung.Framework) -> None:
     assert _as_set(dung.compute_admissible_sets(af)) == expected
 
 
+@pytest.mark.slow
 @given(frameworks())
 def test_grounded_is_the_least_complete_extension(af: dung.Framework) -> None:
     """Dung 1995, Theorem 25: the grounded extension is the least complete extension."""
@@ -74,6 +80,7 @@ def test_grounded_is_the_least_complete_extension(af: dung.Framework) -> None:
     assert grounded in completes and all(grounded <= c for c in completes)
 
 
+@pytest.mark.slow
 @given(frameworks())
 def test_restriction_removes_arguments_and_their_attacks(af: dung.Framework) -> None:
     removed = frozenset(sorted(af.args)[::2])

@@ -64,6 +64,7 @@ def streams() -> tuple[StreamResult, StreamResult]:
     return short, long
 
 
+@pytest.mark.slow
 def test_a_stream_replaces_35_to_40_percent_and_the_verifier_agrees_with_the_generator() -> None:
     stream = generate_stream(SEED, 600, 5)
     assert 0.35 <= len(stream.superseded) / len(stream.facts) <= 0.40
@@ -75,6 +76,7 @@ def test_a_stream_replaces_35_to_40_percent_and_the_verifier_agrees_with_the_gen
     assert generate_stream(SEED, 600, 5) == stream, "seeded: the same stream again"
 
 
+@pytest.mark.slow
 def test_verifier_evidence_never_holds_a_superseded_fact_and_holds_every_gold_chain(
     streams: tuple[StreamResult, StreamResult],
 ) -> None:
@@ -106,6 +108,7 @@ def test_tokens_are_counted_with_the_cl100k_vocabulary() -> None:
     assert count_tokens("The mentor of Quouckhelhound is Brisk.") > 7
 
 
+@pytest.mark.slow
 def test_the_report_renders_the_three_tables_from_a_small_run() -> None:
     plan = Plan(seed=SEED, stream_tokens=(2_000, 4_000), questions=5, case_files=2)
     figures = summarise(plan, *run(plan))
@@ -118,6 +121,7 @@ def test_the_report_renders_the_three_tables_from_a_small_run() -> None:
     assert "| verifier evidence | 10 of 10 | 10 of 10 | 0 of 20 |" in page
 
 
+@pytest.mark.slow
 def test_the_committed_experiments_page_is_what_gcv_experiments_computes() -> None:
     # The full run, in its own process with the costly invariants off (as the command
     # runs): a few seconds.  Another hash seed too: the figures depend on the seed only.

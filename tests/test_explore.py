@@ -112,6 +112,7 @@ def test_at_is_where_the_page_opens_and_every_turn_stays_reachable(
     assert _console_errors(browser) == []
 
 
+@pytest.mark.slow
 def test_phase3_verify_decision_shows_the_witness_path(browser: WebDriver, tmp_path: Path) -> None:
     _open(browser, tmp_path, "phase3-deliberation")
     assert _text(browser, "turn-label") == "T19 (20 of 20)"
@@ -124,6 +125,7 @@ def test_phase3_verify_decision_shows_the_witness_path(browser: WebDriver, tmp_p
     assert _console_errors(browser) == []
 
 
+@pytest.mark.slow
 def test_phase1_shows_the_model_size_turn_by_turn(browser: WebDriver, tmp_path: Path) -> None:
     _open(browser, tmp_path, "phase1-muddy-children", "--at", "1")
     # B.1: the father's announcement leaves the 7 worlds with a muddy child; the round of

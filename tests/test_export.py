@@ -84,6 +84,7 @@ def test_iccma_exports_read_back_as_the_map_af(name: str, at: int | None) -> Non
         assert framework.defeats == frozenset(_att(dmap)), form
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "at"), MAPS)
 def test_graphml_reads_back_with_networkx(name: str, at: int | None) -> None:
     dmap = _map(name, at)

@@ -11,10 +11,12 @@ from gcv.cli import main
 from gcv.figures import FOLDER
 
 
+@pytest.mark.slow
 def test_the_committed_figures_are_current(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["figures", "--check"]) == 0, capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_changed_or_missing_figure_is_stale(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -93,20 +93,24 @@ def back_edges(graph: nx.DiGraph) -> list[str]:
     return wrong
 
 
+@pytest.mark.slow
 def test_each_layer_imports_only_what_is_below_it() -> None:
     assert back_edges(import_graph()) == []
 
 
+@pytest.mark.slow
 def test_no_module_imports_in_a_circle() -> None:
     cycles = [" -> ".join(c) for c in nx.simple_cycles(import_graph())]
     assert cycles == []
 
 
+@pytest.mark.slow
 def test_the_leaves_import_nothing_of_the_package() -> None:
     graph = import_graph()
     assert [leaf for leaf in LEAVES if list(graph.successors(leaf))] == []
 
 
+@pytest.mark.slow
 def test_the_engine_does_no_input_or_output() -> None:
     graph = import_graph()
     found = []
@@ -143,11 +147,13 @@ def _loaded_for_the_runner(*modules: str) -> list[str]:
     return sorted(m for m in loaded if m.startswith(NOT_FOR_THE_RUNNER))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["gcv.conformance.runner", "gcv.conformance.server"])
 def test_the_runner_and_the_server_load_neither_the_spec_nor_the_generator(module: str) -> None:
     assert _loaded_for_the_runner(module) == []
 
 
+@pytest.mark.slow
 def test_the_runner_check_sees_a_planted_spec_import() -> None:
     assert "gcv.spec.core" in _loaded_for_the_runner("gcv.conformance.runner", "gcv.spec.core")
 

@@ -640,6 +640,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
         assert not self.engine.verify(GHOSTS[0]).grounded, "unregistered record: ungrounded"
 
 
+@pytest.mark.slow
 def test_the_dependency_map_machine() -> None:
     """Run under the active profile: ``fast`` by default, ``deep`` via GCV_HYPOTHESIS_PROFILE."""
     run_state_machine_as_test(DependencyMapMachine, settings=machine_settings())
@@ -648,6 +649,7 @@ def test_the_dependency_map_machine() -> None:
 # -- the machine must catch every broken engine ---------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "caught_by"),
     [(e.factory, e.caught_by) for e in broken_engines.BROKEN],

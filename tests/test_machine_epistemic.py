@@ -570,6 +570,7 @@ class EpistemicMachine(RuleBasedStateMachine):
         return (1 << self.model.size) - 1
 
 
+@pytest.mark.slow
 def test_the_epistemic_machine() -> None:
     """Run under the active profile: ``fast`` by default, ``deep`` via GCV_HYPOTHESIS_PROFILE."""
     run_state_machine_as_test(EpistemicMachine, settings=machine_settings())
@@ -596,6 +597,7 @@ EPISTEMIC_HUNT = settings(HUNT, derandomize=True)
 (each broken update is caught within the first few examples)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "broken",
     broken_engines.BROKEN_EPISTEMIC,

@@ -283,6 +283,7 @@ def test_unknown_records_in_queries_are_typed_errors() -> None:
         v.commitments("zz")
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_random_turns_keep_every_invariant(data: st.DataObject) -> None:
     """Random turns, many violating some precondition: after each, Lemma 2.2 holds, the

@@ -73,6 +73,7 @@ def _gcv(words: list[str], terminal: bool) -> tuple[int, str, str]:
     return code, out, b"".join(chunks).decode(errors="replace")
 
 
+@pytest.mark.slow
 def test_gcv_prove_shows_progress_on_a_terminal_only() -> None:
     on_terminal = _gcv(PROVE_ONE, terminal=True)
     on_pipe = _gcv(PROVE_ONE, terminal=False)

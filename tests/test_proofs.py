@@ -32,6 +32,7 @@ def reports() -> dict[str, dict[str, Any]]:
     return {r["id"]: r for r in json.loads(done.stdout)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("obligation", [o.id for o in OBLIGATIONS])
 def test_obligation_is_proved(reports: dict[str, dict[str, Any]], obligation: str) -> None:
     report = reports[obligation]
@@ -63,6 +64,7 @@ def test_the_papers_statements_are_all_registered() -> None:
         assert found == ["unbounded"] * 3, found
 
 
+@pytest.mark.slow
 def test_necessity_table_agrees_with_the_papers_proof_of_lemma_2_2() -> None:
     """Facts the proof of Lemma 2.2 implies, read off the computed table: Resolve's
     'target in S_t' is what keeps withdrawn records out of S_t; its 'no recorded incoming
@@ -81,6 +83,7 @@ def test_necessity_table_agrees_with_the_papers_proof_of_lemma_2_2() -> None:
     assert every_op_with_clauses == set(OperationKind) - {OperationKind.EXPAND_AWARENESS}
 
 
+@pytest.mark.slow
 def test_runner_exit_codes_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--only", "lemma-2.2", "--json"]) == 0
     (entry,) = json.loads(capsys.readouterr().out)

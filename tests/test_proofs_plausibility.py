@@ -158,6 +158,7 @@ def test_the_scope_is_every_model_of_up_to_three_worlds() -> None:
         assert sets == set(range(2**n)), n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("update", list(enc.UPDATES))
 def test_the_encoded_update_is_the_engines(update: str) -> None:
     encoded, _ = enc.UPDATES[update]

@@ -71,6 +71,7 @@ def _check_spec_step(state: spec_transition.State, op: Operation) -> spec_transi
     return state
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(st.data())
 def test_encoding_and_engine_agree_step_by_step(data: st.DataObject) -> None:
@@ -80,6 +81,7 @@ def test_encoding_and_engine_agree_step_by_step(data: st.DataObject) -> None:
         _check_step(v, op)
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(st.data())
 def test_encoding_and_spec_transition_agree_step_by_step(data: st.DataObject) -> None:

@@ -37,6 +37,7 @@ def test_the_encoded_loops_are_the_codes() -> None:
     assert encoded_of(SOURCE) == ENCODED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -57,6 +57,7 @@ def counts() -> Counts:
     return result
 
 
+@pytest.mark.slow
 def test_every_state_up_to_the_pool_size_is_reached(counts: Counts) -> None:
     assert sorted(counts.by_records) == [0, 1, 2], counts.by_records
     assert counts.states == 98, "the classes up to renaming (182 states before the reduction)"
@@ -113,6 +114,7 @@ def test_every_refusal_code_of_the_pool_is_seen(counts: Counts) -> None:
 # -- the check fails on planted divergences -----------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "caught_by"),
     [
@@ -133,6 +135,7 @@ def test_a_planted_divergence_in_the_engine_is_caught(
         Explorer(_TWO_SINGLE, engine=engine).run()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "caught_by"),
     [
@@ -177,6 +180,7 @@ def _row(kind: OperationKind, **change: object) -> Rules:
     return MappingProxyType(table)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("scope", "kind", "change", "caught_by"),
     [
@@ -206,6 +210,7 @@ def test_the_enumeration_finds_a_step_the_encoding_allows_and_the_engine_refuses
         explorer.every_allowed_step_is_accepted(abandoned)
 
 
+@pytest.mark.slow
 def test_a_depth_bound_expands_exactly_the_states_within_it() -> None:
     """Bounded at the scope's own depth, the exploration is the unbounded one; one turn
     shorter, it expands fewer states and counts the ones it left unexpanded."""
@@ -222,6 +227,7 @@ def test_a_depth_bound_expands_exactly_the_states_within_it() -> None:
     assert shorter.beyond > 0 and shorter.transitions < whole.transitions
 
 
+@pytest.mark.slow
 def test_four_records_within_three_turns_of_d0_hold_no_divergence() -> None:
     """Four records, bounded (the whole space is out of reach: docs/verification.md): every
     step out of every state within three turns of D_0, three-record states among them, each

@@ -40,6 +40,7 @@ def _release(*options: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_release_checks_pass_and_record_every_hash(
     tmp_path: Path, distributions: tuple[Path, Path], wheel_environment: Path
 ) -> None:

@@ -3,6 +3,7 @@ when that hypothesis is dropped."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 
 from gcv.reference.records import GOOD_STANDING, Standing
@@ -20,6 +21,7 @@ def _conflict_free(m: RandomMap) -> core.DependencyMap:
     return RandomMap(m.args, standing, m.dep_pairs, m.att_pairs).to_spec()
 
 
+@pytest.mark.slow
 @given(random_maps(max_records=7))
 def test_selective_retraction_is_sound(m: RandomMap) -> None:
     d = _conflict_free(m)

@@ -40,6 +40,7 @@ def test_every_expectation_of_the_scenario_holds(name: str) -> None:
     assert result.ok, failing
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", builtin_scenarios())
 def test_reference_agrees_with_spec_after_every_turn(name: str) -> None:
     trace = _scenario(name)
@@ -61,6 +62,7 @@ def test_reference_agrees_with_spec_after_every_turn(name: str) -> None:
                 assert retraction.is_closure_retraction_sound(d, record), (t.number, record)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", builtin_scenarios())
 def test_the_scenarios_satisfy_a1_a2_and_a3(name: str) -> None:
     # Section 2: (A1) at most 12 agents, (A2) an acyclic attack graph, (A3) an explicit

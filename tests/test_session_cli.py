@@ -105,6 +105,7 @@ def _logged_turns(store: Path) -> list[Turn]:
     return [entry.turn for entry in log]
 
 
+@pytest.mark.slow
 def test_phase2_appended_through_the_command_line_survives_sigkill(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -213,6 +214,7 @@ def _observations(speaker: str, count: int) -> str:
     )
 
 
+@pytest.mark.slow
 def test_two_processes_appending_at_once_lose_and_repeat_nothing(tmp_path: Path) -> None:
     store = tmp_path / "session.gcv"
     assert _gcv("session", "new", "--db", store, "--agents", "a,b").returncode == 0
@@ -239,6 +241,7 @@ def test_two_processes_appending_at_once_lose_and_repeat_nothing(tmp_path: Path)
     assert len(ids) == 120
 
 
+@pytest.mark.slow
 def test_a_writer_that_cannot_get_the_lock_is_refused_and_logs_nothing(tmp_path: Path) -> None:
     store = tmp_path / "session.gcv"
     assert _gcv("session", "new", "--db", store, "--agents", "a").returncode == 0
@@ -254,6 +257,7 @@ def test_a_writer_that_cannot_get_the_lock_is_refused_and_logs_nothing(tmp_path:
     assert _logged_turns(store) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", builtin_scenarios())
 def test_export_then_replay_reproduces_every_expectation(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str

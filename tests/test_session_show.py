@@ -41,7 +41,7 @@ def store(tmp_path: Path) -> Path:
 
 
 # Lemma 2.1 by hand: o1 is revised, so h1 (resting on o1 and e1) is in S_t, not grounded.
-GROUNDING = {"o1": "out-of-standing", "h1": "not-grounded", "e1": "grounded", "q1": "grounded"}
+GROUNDING = {"o1": "out-of-standing", "h1": "not-grounded", "e1": "grounded"}
 
 
 def test_show_says_h1_is_no_longer_grounded(
@@ -67,7 +67,7 @@ def test_every_db_command_defaults_to_gcv_db(
     assert main(["verify", "e1"]) == EXIT_OK
     capsys.readouterr()
     assert main(["export", "--format", "iccma-tgf"]) == EXIT_OK
-    assert capsys.readouterr().out.split("#")[0].split() == ["o1", "h1", "e1", "q1"]
+    assert capsys.readouterr().out.split("#")[0].split() == ["o1", "h1", "e1"]
     assert main(["draw", "--format", "dot"]) == EXIT_OK
     assert 'class="record active not-grounded"' in capsys.readouterr().out
     # A trace named on the command line wins over the store: B.2's h1 is grounded.

@@ -69,6 +69,7 @@ STORES = [(name, 3) for name in builtin_scenarios()] + [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "snapshot_every"), STORES)
 def test_reopening_gives_the_closed_map_and_every_prefix(
     tmp_path: Path, name: str, snapshot_every: int

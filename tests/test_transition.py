@@ -125,6 +125,7 @@ def _start(agents: Sequence[str], atoms: Sequence[str], engine: Verifier) -> tra
     return transition.State.start(agents, atoms)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", builtin_scenarios())
 def test_every_scenario_turn_is_the_spec_transition(name: str) -> None:
     trace = read_trace(name)
@@ -151,6 +152,7 @@ def _conversations(draw: st.DrawFn) -> list[Turn]:
     return turns
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_conversations())
 def test_generated_multi_operation_turns_are_the_spec_transition(turns: list[Turn]) -> None:

@@ -61,6 +61,7 @@ def _run(installed: tuple[Path, Path], *command: str | Path) -> subprocess.Compl
     )
 
 
+@pytest.mark.slow
 def test_the_package_is_the_installed_one(installed: tuple[Path, Path]) -> None:
     found = _run(installed, "python", "-c", "import gcv.spec.core as m; print(m.__file__)")
     assert found.returncode == 0, found.stderr
@@ -68,6 +69,7 @@ def test_the_package_is_the_installed_one(installed: tuple[Path, Path]) -> None:
     assert (Path(found.stdout.strip()).parents[1] / "py.typed").is_file()
 
 
+@pytest.mark.slow
 def test_version_replay_and_a_user_script(installed: tuple[Path, Path]) -> None:
     version = _run(installed, "gcv", "--version")
     assert version.returncode == 0 and version.stdout.startswith("gcv 0."), version
@@ -78,6 +80,7 @@ def test_version_replay_and_a_user_script(installed: tuple[Path, Path]) -> None:
     assert script.returncode == 0 and script.stdout.split()[1:] == ["True", "True"], script.stderr
 
 
+@pytest.mark.slow
 def test_prove_and_conform_against_serve(installed: tuple[Path, Path]) -> None:
     proved = _run(installed, "gcv", "prove", "--only", "lemma-2.2", "--json", "--quiet")
     assert proved.returncode == 0, proved.stdout + proved.stderr
@@ -85,6 +88,7 @@ def test_prove_and_conform_against_serve(installed: tuple[Path, Path]) -> None:
     assert conform.returncode == 0, conform.stdout + conform.stderr
 
 
+@pytest.mark.slow
 def test_paper_says_what_it_cannot_check_and_nothing_writes_into_the_package(
     installed: tuple[Path, Path],
 ) -> None:
@@ -110,6 +114,7 @@ def test_paper_says_what_it_cannot_check_and_nothing_writes_into_the_package(
     assert after == [p for p in before if "__pycache__" not in p.parts]
 
 
+@pytest.mark.slow
 def test_mypy_accepts_a_typed_user_script(installed: tuple[Path, Path]) -> None:
     bin_folder, _ = installed
     checked = _run(

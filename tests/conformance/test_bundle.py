@@ -63,6 +63,7 @@ def test_the_manifest_lists_every_other_file_with_its_hash(bundle: Path) -> None
     assert f"--vectors-version {SUITE['suite']}" in readme
 
 
+@pytest.mark.slow
 def test_conform_runs_the_bundle_and_checks_its_version(bundle: Path, tmp_path: Path) -> None:
     vectors = ["--vectors", str(bundle / "vectors"), "-k", "core/queries/*"]
     code, report = conform(tmp_path, [*vectors, "--vectors-version", SUITE["suite"]], SERVE)

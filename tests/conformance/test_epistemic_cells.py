@@ -3,6 +3,7 @@ the fakes with the bugs it targets fail it (belief over W; a believed hypothesis
 
 from __future__ import annotations
 
+import pytest
 from pathlib import Path
 
 from gcv.conformance.runner import EXIT_FAILED, EXIT_OK
@@ -31,11 +32,13 @@ def test_belief_cases_make_no_choice_and_the_abduction_one_names_its_two() -> No
             assert step.choices == ()
 
 
+@pytest.mark.slow
 def test_the_reference_passes_the_cells_cases(tmp_path: Path) -> None:
     code, report = conform(tmp_path, ["-k", CELLS], SERVE)
     assert code == EXIT_OK and set(statuses(report).values()) == {"pass"}
 
 
+@pytest.mark.slow
 def test_belief_over_w_fails_exactly_the_steps_where_the_readings_part(tmp_path: Path) -> None:
     code, report = conform(tmp_path, ["-k", "epistemic/cells/*-cell*"], fake("belief-over-w"))
     assert code == EXIT_FAILED
@@ -52,6 +55,7 @@ def test_belief_over_w_fails_exactly_the_steps_where_the_readings_part(tmp_path:
         assert result["paper_failed_steps"] == marked, result["id"]
 
 
+@pytest.mark.slow
 def test_a_believed_hypothesis_that_solves_fails_the_abduction_case(tmp_path: Path) -> None:
     case_id = "epistemic/cells/believed-hypothesis-solves-nothing"
     code, report = conform(tmp_path, ["-k", case_id, "--profile", "reference"], SERVE)

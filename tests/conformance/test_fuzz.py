@@ -24,6 +24,7 @@ from tests.conformance.helpers import SERVE, conform, fake, statuses
 pytestmark = pytest.mark.slow
 
 
+@pytest.mark.slow
 def test_fuzzing_the_reference_against_itself_finds_no_difference(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -39,6 +40,7 @@ def _fuzz(
     return conform(tmp_path, argv, fake(mode))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("mode", "query", "longest"), [("one-step", "affected_star", 3)])
 def test_a_finding_is_shrunk_reported_once_saved_and_fails_on_replay(
     tmp_path: Path, mode: str, query: str, longest: int
@@ -70,6 +72,7 @@ def test_a_finding_is_shrunk_reported_once_saved_and_fails_on_replay(
     assert code == EXIT_FAILED and statuses(report) == {case.id: "fail"}
 
 
+@pytest.mark.slow
 def test_a_chosen_alternative_is_no_finding_in_the_paper_profile(tmp_path: Path) -> None:
     choice = "T3.hypothesize.no-commitment"
     code, report = _fuzz(tmp_path, "hypothesis-commits", 30, 2)
@@ -83,6 +86,7 @@ def test_a_chosen_alternative_is_no_finding_in_the_paper_profile(tmp_path: Path)
     assert code == EXIT_OK and report["fuzz"]["ignored"] == [choice]
 
 
+@pytest.mark.slow
 def test_with_the_epistemic_feature_turns_carry_formulas_and_questions_ask_about_m_t() -> None:
     def formulas(turn: dict[str, Any]) -> set[str]:
         return {op["op"] for op in turn["operations"] if "formula" in op}

@@ -34,6 +34,7 @@ def _differing_steps(tmp_path: Path) -> list[int]:
     return steps
 
 
+@pytest.mark.slow
 def test_listing_every_differing_step_makes_the_case_a_known_failure(tmp_path: Path) -> None:
     steps = _differing_steps(tmp_path)
     code, report = _run(tmp_path, "".join(f"{CASE}#{n}  # one-step for now\n" for n in steps))
@@ -43,6 +44,7 @@ def test_listing_every_differing_step_makes_the_case_a_known_failure(tmp_path: P
     assert result["failed_steps"] == [] and result["paper_failed_steps"] == []
 
 
+@pytest.mark.slow
 def test_a_differing_step_not_listed_still_fails_the_case(tmp_path: Path) -> None:
     first, *rest = _differing_steps(tmp_path)
     code, report = _run(tmp_path, f"{CASE}#{first}\n")
@@ -52,6 +54,7 @@ def test_a_differing_step_not_listed_still_fails_the_case(tmp_path: Path) -> Non
     assert result["step"] == rest[0], "the step shown is the first one not listed"
 
 
+@pytest.mark.slow
 def test_a_listed_step_that_agrees_is_reported_and_fails_under_strict(tmp_path: Path) -> None:
     steps = _differing_steps(tmp_path)
     agreeing = min(set(range(1, 12)) - set(steps))
@@ -65,6 +68,7 @@ def test_a_listed_step_that_agrees_is_reported_and_fails_under_strict(tmp_path: 
     assert code == EXIT_FAILED
 
 
+@pytest.mark.slow
 def test_a_step_entry_for_no_selected_case_is_noted(tmp_path: Path) -> None:
     steps = _differing_steps(tmp_path)
     _, report = _run(tmp_path, f"{CASE}#{steps[0]}\n{CASE}#{steps[1]}\nno/such/case#2\n")

@@ -64,6 +64,7 @@ def test_every_chosen_clause_has_an_alternative_engine() -> None:
     assert sorted(ALTERNATIVES) == CHOSEN
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("choice", CHOSEN)
 def test_an_alternative_choice_shows_only_on_steps_that_name_it(choice: str) -> None:
     """The alternative passes every step of the cases that name the choice except those
@@ -79,6 +80,7 @@ def test_an_alternative_choice_shows_only_on_steps_that_name_it(choice: str) -> 
     assert shown, f"no step tells the alternative to {choice} apart"
 
 
+@pytest.mark.slow
 def test_all_alternatives_at_once_pass_every_paper_profile_step() -> None:
     """An engine making every alternative differs only on reference-profile steps, over the
     whole suite, and each alternative shows on some step."""
@@ -145,6 +147,7 @@ _BUGS: dict[str, type[gcv.reference.verifier.Verifier]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bug", sorted(_BUGS))
 def test_a_classic_bug_fails_a_paper_profile_step(
     bug: str, monkeypatch: pytest.MonkeyPatch
@@ -169,6 +172,7 @@ _RUNNER_BUGS = {
 }
 
 
+@pytest.mark.slow
 def test_a_walk_without_a_visited_set_runs_out_of_step_time(tmp_path: Path) -> None:
     """Through the runner, with a per-step timeout: the shared lattice's 2^40 paths."""
     options = ["-k", "core/interactions/*", "--timeout", "2"]
@@ -179,6 +183,7 @@ def test_a_walk_without_a_visited_set_runs_out_of_step_time(tmp_path: Path) -> N
     assert timed_out == {"core/interactions/shared-lattice"}, report["results"]
 
 
+@pytest.mark.slow
 def test_support_reviving_a_weakened_record_fails_a_paper_profile_step(tmp_path: Path) -> None:
     """Run without contracts (``python -O``), which would stop the engine at Lemma 2.2."""
     mode = _RUNNER_BUGS["Support reviving a weakened record"]
@@ -201,6 +206,7 @@ def _resolve_without_the_attack_check() -> Iterator[None]:
         gcv.reference.preconditions.RULES = saved
 
 
+@pytest.mark.slow
 def test_resolve_without_the_no_incoming_attack_check_passes_both_profiles() -> None:
     """Lemma 2.2: a record in S_t has no incoming attack, and Resolve checks its target's
     standing first, so its "no incoming attack" check never decides a turn."""
@@ -217,6 +223,7 @@ def test_every_step_names_chosen_clauses_only() -> None:
     assert paper > 0, "the paper profile is not empty"
 
 
+@pytest.mark.slow
 def test_the_runner_passes_every_alternative_at_once_and_names_each(tmp_path: Path) -> None:
     """An implementation making every paper-compatible alternative conforms in the paper
     profile (exit 0), is told by clause id each choice it differs on, and fails the
@@ -229,6 +236,7 @@ def test_the_runner_passes_every_alternative_at_once_and_names_each(tmp_path: Pa
     assert strict == EXIT_FAILED
 
 
+@pytest.mark.slow
 def test_the_runner_passes_a_paper_faithful_choice_and_names_it(tmp_path: Path) -> None:
     """An implementation that only chooses differently conforms in the paper profile (exit
     0), fails the reference profile, and is told by clause id where it differs."""
@@ -241,6 +249,7 @@ def test_the_runner_passes_a_paper_faithful_choice_and_names_it(tmp_path: Path) 
     assert strict == EXIT_FAILED
 
 
+@pytest.mark.slow
 def test_the_runner_fails_a_paper_bug_in_the_paper_profile(tmp_path: Path) -> None:
     code, report = conform(tmp_path, ["-k", "core/*"], fake("one-step"))
     assert code == EXIT_FAILED

@@ -25,6 +25,7 @@ def _full_schema_accepts(request: object) -> bool:
     return bool(protocol._validator("urn:gcv:conform:1:request", "").is_valid(request))
 
 
+@pytest.mark.slow
 def test_every_response_of_the_reference_to_every_vector_step_is_a_protocol_response() -> None:
     checked = 0
     for case in SUITE:
@@ -57,6 +58,7 @@ _MUTATIONS = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_the_fast_check_accepts_only_what_the_request_schema_accepts(data: st.DataObject) -> None:
     """request_problem dispatches on cmd, query and op instead of evaluating every if/then

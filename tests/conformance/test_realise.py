@@ -19,6 +19,7 @@ from gcv.trace import load_trace
 from tests.strategies import AGENTS, spec_map, turns_over
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_every_reachable_map_is_rebuilt_exactly(data: st.DataObject) -> None:
     v = Verifier(list(AGENTS), ["p"])
@@ -55,6 +56,7 @@ def test_a_map_no_conversation_reaches_is_refused(d: core.DependencyMap, why: st
         trace_from_map(d)
 
 
+@pytest.mark.slow
 def test_every_refuted_bounded_twin_is_a_vector_in_the_suite() -> None:
     from gcv.conformance.vectors import load_suite
     from tests.conformance.proof_vectors import counterexample_cases

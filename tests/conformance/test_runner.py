@@ -25,6 +25,7 @@ SUITE = load_suite()
 QUERY_CASES = [c.id for c in SUITE if c.id.startswith("core/queries/")]
 
 
+@pytest.mark.slow
 def test_the_reference_passes_every_vector_through_the_protocol(tmp_path: Path) -> None:
     code, report = conform(tmp_path, [], SERVE)
     assert code == EXIT_OK
@@ -33,6 +34,7 @@ def test_the_reference_passes_every_vector_through_the_protocol(tmp_path: Path) 
     assert report["steps"] == manifest["steps"] and report["steps_skipped"] == 0
 
 
+@pytest.mark.slow
 def test_the_example_adapter_passes_or_skips_every_case(tmp_path: Path) -> None:
     code, report = conform(tmp_path, [], [sys.executable, str(ADAPTER)])
     assert code == EXIT_OK
@@ -53,6 +55,7 @@ def test_filters_select_by_id_glob_and_by_feature_or_tag() -> None:
     assert select(SUITE, ["no/such/*"], []) == []
 
 
+@pytest.mark.slow
 def test_max_fail_stops_the_run(tmp_path: Path) -> None:
     code, report = conform(
         tmp_path,
@@ -64,6 +67,7 @@ def test_max_fail_stops_the_run(tmp_path: Path) -> None:
     assert report["stopped"].startswith("--max-fail 2 reached")
 
 
+@pytest.mark.slow
 def test_known_failures_do_not_count_and_strict_mode_flags_one_that_passes(
     tmp_path: Path,
 ) -> None:
@@ -88,6 +92,7 @@ def test_known_failures_file_format() -> None:
     assert known.unused(["a/b/x"]) == ["c/d/e"]
 
 
+@pytest.mark.slow
 def test_junit_and_json_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     junit = tmp_path / "report.xml"
     options = ["-k", "core/queries/affected-*", "--junit", str(junit)]
@@ -105,6 +110,7 @@ def test_junit_and_json_reports(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert [s.get("name") for s in suites] == ["core/queries"]
 
 
+@pytest.mark.slow
 def test_the_human_summary_names_the_case_step_request_response_and_diff(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

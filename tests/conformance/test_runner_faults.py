@@ -31,6 +31,7 @@ def _result(report: dict[str, Any], case: str) -> dict[str, Any]:
     return next(r for r in report["results"] if r["id"] == case)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("mode", "case", "status", "reason", "step"),
     [
@@ -78,6 +79,7 @@ def test_wrong_results_show_the_response_the_expectation_and_a_diff(tmp_path: Pa
     assert result["diff"] == "missing {h2, h3}"
 
 
+@pytest.mark.slow
 def test_a_walk_ignoring_standing_is_caught_by_the_scenarios(tmp_path: Path) -> None:
     # Phases 2 and 3 withdraw records; in Phase 1 every record stays in S_t.
     scenarios = ["-k", "scenarios/phase2-*", "-k", "scenarios/phase3-*"]
@@ -88,6 +90,7 @@ def test_a_walk_ignoring_standing_is_caught_by_the_scenarios(tmp_path: Path) -> 
     assert all(r["reason"] == "grounded is true" for r in report["results"])
 
 
+@pytest.mark.slow
 def test_a_crash_at_every_start_errors_every_case_without_stopping_the_run(tmp_path: Path) -> None:
     code, report = _run(tmp_path, "crash-on-start", "core/operations/observe-observation")
     assert code == EXIT_FAILED
@@ -96,6 +99,7 @@ def test_a_crash_at_every_start_errors_every_case_without_stopping_the_run(tmp_p
     assert all("cannot start a conversation" in r["stderr"] for r in report["results"])
 
 
+@pytest.mark.slow
 def test_undeclared_features_are_skipped_and_unsupported_answers_leave_the_run_incomplete(
     tmp_path: Path,
 ) -> None:
@@ -113,6 +117,7 @@ def test_undeclared_features_are_skipped_and_unsupported_answers_leave_the_run_i
     assert report["unsupported"] == {case: 7} and report["not_run"] == {case: 1}
 
 
+@pytest.mark.slow
 def test_a_chatty_implementation_does_not_block_and_passes(tmp_path: Path) -> None:
     code, report = conform(
         tmp_path, ["-k", "scenarios/phase2-debugging/final-state"], fake("noisy")

@@ -201,6 +201,7 @@ def test_the_implementations_children_are_ended_after_a_clean_shutdown(
     assert _all_gone(pids), "the child outlived the implementation"
 
 
+@pytest.mark.slow
 def test_the_children_of_a_hung_implementation_are_ended(tmp_path: Path, pid_file: Path) -> None:
     code, report = conform(tmp_path, ["-k", HANGS, "--timeout", "1"], fake("hang"))
     assert code == EXIT_FAILED and statuses(report) == {HANGS: "error"}
@@ -217,6 +218,7 @@ def _started(options: list[str], mode: str, tmp_path: Path) -> subprocess.Popen[
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_ends_the_implementation_and_still_writes_both_reports(
     tmp_path: Path, pid_file: Path, events: Path, signum: signal.Signals
@@ -238,6 +240,7 @@ def test_a_signal_ends_the_implementation_and_still_writes_both_reports(
     assert _all_gone(_pids(pid_file)), "the hung implementation or its child survived"
 
 
+@pytest.mark.slow
 def test_a_killed_run_leaves_valid_partial_reports(
     tmp_path: Path, pid_file: Path, events: Path
 ) -> None:
@@ -258,6 +261,7 @@ def test_a_killed_run_leaves_valid_partial_reports(
 # -- reading and comparing --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_60_mib_line_is_read_in_linear_time(tmp_path: Path) -> None:
     # Searching the whole buffer for a newline after each 64 KiB read copies ~30 GB for this
     # line and takes far longer than the response timeout; reading it once, well under a
@@ -268,6 +272,7 @@ def test_a_60_mib_line_is_read_in_linear_time(tmp_path: Path) -> None:
     assert result["status"] == "error" and result["reason"].startswith("garbage: not JSON")
 
 
+@pytest.mark.slow
 def test_a_set_answer_of_600000_members_is_compared_in_linear_time(tmp_path: Path) -> None:
     # Counting each member's repetitions with list.count would take about half an hour, past
     # pytest-timeout's bound; counting once, a second.
@@ -282,6 +287,7 @@ def test_a_set_answer_of_600000_members_is_compared_in_linear_time(tmp_path: Pat
     assert result["diff"] == "repeated {h1, h2, h3}"
 
 
+@pytest.mark.slow
 def test_standard_error_kept_per_case_is_bounded_in_memory_and_keeps_the_end(
     tmp_path: Path,
 ) -> None:
@@ -307,6 +313,7 @@ def test_standard_error_kept_per_case_is_bounded_in_memory_and_keeps_the_end(
 # -- the deadline and the circuit breaker -----------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_run_deadline_stops_a_slow_run_and_reports_what_was_not_run(tmp_path: Path) -> None:
     options = ["-k", "core/preconditions/*", "--deadline", "1.5"]
     code, report = conform(tmp_path, options, fake("slow"))
@@ -319,6 +326,7 @@ def test_the_run_deadline_stops_a_slow_run_and_reports_what_was_not_run(tmp_path
     assert set(report["not_run"]) == {r["id"] for r in left}
 
 
+@pytest.mark.slow
 def test_the_circuit_breaker_stops_after_consecutive_timeouts(tmp_path: Path) -> None:
     options = ["-k", "core/preconditions/*", "--timeout", "0.5", "--max-timeouts", "2"]
     code, report = conform(tmp_path, options, fake("hang-on-start"))

@@ -53,6 +53,7 @@ def test_maps_only_a_choice_reaches_are_refused() -> None:
         trace_from_map(weakened, paper_only=True)
 
 
+@pytest.mark.slow
 def test_one_step_affected_fails_paper_profile_steps_of_the_case(tmp_path: Path) -> None:
     code, report = conform(tmp_path, ["-k", CASE], fake("one-step"))
     (result,) = report["results"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import subprocess
 import sys
@@ -27,6 +28,7 @@ def _serve(store: Path, *requests: dict[str, object]) -> list[dict[str, object]]
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
+@pytest.mark.slow
 def test_a_served_conversation_outlives_its_server(tmp_path: Path) -> None:
     store = tmp_path / "served.gcv"
     observe = {"op": "observe", "id": "o1", "claim": "401 errors"}

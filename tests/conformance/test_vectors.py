@@ -33,6 +33,7 @@ SUITE = load_suite()
 DIRECTORY = Path(str(default_directory()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", ["0", "4242"])
 def test_the_committed_vectors_are_what_the_reference_generates_under_any_hash_seed(
     seed: str,
@@ -89,6 +90,7 @@ def test_every_precondition_row_of_the_operation_tests_has_a_vector() -> None:
         assert (json.dumps(operation_to_json(op), sort_keys=True), code) in rejected, (op, code)
 
 
+@pytest.mark.slow
 def test_every_operation_is_both_accepted_and_rejected() -> None:
     accepted: set[str] = set()
     rejected: set[str] = set()
@@ -189,6 +191,7 @@ def test_every_epistemic_error_is_expected_somewhere_and_model_too_large_nowhere
         assert any(c == code and "field formula" in note for c, note in in_formulas), code
 
 
+@pytest.mark.slow
 def test_every_del_realisation_of_the_table_is_applied_by_some_vector() -> None:
     """Section 2's table, each row's default and alternative reading (spec.epistemic's
     DEL_REALISATIONS), and Definition A.2's queue growing and shrinking."""

@@ -78,6 +78,7 @@ def _line_numbers(output: str) -> list[int]:
     return [int(n) for n in re.findall(r"^[^:\n]*\.py:(\d+): error:", output, re.MULTILINE)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BUGS, ids=[p.stem for p in BUGS])
 def test_crosshair_finds_the_planted_bug(
     path: Path, runs: dict[Path, tuple[int, str, str]]

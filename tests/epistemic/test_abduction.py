@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from gcv.spec import epistemic as se
 from tests.epistemic.support import formulas, models, to_spec_formula, to_spec_model
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_the_abduction_check_agrees_with_the_spec(data: st.DataObject) -> None:
     posed = data.draw(models(max_worlds=8), label="posed")

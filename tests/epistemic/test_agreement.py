@@ -9,6 +9,7 @@ updated models themselves are equal.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
@@ -45,12 +46,14 @@ def _agree(m: PlausibilityModel, f: rf.Formula) -> None:
     )
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_random_models_are_plausibility_models(data: st.DataObject) -> None:
     m = data.draw(models())
     assert se.is_plausibility_model(to_spec_model(m)), m
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_truth_agrees_on_random_models_and_formulas(data: st.DataObject) -> None:
     m = data.draw(models())
@@ -114,6 +117,7 @@ def _step(
     )
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_models_and_truth_agree_after_random_updates(data: st.DataObject) -> None:
     m = data.draw(models(max_worlds=8))
@@ -126,6 +130,7 @@ def test_models_and_truth_agree_after_random_updates(data: st.DataObject) -> Non
         _agree(m, data.draw(formulas(m.atoms, m.agents, max_leaves=6), label="probe"))
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_an_implicit_model_is_its_materialisation(data: st.DataObject) -> None:
     atoms = data.draw(st.lists(st.sampled_from("pqrs"), unique=True, min_size=1)).copy()

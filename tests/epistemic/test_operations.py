@@ -375,6 +375,7 @@ def _turn(draw: st.DrawFn, v: Verifier, fresh: int) -> Turn:
     return Turn(draw(st.sampled_from(AG)), tuple(ops))
 
 
+@pytest.mark.slow
 @scaled(0.7)
 @given(st.data())
 def test_random_conversations_with_formulas_agree_with_the_spec(data: st.DataObject) -> None:

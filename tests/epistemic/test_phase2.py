@@ -3,6 +3,7 @@ formulas, and M_t follows the paper turn by turn."""
 
 from __future__ import annotations
 
+import pytest
 import json
 from importlib import resources
 from typing import Any
@@ -42,6 +43,7 @@ def test_the_epistemic_trace_is_phase_2_with_formulas() -> None:
     assert epistemic.get("expect", []) == plain.get("expect", [])
 
 
+@pytest.mark.slow
 def test_every_expectation_holds() -> None:
     result = replay(_load("phase2-epistemic"))
     assert result.ok, [(c.expectation.describe(), c.actual) for c in result.checks if not c.ok]
@@ -73,6 +75,7 @@ def test_the_table_realises_t7_t9_and_t12_as_b2_says() -> None:
     assert realisation(revise_t12).update is None
 
 
+@pytest.mark.slow
 def test_mis_monitor_is_outside_every_awareness_set_until_t4() -> None:
     for turns in range(4):
         v = _after(turns)
@@ -84,6 +87,7 @@ def test_mis_monitor_is_outside_every_awareness_set_until_t4() -> None:
         assert v.holds(parse("A[a] mis_monitor & A[b] mis_monitor & A[c] mis_monitor"))
 
 
+@pytest.mark.slow
 def test_h2_is_believed_false_after_t7_and_known_false_after_t9_for_every_agent() -> None:
     t7, t8, t9 = _after(7), _after(8), _after(9)
     for agent in "abc":
@@ -92,5 +96,6 @@ def test_h2_is_believed_false_after_t7_and_known_false_after_t9_for_every_agent(
         assert t9.knows(agent, "~h2")
 
 
+@pytest.mark.slow
 def test_the_vocabulary_grows_to_the_fifteen_atoms_of_proposition_2_5() -> None:
     assert len(_after(13).model.atoms) == 15

@@ -62,6 +62,7 @@ def test_a_declared_model_is_m_0() -> None:
     assert result.ok, [(c.expectation.describe(), c.actual) for c in result.checks if not c.ok]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("edit", "where"),
     [

@@ -74,6 +74,7 @@ def test_a_group_announcement_splits_only_the_groups_cells() -> None:
     assert truth_set(after, parse("K[b] (K[a] p | K[a] ~p)")) == 0b11, "b knows a learnt it"
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_lexicographic_upgrade_puts_psi_first_and_keeps_each_side_in_order(
     data: st.DataObject,

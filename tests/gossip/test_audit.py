@@ -17,6 +17,7 @@ SMALL = ["--config", "3:3:5", "--formulas", "4", "--models", "4", "--runs", "120
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_audit_runs_and_reports_agreement(capsys):
     assert main(SMALL) == 0
     out = capsys.readouterr().out
@@ -29,6 +30,7 @@ def test_audit_runs_and_reports_agreement(capsys):
     assert out.rstrip().splitlines()[-1].startswith("all checks agree")
 
 
+@pytest.mark.slow
 def test_audit_reports_a_disagreement_with_a_too_small_bound(capsys):
     assert main(["--config", "3:3:3", "--formulas", "0", "--models", "2", "--runs", "40"]) == 1
     assert "DISAGREE" in capsys.readouterr().out
@@ -39,6 +41,7 @@ def test_audit_refuses_a_malformed_config():
         main(["--config", "3:x:5"])
 
 
+@pytest.mark.slow
 def test_audit_output_does_not_depend_on_the_hash_seed():
     outputs = []
     for seed in ("0", "12345"):
@@ -60,6 +63,7 @@ def test_audit_output_does_not_depend_on_the_hash_seed():
     assert outputs[0] == outputs[1]
 
 
+@pytest.mark.slow
 def test_audit_json_gives_each_section_its_verdict(capsys):
     assert main([*SMALL, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -70,6 +74,7 @@ def test_audit_json_gives_each_section_its_verdict(capsys):
     assert "[ok] same a-calls, different views" in data["sections"][0]["lines"]
 
 
+@pytest.mark.slow
 def test_audit_json_names_the_section_that_disagrees(capsys):
     small_bound = ["--config", "3:3:3", "--formulas", "0", "--models", "2", "--runs", "40"]
     assert main([*small_bound, "--json"]) == 1

@@ -117,6 +117,7 @@ def _formulas(agents: AgentSet, count: int, seed: int):
     return fixed + [compute_random_formula(agents, rng, 4, modal=False) for _ in range(count)]
 
 
+@pytest.mark.slow
 def test_agreement_three_agents():
     formulas = _formulas(ABC, 12, seed=3)
     assert len(formulas) == 2 + 6 + 6 + 12
@@ -140,6 +141,7 @@ def test_brute_force_with_too_small_a_bound_misses_states():
     assert not report.agrees
 
 
+@pytest.mark.slow
 def test_single_queries_agree_with_the_plain_brute_force():
     for c in compute_bounded_histories(ABC, 2):
         for agent in "abc":

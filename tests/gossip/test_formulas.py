@@ -145,6 +145,7 @@ def test_depth_at_the_bound_is_accepted_and_one_more_refused():
         check_formula(ABC, nest(MAX_FORMULA_DEPTH + 1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [lambda phi: Not(phi), lambda phi: Know("a", phi), lambda phi: And(Top(), phi)],

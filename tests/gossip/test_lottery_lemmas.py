@@ -186,6 +186,7 @@ def test_knowledge_is_s5(model, phi, psi, agent):
         assert is_s5_at(model, c, agent, phi, psi)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(admissible_models(), st.lists(lk_formulas, min_size=1, max_size=4))
 def test_lemma_5_2_lottery_transparency(model, formulas):
@@ -239,6 +240,7 @@ def test_reweighting_factors_and_normaliser_are_checked():
 # --- Lemma 6.2 -----------------------------------------------------------
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     admissible_models(),
@@ -255,6 +257,7 @@ def test_lemma_6_2_positive_reweighting_preserves_l_k_and_guards(model, agent, k
     assert is_guard_invariant(model, after, lambda call: Know(call.first, formulas[0]))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(admissible_models(), agents_st, st.lists(weights_st, min_size=8, max_size=8))
 def test_definition_6_1_result_is_admissible_and_preserves_guards(model, agent, ks):
@@ -302,6 +305,7 @@ def test_length_decay_lottery_partial_sums():
         assert total == 2 - Fraction(1, 2**n)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     st.lists(

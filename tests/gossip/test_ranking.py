@@ -28,6 +28,7 @@ def test_gossip_rank_counts_missing_secrets():
     assert compute_gossip_rank(ABC, compute_history(ABC, "ab;bc;ac")) == 0
 
 
+@pytest.mark.slow
 def test_bound_holds_for_the_guarded_gossip_process():
     process = compute_gossip_process(ABC, Fraction(1, 4))
     estimate = compute_ranking_estimate(process, runs=400, seed=11)
@@ -38,6 +39,7 @@ def test_bound_holds_for_the_guarded_gossip_process():
     assert estimate.mean < estimate.rank_bound / 2  # the gossip process is far from tight
 
 
+@pytest.mark.slow
 def test_bound_holds_for_four_agents():
     agents = AgentSet(("a", "b", "c", "d"))
     estimate = compute_ranking_estimate(compute_gossip_process(agents, Fraction(1, 5)), 150, 12)
@@ -60,6 +62,7 @@ def test_overstated_epsilon_is_detected():
     assert not estimate.is_within_bound
 
 
+@pytest.mark.slow
 def test_bound_fails_when_rank_can_increase():
     """Rollbacks undo committed calls: the non-increasing-rank hypothesis and the bound fail."""
     process = compute_gossip_process(ABC, Fraction(1, 4), rollback=Fraction(3, 4))

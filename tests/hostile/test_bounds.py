@@ -85,6 +85,7 @@ def test_the_atom_syntax_is_the_identifier_syntax_in_docs_schema_and_code() -> N
     assert not rf.is_atom_name("_p") and rf.is_atom_name("p_")
 
 
+@pytest.mark.slow
 def test_a_flat_formula_builds_its_node_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # Cost, counted rather than timed: each & once rebuilt the whole tuple (O(n^2)).
     built: list[int] = []

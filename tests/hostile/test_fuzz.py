@@ -13,6 +13,7 @@ another count)::
 
 from __future__ import annotations
 
+import pytest
 import contextlib
 import io
 import json
@@ -66,6 +67,7 @@ def _quietly(argv: list[str]) -> tuple[int, str]:
     return code, out.getvalue() + err.getvalue()
 
 
+@pytest.mark.slow
 @FUZZ
 @given(traces())
 def test_replay_answers_any_trace(text: str) -> None:
@@ -81,6 +83,7 @@ def _digest(session: Session) -> str | None:
     return None if session.verifier is None else session.verifier.state.digest()
 
 
+@pytest.mark.slow
 @FUZZ
 @given(conversations(), st.lists(st.binary(max_size=40), max_size=2))
 def test_serve_answers_every_line_and_a_refusal_changes_nothing(
@@ -104,6 +107,7 @@ def test_serve_answers_every_line_and_a_refusal_changes_nothing(
             break
 
 
+@pytest.mark.slow
 @FUZZ
 @given(replies() | st.text(max_size=60))
 def test_a_reply_is_read_or_refused_with_typed_problems(text: str) -> None:
@@ -173,6 +177,7 @@ CALLS = st.sampled_from(sorted(QUERIES)).flatmap(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(CALLS, max_size=6), st.one_of(st.just(["a", "b"]), ARGUMENT))
 def test_the_api_answers_or_names_the_bad_argument(calls: Any, agents: Any) -> None:
@@ -215,6 +220,7 @@ def test_conform_options_are_refused_by_the_parser_or_in_range(words: list[str])
         assert value in (None, "-") or Path(value).parent.is_dir(), (words, name, value)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.builds(lambda: vector_file()).flatmap(mutated).map(json.dumps))
 def test_a_vector_file_is_loaded_or_refused(text: str) -> None:

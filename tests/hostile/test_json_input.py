@@ -94,6 +94,7 @@ def test_a_lone_surrogate_in_a_reply_is_a_malformed_reply() -> None:
     assert problem.code == "malformed-reply" and "lone surrogate" in problem.detail, problem
 
 
+@pytest.mark.slow
 def test_a_huge_sparse_trace_is_refused_without_reading_it(tmp_path: Path) -> None:
     path = tmp_path / "sparse.json"
     with path.open("wb") as handle:

@@ -126,6 +126,7 @@ def slow_headers() -> Iterator[str]:
     listener.close()
 
 
+@pytest.mark.slow
 def test_the_interpreter_timeout_is_total(slow_headers: str) -> None:
     # The socket's timeout is per read: each byte reset it, and the request waited 30 s.
     client = ChatClient(ClientConfig(slow_headers, "m", timeout=1.0, retries=0))

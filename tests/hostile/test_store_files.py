@@ -417,7 +417,7 @@ def test_interpret_eval_refuses_a_prompt_version_it_does_not_ship(
     _refused(
         capsys,
         tmp_path,
-        "is not a prompt version (one of: v1)",
+        "is not a prompt version (one of: v1, v2)",
         "interpret-eval",
         "--native",
         "--prompts",

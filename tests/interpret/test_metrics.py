@@ -54,6 +54,7 @@ _labels = st.frozensets(st.sampled_from([*OPERATION_NAMES, "conclude"]), max_siz
 _pairs = st.lists(st.tuples(_labels, _labels), max_size=12)
 
 
+@pytest.mark.slow
 @given(_pairs)
 def test_micro_f1_pools_every_labels_confusion_counts(pairs: list[LabelPair]) -> None:
     # Recount label by label, as per-label binary decisions over the turns, then pool.
@@ -70,6 +71,7 @@ def test_micro_f1_pools_every_labels_confusion_counts(pairs: list[LabelPair]) ->
         assert s.f1 == pytest.approx(harmonic)
 
 
+@pytest.mark.slow
 @given(_pairs)
 def test_f1_is_symmetric_and_perfect_only_on_exact_agreement(pairs: list[LabelPair]) -> None:
     s = score(pairs)

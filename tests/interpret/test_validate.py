@@ -200,6 +200,7 @@ def test_an_empty_list_is_a_turn_with_no_operations() -> None:
     assert read.operations == () and read.labels == frozenset()
 
 
+@pytest.mark.slow
 @given(st.text(max_size=200))
 def test_reading_never_raises_on_any_text(text: str) -> None:
     read = read_reply(text)

@@ -72,6 +72,7 @@ def test_toy_debate(strength: Fraction) -> None:
         assert toy.fresh_attack[judge] == toy.fresh_support[judge] == F(1, 2)
 
 
+@pytest.mark.slow
 def test_grid_sizes() -> None:
     assert sum(1 for _ in generate_star_profiles()) == PAPER["star_profiles"] == 28_224
     dags = list(generate_dags())
@@ -79,6 +80,7 @@ def test_grid_sizes() -> None:
     assert sum(len(leaves) for _, _, leaves in dags) == 2_700
 
 
+@pytest.mark.slow
 def test_table_2_lineage_row(star_lq: AuditResult) -> None:
     """Section 7.2, Table 2: the lineage quotient's row, and B.5's analytic minimum."""
     assert star_lq.profiles == 28_224
@@ -119,6 +121,7 @@ def test_only_the_lineage_quotient_meets_the_joint_target() -> None:
     assert small.metrics["Max-QuAD"].table_row()["CD"] > 0
 
 
+@pytest.mark.slow
 def test_dag_audit(dag: AuditResult) -> None:
     """Section 7.2 and C.1: counts, the lineage lifting's zeros, and its minimum gain."""
     assert (dag.profiles, dag.replica_tests, dag.fresh_tests) == (2_052, 2_700, 4_104)
@@ -130,6 +133,7 @@ def test_dag_audit(dag: AuditResult) -> None:
     assert dag.metrics["Max-QuAD"].table_row()["FASR"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fresh", DAG_GRID)
 def test_no_fresh_strength_of_the_stated_grid_gives_the_reported_dag_min_gain(
     fresh: Fraction,
@@ -143,6 +147,7 @@ def test_no_fresh_strength_of_the_stated_grid_gives_the_reported_dag_min_gain(
     assert result.exact_min_gain == PAPER["dag_lq_min_gain"] * fresh / DAG_FRESH_STRENGTH
 
 
+@pytest.mark.slow
 def test_propagation_on_the_dags(propagation: PropagationResult) -> None:
     result = propagation
     assert result.consistent == result.consistent_strict_with_sign > 0
@@ -181,6 +186,7 @@ def test_the_audit_prints_the_registrys_label_for_every_figure(
     )
 
 
+@pytest.mark.slow
 def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
     from gcv.cli import main as gcv
 

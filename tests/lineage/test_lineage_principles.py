@@ -105,6 +105,7 @@ def broken_support_only(profile: Profile) -> Real:
     return compute_combination(get_base(profile), F(0), compute_probabilistic_sum(supports))
 
 
+@pytest.mark.slow
 @given(profiles(max_size=4))
 def test_lineage_dfquad_satisfies_every_principle_but_cri(profile: Profile) -> None:
     # CRI can fail: the lineage judge responds to a matched fresh copy (a content replica)
@@ -112,6 +113,7 @@ def test_lineage_dfquad_satisfies_every_principle_but_cri(profile: Profile) -> N
     assert violated <= {"CRI"}, violated
 
 
+@pytest.mark.slow
 @given(profiles(max_size=4))
 def test_principles_hold_for_the_other_judges_where_they_should(profile: Profile) -> None:
     assert "RRI" not in principles_violated(judge_occurrence_maxquad, profile)
@@ -163,6 +165,7 @@ def test_checkers_refuse_cases_outside_their_principle() -> None:
         is_flr_respected(judge_lineage_dfquad, BALANCED, make_relay(BALANCED.occurrences[0], "z"))
 
 
+@pytest.mark.slow
 @given(
     profiles(max_size=4),
     st.sampled_from(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fractions import Fraction
 
 import z3
@@ -21,6 +22,7 @@ from gcv.spec.lineage.dfquad import compute_combination
 unit = st.fractions(min_value=0, max_value=1, max_denominator=40)
 
 
+@pytest.mark.slow
 def test_modulus_is_proved() -> None:
     result = prove_response_modulus(timeout_ms=20_000)
     assert result.outcome is Outcome.PROVED, result
@@ -35,6 +37,7 @@ def test_twin_without_freshness_has_a_counterexample_the_spec_confirms() -> None
     assert replay_counterexample(result.model)
 
 
+@pytest.mark.slow
 @given(unit, unit, unit)
 def test_encoding_is_the_spec_combination(
     base: Fraction, attack: Fraction, support: Fraction

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
@@ -55,6 +56,7 @@ def _fresh(sign: Sign, strength: Fraction) -> Occurrence:
     return Occurrence("new", "new", "new", "fresh-root", "topic", sign, strength)
 
 
+@pytest.mark.slow
 def test_modulus_exhaustively_on_a_grid_with_its_tightness() -> None:
     """Every base, pair of aggregates from stars of up to two leaves a side, strength and sign."""
     sides = [
@@ -80,6 +82,7 @@ def test_modulus_exhaustively_on_a_grid_with_its_tightness() -> None:
     assert checked > 10_000 and tight > 0
 
 
+@pytest.mark.slow
 @given(
     profiles(max_size=4, interior_base=True),
     st.sampled_from(GRID[1:-1]),
@@ -114,6 +117,7 @@ def test_direct_gain_is_the_lineage_judges_move(
     assert int(sign) * (after - judge_lineage_dfquad(profile)) == expected
 
 
+@pytest.mark.slow
 @given(
     profiles(max_size=4, interior_base=True),
     st.sampled_from(GRID[1:-1]),
@@ -143,6 +147,7 @@ def test_b5_configuration_figures() -> None:
     assert is_eligible(profile, fresh)
 
 
+@pytest.mark.slow
 @given(
     dags(max_nodes=6, interior_base=True), st.sampled_from(GRID[1:-1]), st.sampled_from(list(Sign))
 )

@@ -32,12 +32,14 @@ def violated(judge, qbaf: QBAF) -> set[str]:  # type: ignore[no-untyped-def]
     return {v.principle for v in find_qbaf_violations(judge, qbaf, modulus=compute_qbaf_modulus)}
 
 
+@pytest.mark.slow
 @given(dags(max_nodes=6, interior_base=True))
 def test_lineage_lifting_passes_every_structural_check(qbaf: QBAF) -> None:
     assert violated(judge_qbaf_lineage_dfquad, qbaf) == set()
     assert violated(judge_qbaf_content_dfquad, qbaf) == set()  # all contents distinct here
 
 
+@pytest.mark.slow
 @given(dags(max_nodes=6, interior_base=True))
 def test_per_occurrence_judges_fail_where_expected(qbaf: QBAF) -> None:
     dfquad = violated(judge_qbaf_dfquad, qbaf)

@@ -34,6 +34,7 @@ from gcv.reference.epistemic.updates import lexicographic_upgrade
 from gcv.reference.errors import (
     GcvError,
     MalformedFormula,
+    MalformedInput,
     MalformedOperation,
     NoSurvivingWorld,
     UnknownAgent,
@@ -278,6 +279,18 @@ def _every_utterance_numbered() -> AbstractContextManager[None]:
             except GcvError:
                 self.state.advance_turn()
                 raise
+
+        return apply_turn
+
+    return _wrapped(gcv.reference.verifier.Verifier, "apply_turn", wrap)
+
+
+def _no_operations_refused() -> AbstractContextManager[None]:
+    def wrap(original: Any) -> Any:
+        def apply_turn(self: Any, turn: Any) -> Any:
+            if not turn.operations:
+                raise MalformedInput("a turn with no operations")
+            return original(self, turn)
 
         return apply_turn
 
@@ -585,6 +598,7 @@ ALTERNATIVES: dict[str, Alternative] = {
     "turn.speaker-checked-first": _speaker_checked_last,
     "turn.well-formed-first": _speaker_before_form,
     "turn.numbering": _every_utterance_numbered,
+    "turn.no-operations": _no_operations_refused,
     "order.kinds": _resolve_early,
     "order.within-kind-as-written": _reversed_within_kind,
     "order.first-failing-operation": _first_failing_as_written,

@@ -45,7 +45,7 @@ from gcv.reference.operations import (
     Support,
     Undermine,
 )
-from gcv.reference.records import Kind, Standing
+from gcv.reference.records import Kind, Record, Standing
 from tests import broken_engines
 from tests.conformance.fakes.choices import (
     Alternative,
@@ -181,6 +181,12 @@ def _new_records_resolved(original: Any) -> Any:
         dmap.set_standing(record, Standing.RESOLVED)
 
     return register
+
+
+def _question_registered(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
+    """The issue a Question opens registered as a record, as a premise would be."""
+    if isinstance(op, Question):
+        dmap.add_record(Record(op.id, op.claim, speaker, dmap.turn + 1, Kind.PREMISE))
 
 
 def _duplicate_ignored(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation | None:
@@ -504,6 +510,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
             "del.resolve",
             "a consensual Resolve without its announcement",
             _realisation_dropped(Resolve),
+        ),
+        PaperBug(
+            "T3.question.registers-record",
+            "a Question registering its issue as a record (B.3 T1: Args_1 = {timeline})",
+            _after_apply(_question_registered),
+            contracts=True,
         ),
         PaperBug(
             "del.question",
