@@ -37,10 +37,39 @@ settings.load_profile(
 )
 
 
+FAST_FILE_BUDGET = 5.0
+"""Seconds a test file may take in the fast tier before the run names it (a report, not a
+failure: tests never assert on the machine's speed)."""
+
+
+def _fast_tier(config: pytest.Config) -> bool:
+    return "not slow" in config.option.markexpr
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """The fast tier's budget, unless a profile is asked for by name."""
-    if "not slow" in config.option.markexpr and "GCV_HYPOTHESIS_PROFILE" not in os.environ:
+    if _fast_tier(config) and "GCV_HYPOTHESIS_PROFILE" not in os.environ:
         settings.load_profile("quick")
+
+
+_SECONDS: dict[str, float] = {}
+"""Each test file's time in this run; under xdist, the controller's sum of its workers'."""
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = report.nodeid.split("::", 1)[0]
+    _SECONDS[path] = _SECONDS.get(path, 0.0) + report.duration
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """In the fast tier, name the files over their budget: candidates for ``slow``."""
+    over = {p: s for p, s in _SECONDS.items() if s > FAST_FILE_BUDGET}
+    if _fast_tier(config) and over:
+        terminalreporter.write_sep("-", f"fast-tier files over {FAST_FILE_BUDGET:.0f} s")
+        for path, seconds in sorted(over.items(), key=lambda item: -item[1]):
+            terminalreporter.write_line(f"{seconds:6.1f} s  {path}: mark its slow tests")
 
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -89,6 +89,7 @@ def test_verifier_evidence_never_holds_a_superseded_fact_and_holds_every_gold_ch
         assert all(m.holds_stale_value for m in result.measures if m.arm is Arm.FULL)
 
 
+@pytest.mark.slow
 def test_verifier_cost_is_flat_in_stream_length_while_full_context_grows(
     streams: tuple[StreamResult, StreamResult],
 ) -> None:

@@ -40,6 +40,7 @@ def test_obligation_is_proved(reports: dict[str, dict[str, Any]], obligation: st
     assert report["checks"] and not unproved, unproved
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("obligation", [o.id for o in OBLIGATIONS])
 def test_every_twin_is_refuted_and_confirmed_by_the_spec(
     reports: dict[str, dict[str, Any]], obligation: str

@@ -33,6 +33,8 @@ from gcv.reference.verifier import Turn, Verifier
 from tests import broken_engines
 from tests.refinement import SMALL, Counts, Divergence, Explorer, Scope, operations
 
+pytestmark = pytest.mark.slow
+
 _ONE = Scope(("r1",), SMALL.agents)
 _TWO_SINGLE = dataclasses.replace(SMALL, pair_records=(), enumerate_every=10**6)
 _QUIET = dataclasses.replace(SMALL, enumerate_every=10**6)
@@ -57,7 +59,6 @@ def counts() -> Counts:
     return result
 
 
-@pytest.mark.slow
 def test_every_state_up_to_the_pool_size_is_reached(counts: Counts) -> None:
     assert sorted(counts.by_records) == [0, 1, 2], counts.by_records
     assert counts.states == 98, "the classes up to renaming (182 states before the reduction)"
@@ -114,7 +115,6 @@ def test_every_refusal_code_of_the_pool_is_seen(counts: Counts) -> None:
 # -- the check fails on planted divergences -----------------------------------------------------
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "caught_by"),
     [
@@ -135,7 +135,6 @@ def test_a_planted_divergence_in_the_engine_is_caught(
         Explorer(_TWO_SINGLE, engine=engine).run()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "caught_by"),
     [
@@ -180,7 +179,6 @@ def _row(kind: OperationKind, **change: object) -> Rules:
     return MappingProxyType(table)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("scope", "kind", "change", "caught_by"),
     [
@@ -210,7 +208,6 @@ def test_the_enumeration_finds_a_step_the_encoding_allows_and_the_engine_refuses
         explorer.every_allowed_step_is_accepted(abandoned)
 
 
-@pytest.mark.slow
 def test_a_depth_bound_expands_exactly_the_states_within_it() -> None:
     """Bounded at the scope's own depth, the exploration is the unbounded one; one turn
     shorter, it expands fewer states and counts the ones it left unexpanded."""
@@ -227,7 +224,6 @@ def test_a_depth_bound_expands_exactly_the_states_within_it() -> None:
     assert shorter.beyond > 0 and shorter.transitions < whole.transitions
 
 
-@pytest.mark.slow
 def test_four_records_within_three_turns_of_d0_hold_no_divergence() -> None:
     """Four records, bounded (the whole space is out of reach: docs/verification.md): every
     step out of every state within three turns of D_0, three-record states among them, each

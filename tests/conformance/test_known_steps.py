@@ -87,6 +87,7 @@ def test_step_entries_parse_and_bad_ones_are_bad_input(
         assert f"known failures, line 2: {bad.strip()!r}" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_written_known_failures_list_the_differing_steps_and_excuse_them(tmp_path: Path) -> None:
     """``--write-known-failures FILE`` writes each differing step as ``CASE#N``; a rerun
     with that file excuses exactly those steps (exit 0)."""

@@ -115,6 +115,7 @@ def test_a_slow_correct_implementation_fuzzes_clean_in_the_reference_profile(
     assert report["fuzz"]["requests"] > 400
 
 
+@pytest.mark.slow
 def test_a_huge_response_is_quoted_in_the_reports_by_a_prefix_and_a_hash(
     tmp_path: Path,
 ) -> None:

@@ -155,6 +155,7 @@ def test_propagation_on_the_dags(propagation: PropagationResult) -> None:
     assert result.b4_after["t"] == result.b4_before["t"]
 
 
+@pytest.mark.slow
 def test_every_figure_agrees(dag: AuditResult, propagation: PropagationResult) -> None:
     figures = compute_figures(compute_toy_debate(), None, dag, propagation)
     disagreeing = [f for f in figures if not f.agrees]
