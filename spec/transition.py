@@ -378,7 +378,6 @@ NO_OPERATIONS = clause(
     "beside every turn (Section 3); an interpreter's refused reply is scored as such a turn",
     "a turn with no operations is accepted: it takes the next turn number and changes nothing else",
     "refuse it (malformed-input); the turn numbers then skip utterances that asserted nothing",
-    affects="record-fields",
 )
 ORDER_KINDS = clause(
     "order.kinds",

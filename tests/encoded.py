@@ -44,8 +44,10 @@ _x = z3.Const("x", REC)
 def named(op: Operation) -> set[str]:
     """The record identifiers ``op`` names."""
     match op:
-        case Observe() | Hypothesize() | Question():
+        case Observe() | Hypothesize():
             return {op.id, *op.depends_on}
+        case Question():
+            return {op.id}
         case Support() | Undermine():
             return {op.target, op.evidence, *op.evidence_depends_on}
         case Revise():

@@ -103,7 +103,7 @@ def test_at_is_where_the_page_opens_and_every_turn_stays_reachable(
 ) -> None:
     _open(browser, tmp_path, "phase2-debugging", "--at", "1")
     assert _text(browser, "turn-label") == "T1 (2 of 14)"
-    assert _shown(browser) == {"o1", "o2", "o3", "o4", "q1"}, "B.2 T1's records"
+    assert _shown(browser) == {"o1", "o2", "o3", "o4"}, "B.2 T1's records"
     browser.find_element(By.ID, "turn").send_keys("\ue010")  # End: the last turn
     assert _text(browser, "turn-label") == "T13 (14 of 14)"
     _open(browser, tmp_path, "phase2-debugging", "--at", "0")

@@ -176,8 +176,10 @@ async def _phase2_agrees(client: Client) -> int:
     # The state as of every turn N is D_N.
     for number, snapshot in states.items():
         state = await _call(client, "state_at", session="p2", at=number)
-        shown = {k: v for k, v in state["state"].items() if k != "open_problems"}
+        # open_problems and grounding are views computed from D_N, beside its snapshot.
+        shown = {k: v for k, v in state["state"].items() if k not in ("open_problems", "grounding")}
         assert shown == json.loads(json.dumps(snapshot)), number
+        assert set(state["state"]["grounding"]) == {r["id"] for r in snapshot["records"]}, number
         calls += 1
     return calls
 
@@ -579,12 +581,13 @@ from gcv import store
 from gcv.cli import main
 insert, count = store.StoredSession._insert, [0]
 def paused(self, entry):
-    insert(self, entry)
+    inserted = insert(self, entry)
     count[0] += 1
     if count[0] == int(os.environ["PAUSE_AFTER_ROWS"]):
         with open(os.environ["PAUSE_FIFO"], "w") as fifo:
             fifo.write(f"{os.getpid()}\\n")
         threading.Event().wait()
+    return inserted
 store.StoredSession._insert = paused
 sys.exit(main(sys.argv[1:]))
 """
