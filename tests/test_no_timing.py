@@ -61,12 +61,12 @@ def _findings(relative: str, tree: ast.Module) -> Iterator[str]:
         if isinstance(target, ast.Name)
     }
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _name(node) in {"time.sleep", "sleep"}:
-            if (relative, "time.sleep") not in ALLOWED:
+        if isinstance(node, ast.Call):
+            name = _name(node)
+            if name in {"time.sleep", "sleep"} and (relative, "time.sleep") not in ALLOWED:
                 yield f"{relative}:{node.lineno}: sleep"
-        if isinstance(node, ast.Call) and _name(node).split(".")[-1] in WAITS:
-            if any(keyword.arg == "timeout" for keyword in node.keywords):
-                yield f"{relative}:{node.lineno}: a timeout on {_name(node)}"
+            elif name.split(".")[-1] in WAITS and any(k.arg == "timeout" for k in node.keywords):
+                yield f"{relative}:{node.lineno}: a timeout on {name}"
         if isinstance(node, ast.Assert):
             read = list(ast.walk(node.test))
             if any(_is_clock(n) for n in read) or any(
