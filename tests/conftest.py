@@ -8,6 +8,8 @@ README's test command within minutes, and ``ci`` (the default where ``CI`` is se
 the wheel installed are built once per run, for the wheel's tests and the release checks.
 """
 
+from __future__ import annotations
+
 import os
 import sysconfig
 from pathlib import Path
