@@ -30,13 +30,13 @@ settings.register_profile("ci", settings.get_profile("fast"), derandomize=True, 
 settings.register_profile(
     "deep", max_examples=3000, deadline=None, stateful_step_count=200, print_blob=True
 )
-# The fast tier (-m "not slow") runs every property test at a small budget.
+_BASE_PROFILE = "ci" if os.environ.get("CI") else "fast"
+# The fast tier (-m "not slow") runs every property test at a small budget, derandomised
+# in CI as the base is.
 settings.register_profile(
-    "quick", settings.get_profile("fast"), max_examples=10, stateful_step_count=15
+    "quick", settings.get_profile(_BASE_PROFILE), max_examples=10, stateful_step_count=15
 )
-settings.load_profile(
-    os.environ.get("GCV_HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "fast")
-)
+settings.load_profile(os.environ.get("GCV_HYPOTHESIS_PROFILE", _BASE_PROFILE))
 
 
 FAST_FILE_BUDGET = 5.0

@@ -17,15 +17,15 @@ TESTS = Path(__file__).resolve().parent
 CLOCKS = {"monotonic", "perf_counter", "time", "process_time", "thread_time"}
 WAITS = {"run", "check_call", "check_output", "call", "wait", "communicate", "join"}
 
-# Each justified exception, with its reason: (file, the call, why).
+# Each justified exception, with its reason: (file, the function that sleeps) -> why.
+_FAKE = "the fake plays a slow or hung implementation: the sleep is the behaviour under test"
+_POLL = "polls for a file the fake or the runner writes (pytest-timeout bounds it)"
 ALLOWED = {
-    ("conformance/fakes/fake_impl.py", "time.sleep"): (
-        "the fake implementations play slow and hung implementations: their sleeps are the "
-        "behaviour under test, never a wait for another process"
-    ),
-    ("conformance/test_runner_robustness.py", "time.sleep"): (
-        "polling for a file: a handshake with the fake, or its processes gone"
-    ),
+    ("conformance/fakes/fake_impl.py", "_hang"): _FAKE,
+    ("conformance/fakes/fake_impl.py", "_answer"): _FAKE,
+    ("conformance/test_runner_robustness.py", "_all_gone"): _POLL,
+    ("conformance/test_runner_robustness.py", "_wait_until_hung"): _POLL,
+    ("conformance/test_runner_robustness.py", "_wait_for_reports"): _POLL,
 }
 
 
@@ -60,10 +60,18 @@ def _findings(relative: str, tree: ast.Module) -> Iterator[str]:
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+    # The innermost function around each call (ast.walk visits outer functions first).
+    owner = {
+        id(call): function.name
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        for call in ast.walk(function)
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = _name(node)
-            if name in {"time.sleep", "sleep"} and (relative, "time.sleep") not in ALLOWED:
+            allowed = (relative, owner.get(id(node), "")) in ALLOWED
+            if name in {"time.sleep", "sleep"} and not allowed:
                 yield f"{relative}:{node.lineno}: sleep"
             elif name.split(".")[-1] in WAITS and any(k.arg == "timeout" for k in node.keywords):
                 yield f"{relative}:{node.lineno}: a timeout on {name}"
@@ -93,6 +101,12 @@ def test_no_test_measures_the_machine() -> None:
 def test_the_check_finds_each_kind(source: str, finding: str) -> None:
     found = list(_findings("example.py", ast.parse(source)))
     assert len(found) == 1 and finding in found[0]
+
+
+def test_an_allowed_function_allows_only_its_own_sleeps() -> None:
+    source = "def _hang():\n    time.sleep(1)\ndef other():\n    time.sleep(1)\n"
+    found = list(_findings("conformance/fakes/fake_impl.py", ast.parse(source)))
+    assert found == ["conformance/fakes/fake_impl.py:4: sleep"]
 
 
 def test_the_check_passes_polling_with_a_deadline() -> None:
