@@ -5,6 +5,13 @@ query answers and the typed errors.  The engine imports nothing from :mod:`gcv.s
 :mod:`gcv.proofs` and does no I/O; sessions on disk and traces are :mod:`gcv`'s tools.
 """
 
+# setup.py installs this folder as gcv.reference (package_dir); imported by its bare name from a
+# checkout, each of its files would become a second module object beside gcv.reference's.
+if __name__ != "gcv.reference":
+    raise ImportError(
+        f"import gcv.reference, not {__name__}: reference/ is installed as gcv.reference"
+    )
+
 from gcv.reference.closure import Grounding
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import (

@@ -12,7 +12,12 @@ names exist once a first ``run`` has generated them; the seed makes the sample r
     .venv/bin/python -m tests.mutation sample 'gcv.reference.epistemic.*' 100 --seed 0 \
         | xargs .venv/bin/python -m tests.mutation run --max-children 1
 
-Run it in a clone: mutmut writes its mutants under ``mutants/`` next to the sources.
+Run it in a clone: mutmut writes its mutants under ``mutants/`` next to the sources, and
+the runner first copies ``spec/``, ``reference/`` and ``proofs/`` to ``gcv/spec``,
+``gcv/reference`` and ``gcv/proofs`` (:func:`lay_out_as_installed`), the layout the wheel
+installs: mutmut names a mutant's module by its file's path and switches the mutant on
+only inside that module, so a mutant of ``reference/verifier.py`` would belong to
+``reference.verifier``, which no test imports (every test imports ``gcv.reference``).
 The configuration (which modules, which tests) is ``[tool.mutmut]`` in pyproject.toml.
 
 mutmut 3 leaves every decorated function alone, because a decorator may have side
@@ -33,6 +38,7 @@ import json
 import math
 import os
 import random
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Mapping
@@ -259,10 +265,31 @@ def _own_command(argv: list[str]) -> int:
     return 0
 
 
+LAYERS = ("spec", "reference", "proofs")
+"""The top-level folders setup.py installs as ``gcv.<folder>``."""
+
+
+def installed_path(source: str) -> str:
+    """Where the checkout's file ``source`` lies once installed (``reference/x.py`` is
+    ``gcv/reference/x.py``); a file outside the layers is where it is."""
+    layer = source.split("/", 1)[0]
+    return f"gcv/{source}" if layer in LAYERS else source
+
+
+def lay_out_as_installed(root: Path) -> None:
+    """Copy each layer's folder under ``root`` to ``root/gcv/<layer>``, replacing an earlier
+    copy, so that mutmut's paths name the modules the tests import."""
+    for layer in LAYERS:
+        copy = root / installed_path(layer)
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(root / layer, copy, ignore=shutil.ignore_patterns("__pycache__"))
+
+
 def main(argv: list[str]) -> int:
     """Run mutmut's command line with contract-decorated functions mutated too."""
     if argv[:1] in (["sample"], ["score"]):
         return _own_command(argv)
+    lay_out_as_installed(Path.cwd())
     allow_contract_decorators()
     use_mutation_profile()
     limit_memory()

@@ -14,12 +14,16 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
+from fnmatch import fnmatch
 from pathlib import Path
 
 import networkx as nx
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "gcv"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "gcv"
+# The folders setup.py installs as gcv.spec, gcv.reference and gcv.proofs (package_dir).
+LAYER_FOLDERS = {f"gcv.{folder}": ROOT / folder for folder in ("spec", "reference", "proofs")}
 
 # What each layer may import of the package, besides itself.
 ALLOWED: Mapping[str, frozenset[str]] = {
@@ -45,13 +49,12 @@ NOT_FOR_THE_RUNNER = (
 
 
 def _modules() -> dict[str, Path]:
+    """Every module of the package, by name, with its file: the layers' from their folders."""
     found = {}
-    for folder, _, files in os.walk(PACKAGE, followlinks=True):
-        for name in files:
-            if name.endswith(".py"):
-                path = Path(folder, name)
-                parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-                found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    for prefix, folder in {"gcv": PACKAGE, **LAYER_FOLDERS}.items():
+        for path in folder.rglob("*.py"):
+            parts = (*prefix.split("."), *path.relative_to(folder).with_suffix("").parts)
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found
 
 
@@ -186,16 +189,53 @@ def _mutmut_module(path: str) -> str:
 def test_the_mutation_selection_names_the_modules_the_tests_import() -> None:
     """mutmut switches a mutant on only inside the module its path names; a file selected as
     reference/verifier.py makes mutants of reference.verifier, which no test imports, and
-    the run finds no test for any of them."""
+    the run finds no test for any of them.  The runner lays the layers out as installed
+    (tests/mutation.py), and the selection names them there."""
     import tomllib
     from glob import glob
 
     import gcv.reference.verifier
+    from tests.mutation import installed_path
 
-    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["mutmut"]
-    files = [f for pattern in config["only_mutate"] for f in glob(pattern, root_dir=PACKAGE.parent)]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    sources = glob("reference/**/*.py", root_dir=ROOT, recursive=True)
+    sources += glob("proofs/**/*.py", root_dir=ROOT, recursive=True)
+    files = [
+        installed_path(f)
+        for f in sources
+        if any(fnmatch(installed_path(f), pattern) for pattern in config["only_mutate"])
+    ]
     assert "gcv/reference/verifier.py" in files, files
     assert _mutmut_module("gcv/reference/verifier.py") == gcv.reference.verifier.__name__
     for file in files:
         assert _mutmut_module(file).startswith("gcv."), file
         assert any(file.startswith(source) for source in config["source_paths"]), file
+
+
+# -- one namespace, without links ---------------------------------------------------------
+
+
+def test_the_tree_holds_no_link_and_gcv_no_copy_of_a_layer() -> None:
+    """A checkout without symlink support gets the same tree; and a layer copied under gcv/
+    (python -m tests.mutation does, in its clone) would shadow the folder setup.py maps."""
+    skipped = {".git", ".venv", ".venv-lowest", "build", "dist", "mutants", "__pycache__"}
+    links = []
+    for folder, folders, files in os.walk(ROOT):
+        folders[:] = [f for f in folders if f not in skipped and not f.endswith("_cache")]
+        links += [os.path.join(folder, f) for f in folders + files if Path(folder, f).is_symlink()]
+    assert links == []
+    assert [layer for layer in LAYER_FOLDERS if (ROOT / layer.replace(".", "/")).exists()] == []
+
+
+@pytest.mark.parametrize("layer", ["spec", "reference", "proofs"])
+def test_a_layer_imported_by_its_folders_name_fails_naming_its_package(layer: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", f"import gcv.{layer}; import {layer}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1, done
+    assert done.stderr.splitlines()[-1] == (
+        f"ImportError: import gcv.{layer}, not {layer}: {layer}/ is installed as gcv.{layer}"
+    )
