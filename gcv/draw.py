@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import graphviz
 import icontract
 
+from gcv.errors import Unsupported
 from gcv.mapview import (
     GROUNDED,
     GROUNDINGS,
@@ -38,7 +39,7 @@ from gcv.mapview import (
     write_output,
 )
 from gcv.reference.depmap import DependencyMap
-from gcv.reference.errors import MalformedInput, Unsupported
+from gcv.reference.errors import MalformedInput
 from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.render import render_grounding, render_value
 from gcv.reference.verifier import Verifier

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import icontract
 
-from gcv.reference.errors import MalformedInput, UnknownEntity
+from gcv.errors import UnknownEntity
+from gcv.reference.errors import MalformedInput
 from gcv.reference.identifiers import AgentId, RecordId
 from gcv.reference.operations import Observe, Operation, Revise
 from gcv.reference.records import GOOD_STANDING, Standing

@@ -32,7 +32,8 @@ from typing import IO, Any
 import icontract
 import jsonschema
 
-from gcv.reference.errors import GcvError, UnreadableFile
+from gcv.errors import UnreadableFile
+from gcv.reference.errors import GcvError
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -79,12 +80,12 @@ def read_file(path: str, limit: int, error: type[GcvError], what: str) -> bytes:
     """The bytes of the file at ``path``, at most ``limit`` of them (else ``error``).
 
     A missing file, a directory or a read that fails raises
-    :class:`~gcv.reference.errors.UnreadableFile` naming the path; a pipe (``<(...)``)
+    :class:`~gcv.errors.UnreadableFile` naming the path; a pipe (``<(...)``)
     is read like a file.
 
     >>> read_file("/", 10, GcvError, "a trace")
     Traceback (most recent call last):
-    gcv.reference.errors.UnreadableFile: [unreadable-file] /: is a directory, not a file
+    gcv.errors.UnreadableFile: [unreadable-file] /: is a directory, not a file
     """
     with open_input(path) as stream:
         try:
@@ -103,11 +104,11 @@ def _unreadable(path: str, failure: OSError) -> UnreadableFile:
 
 def open_input(path: str) -> IO[bytes]:
     """The file at ``path`` opened for reading bytes; a missing file, a directory or a
-    refusal raises :class:`~gcv.reference.errors.UnreadableFile` naming the path.
+    refusal raises :class:`~gcv.errors.UnreadableFile` naming the path.
 
     >>> open_input("/no/such/file")
     Traceback (most recent call last):
-    gcv.reference.errors.UnreadableFile: [unreadable-file] /no/such/file: no such file
+    gcv.errors.UnreadableFile: [unreadable-file] /no/such/file: no such file
     """
     try:
         return open(path, "rb")

@@ -22,11 +22,12 @@ from pathlib import Path
 import icontract
 import networkx as nx
 
+from gcv.errors import MalformedTrace
 from gcv.history import prefix
 from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, default_db
 from gcv.reference.closure import Grounding, dependency_walk
 from gcv.reference.depmap import DependencyMap
-from gcv.reference.errors import GcvError, MalformedTrace
+from gcv.reference.errors import GcvError
 from gcv.reference.records import GOOD_STANDING
 from gcv.replay import Replay, replay
 from gcv.scenarios import read_trace

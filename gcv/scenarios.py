@@ -8,8 +8,9 @@ from pathlib import Path
 
 import icontract
 
+from gcv.errors import MalformedTrace, UnreadableFile
 from gcv.jsoninput import read_file
-from gcv.reference.errors import MalformedInput, MalformedTrace, UnreadableFile
+from gcv.reference.errors import MalformedInput
 from gcv.trace import MAX_TRACE_BYTES, Trace, load_trace
 
 __all__ = ["builtin_scenarios", "load_scenario", "read_trace", "scenario_text", "trace_text"]

@@ -25,18 +25,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from gcv.draw import status_line
+from gcv.errors import MalformedTrace, OutOfSequence, StoreError, UnreadableFile
 from gcv.history import parse_turn_line
 from gcv.jsoninput import open_input, parse_json, read_lines
 from gcv.mapview import grounding_of
 from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, EXIT_OK, OptionParser, default_db, seconds
-from gcv.reference.errors import (
-    GcvError,
-    MalformedInput,
-    MalformedTrace,
-    OutOfSequence,
-    StoreError,
-    UnreadableFile,
-)
+from gcv.reference.errors import GcvError, MalformedInput
 from gcv.reference.render import render_state, render_turn
 from gcv.reference.verifier import Verifier
 from gcv.scenarios import trace_text

@@ -32,7 +32,7 @@ Schema (format version :data:`STORE_VERSION`; the file's ``application_id`` is
 Writers serialise on SQLite's write lock (``BEGIN IMMEDIATE``): an append
 first applies the turns other processes committed since it last read, so no
 turn is lost or applied twice; a writer that waits longer than ``wait`` seconds
-gets :class:`~gcv.reference.errors.StoreBusy`.  spec/normative.md, "Session
+gets :class:`~gcv.errors.StoreBusy`.  spec/normative.md, "Session
 stores", records the choices.
 """
 
@@ -57,6 +57,18 @@ from urllib.parse import quote
 
 import icontract
 
+from gcv.errors import (
+    MalformedTrace,
+    OutOfSequence,
+    StoreBusy,
+    StoreCorrupt,
+    StoreError,
+    StoreExists,
+    StoreForeign,
+    StoreMissing,
+    StoreReadOnly,
+    StoreVersion,
+)
 from gcv.history import (
     LoggedTurn,
     header_of,
@@ -70,20 +82,7 @@ from gcv.jsoninput import parse_json
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.effects import EpistemicState
 from gcv.reference.epistemic.model import PlausibilityModel
-from gcv.reference.errors import (
-    GcvError,
-    MalformedInput,
-    MalformedTrace,
-    OutOfSequence,
-    StoreBusy,
-    StoreCorrupt,
-    StoreError,
-    StoreExists,
-    StoreForeign,
-    StoreMissing,
-    StoreReadOnly,
-    StoreVersion,
-)
+from gcv.reference.errors import GcvError, MalformedInput
 from gcv.reference.verifier import Turn, TurnReport, Verifier
 from gcv.trace import MAX_TRACE_BYTES, Trace
 

@@ -4,7 +4,7 @@ A trace is JSON checked against ``spec/trace.schema.json`` and then converted
 into :class:`~gcv.reference.verifier.Turn` values and :class:`Expectation`\\ s.
 Any defect (not JSON, too large, nested too deep, off the schema, turns out of
 sequence, a field an operation rejects) raises
-:class:`~gcv.reference.errors.MalformedTrace` naming where it is.  Parsing is
+:class:`~gcv.errors.MalformedTrace` naming where it is.  Parsing is
 pure: reading files is the command line's business.
 """
 
@@ -21,10 +21,11 @@ from typing import Any
 import icontract
 import jsonschema
 
+from gcv.errors import MalformedTrace
 from gcv.jsoninput import SchemaValidator, parse_json
 from gcv.reference.epistemic.formula import Formula, parse, show
 from gcv.reference.epistemic.model import PlausibilityModel, build_model
-from gcv.reference.errors import GcvError, MalformedFormula, MalformedOperation, MalformedTrace
+from gcv.reference.errors import GcvError, MalformedFormula, MalformedOperation
 from gcv.reference.identifiers import AgentId
 from gcv.reference.operations import (
     ExpandAwareness,

@@ -4,7 +4,9 @@ Every error the engine raises is a :class:`GcvError`.  Each subclass has a
 stable, machine-readable ``code`` (normative for the conformance protocol) and
 carries its witness: the turn, the operation (its position in the turn as
 written and its kind), the field and the record that were wrong.  Messages are
-for people and are not normative.
+for people and are not normative.  The errors only the tools meet (files, traces,
+the conformance protocol, session stores, the Interpreter's endpoint) extend these in
+:mod:`gcv.errors`.
 """
 
 from __future__ import annotations
@@ -19,38 +21,18 @@ __all__ = [
     "AttackedTarget",
     "DuplicateAtom",
     "DuplicateRecord",
-    "EndpointError",
-    "EndpointTimeout",
     "GcvError",
     "MalformedFormula",
     "MalformedInput",
     "MalformedOperation",
-    "MalformedReply",
-    "MalformedRequest",
-    "MalformedTrace",
-    "MalformedVectors",
-    "ManifestMismatch",
     "ModelTooLarge",
     "NoSurvivingWorld",
-    "OutOfSequence",
     "PreconditionViolation",
     "SelfReference",
-    "StoreBusy",
-    "StoreCorrupt",
-    "StoreError",
-    "StoreExists",
-    "StoreForeign",
-    "StoreMissing",
-    "StoreReadOnly",
-    "StoreVersion",
     "UnknownAgent",
     "UnknownAtom",
-    "UnknownEntity",
-    "UnknownOperation",
     "UnknownRecord",
     "UnknownWorld",
-    "UnreadableFile",
-    "Unsupported",
     "WrongStanding",
 ]
 
@@ -123,42 +105,6 @@ class MalformedOperation(MalformedInput):
     code = "malformed-operation"
 
 
-class UnreadableFile(MalformedInput):
-    """A file named as input is missing, a directory, or cannot be read."""
-
-    code = "unreadable-file"
-
-
-class MalformedTrace(MalformedInput):
-    """A trace is not valid JSON, breaks the trace schema, or is too large or too deep."""
-
-    code = "malformed-trace"
-
-
-class MalformedRequest(MalformedInput):
-    """A conformance request is not JSON, breaks the protocol schema, or comes out of place."""
-
-    code = "malformed-request"
-
-
-class MalformedVectors(MalformedInput):
-    """A conformance vector file is not JSON or breaks the vector schema."""
-
-    code = "malformed-vectors"
-
-
-class ManifestMismatch(MalformedVectors):
-    """A vector file is not the one its directory's ``manifest.json`` lists, by SHA-256."""
-
-    code = "manifest-mismatch"
-
-
-class Unsupported(GcvError):
-    """A conformance request asks for a protocol version or feature the implementation lacks."""
-
-    code = "unsupported"
-
-
 class PreconditionViolation(GcvError):
     """An operation's precondition (Table 3) does not hold in the current state."""
 
@@ -207,36 +153,6 @@ class AlreadyAware(PreconditionViolation):
     code = "already-aware"
 
 
-class UnknownEntity(PreconditionViolation):
-    """An evidence query names an entity that is the subject of no fact."""
-
-    code = "unknown-entity"
-
-
-class MalformedReply(MalformedInput):
-    """An interpreter's reply is not JSON, not ``{"operations": [...]}``, or off the schema."""
-
-    code = "malformed-reply"
-
-
-class UnknownOperation(MalformedReply):
-    """An interpreter's reply names an operation that is not one of the eight."""
-
-    code = "unknown-operation"
-
-
-class EndpointError(GcvError):
-    """The interpreter's endpoint failed or answered off protocol, after the bounded retries."""
-
-    code = "endpoint-error"
-
-
-class EndpointTimeout(EndpointError):
-    """The interpreter's endpoint did not answer within the timeout, on every attempt."""
-
-    code = "endpoint-timeout"
-
-
 # -- the epistemic layer (M_t: formulas, the plausibility model, its updates) ----------
 
 
@@ -274,60 +190,3 @@ class ModelTooLarge(PreconditionViolation):
     """Materialising or refining M_t would exceed the reference's bound on |W|."""
 
     code = "model-too-large"
-
-
-# -- the session store (gcv/store.py: a conversation's turns in SQLite) ------------
-
-
-class OutOfSequence(MalformedInput):
-    """A turn states a number that is not the session's next one (it is not logged)."""
-
-    code = "out-of-sequence"
-
-
-class StoreError(GcvError):
-    """A session store cannot be created, opened or written; the file is left as it was."""
-
-    code = "store-error"
-
-
-class StoreMissing(StoreError):
-    """No session store exists at the path given."""
-
-    code = "store-missing"
-
-
-class StoreExists(StoreError):
-    """A new session store would overwrite a file that already exists."""
-
-    code = "store-exists"
-
-
-class StoreForeign(StoreError):
-    """The file is not a session store: not SQLite, or an SQLite database of another application."""
-
-    code = "store-foreign"
-
-
-class StoreReadOnly(StoreError):
-    """The store, or the folder holding it, cannot be written (SQLite writes beside the file)."""
-
-    code = "store-readonly"
-
-
-class StoreVersion(StoreError):
-    """The store's format version is not the one this reference reads (newer, or older)."""
-
-    code = "store-version"
-
-
-class StoreCorrupt(StoreError):
-    """The store is truncated or damaged: SQLite's check fails, or a logged turn does not replay."""
-
-    code = "store-corrupt"
-
-
-class StoreBusy(StoreError):
-    """Another process held the session's write lock for longer than the wait allowed."""
-
-    code = "store-busy"

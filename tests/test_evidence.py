@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from gcv.errors import UnknownEntity
 from gcv.evidence import Fact, FactMemory
 from gcv.experiments.evidence_command import load_facts
-from gcv.reference.errors import DuplicateRecord, MalformedInput, UnknownEntity
+from gcv.reference.errors import DuplicateRecord, MalformedInput
 from gcv.reference.records import Standing
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "facts-example.tsv"

@@ -239,3 +239,23 @@ def test_a_layer_imported_by_its_folders_name_fails_naming_its_package(layer: st
     assert done.stderr.splitlines()[-1] == (
         f"ImportError: import gcv.{layer}, not {layer}: {layer}/ is installed as gcv.{layer}"
     )
+
+
+# -- each layer holds only its own ----------------------------------------------------------
+
+
+def test_every_engine_error_is_one_the_engine_raises() -> None:
+    """reference/errors.py holds the engine's errors only: each is imported by another engine
+    module.  An error only the tools meet (a file, a store, an endpoint) is in gcv.errors."""
+    import gcv.reference.errors
+
+    graph = import_graph()
+    imported = {
+        alias.name
+        for module in graph.nodes
+        if _layer(module) == "gcv.reference" and module != "gcv.reference.errors"
+        for node in ast.walk(graph.nodes[module]["tree"])
+        if isinstance(node, ast.ImportFrom) and node.module == "gcv.reference.errors"
+        for alias in node.names
+    }
+    assert sorted(set(gcv.reference.errors.__all__) - imported) == []

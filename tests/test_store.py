@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from gcv import Hypothesize, Observe, Revise, Turn
+from gcv.errors import OutOfSequence, StoreCorrupt, StoreExists
 from gcv.history import TraceWriter, header_of, prefix
-from gcv.reference.errors import GcvError, OutOfSequence, StoreCorrupt, StoreExists
+from gcv.reference.errors import GcvError
 from gcv.replay import replay
 from gcv.scenarios import builtin_scenarios, load_scenario, scenario_text
 from gcv.store import (

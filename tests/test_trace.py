@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gcv.reference.errors import MalformedTrace
+from gcv.errors import MalformedTrace
 from gcv.replay import replay
 from gcv.trace import MAX_TRACE_BYTES, load_trace, operation_from_json, operation_to_json
 from tests.strategies import operations_over

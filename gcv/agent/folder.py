@@ -21,8 +21,9 @@ from typing import Any
 
 import icontract
 
+from gcv.errors import StoreExists, StoreForeign, StoreMissing
 from gcv.history import header_of
-from gcv.reference.errors import MalformedInput, StoreExists, StoreForeign, StoreMissing
+from gcv.reference.errors import MalformedInput
 from gcv.scenarios import builtin_scenarios, scenario_text
 from gcv.store import StoredSession, create_session, open_session
 

@@ -34,17 +34,12 @@ from gcv import __version__
 from gcv.agent.folder import SessionFolder
 from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS, call_tool, tool_named
 from gcv.draw import draw_mermaid
+from gcv.errors import StoreMissing
 from gcv.export import export
 from gcv.interpret.prompts import build_messages, load_prompts
 from gcv.interpret.protocol import Condition, Request
 from gcv.jsoninput import parse_json
-from gcv.reference.errors import (
-    GcvError,
-    MalformedInput,
-    PreconditionViolation,
-    StoreMissing,
-    UnknownAgent,
-)
+from gcv.reference.errors import GcvError, MalformedInput, PreconditionViolation, UnknownAgent
 from gcv.reference.render import render_state
 
 __all__ = ["RESOURCE_TEMPLATES", "build_server", "serve_http", "serve_stdio"]

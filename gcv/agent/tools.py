@@ -28,6 +28,17 @@ import icontract
 import jsonschema
 
 from gcv.agent.folder import SESSION_NAME_PATTERN, SessionFolder, scenario_header
+from gcv.errors import (
+    MalformedTrace,
+    OutOfSequence,
+    StoreBusy,
+    StoreCorrupt,
+    StoreError,
+    StoreForeign,
+    StoreMissing,
+    StoreVersion,
+    UnknownEntity,
+)
 from gcv.history import initial_verifier, parse_turn_line
 from gcv.jsoninput import SchemaValidator, parse_json
 from gcv.reference.depmap import AttackAdded, RecordAdded, StandingChanged
@@ -36,16 +47,7 @@ from gcv.reference.errors import (
     MalformedFormula,
     MalformedInput,
     MalformedOperation,
-    MalformedTrace,
-    OutOfSequence,
     PreconditionViolation,
-    StoreBusy,
-    StoreCorrupt,
-    StoreError,
-    StoreForeign,
-    StoreMissing,
-    StoreVersion,
-    UnknownEntity,
     UnknownRecord,
     UnknownWorld,
 )
@@ -80,7 +82,7 @@ class Tool:
     input_schema: Mapping[str, Any]
     output_schema: Mapping[str, Any]
     errors: tuple[str, ...]
-    """The error codes (:mod:`gcv.reference.errors`) a call can fail with."""
+    """The error codes (:mod:`gcv.reference.errors`, :mod:`gcv.errors`) a call can fail with."""
     answer: Callable[[SessionFolder, Mapping[str, Any]], dict[str, Any]]
 
 

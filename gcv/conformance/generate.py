@@ -47,10 +47,11 @@ from gcv.conformance.vectors import (
     file_of,
     load_vector_file,
 )
+from gcv.errors import MalformedVectors
 from gcv.hints import source_checkout
 from gcv.progress import add_quiet_argument
 from gcv.reference.epistemic.table import realisation
-from gcv.reference.errors import GcvError, MalformedVectors
+from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,

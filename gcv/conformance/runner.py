@@ -58,11 +58,12 @@ from gcv.conformance.process import DeadlinePassed, Fault, Implementation, Timed
 from gcv.conformance.protocol import CASE_FEATURES, feature_of
 from gcv.conformance.report import NOT_REACHED, CaseResult, RunReport, quoted, quoted_text
 from gcv.conformance.vectors import SUITE_VERSION, Case, Step, Suite, open_suite
+from gcv.errors import Unsupported
 from gcv.hints import install_hint
 from gcv.jsoninput import read_file
 from gcv.options import OptionParser, at_least, seconds, writable_path
 from gcv.progress import add_quiet_argument, progress
-from gcv.reference.errors import GcvError, MalformedInput, Unsupported
+from gcv.reference.errors import GcvError, MalformedInput
 
 __all__ = [
     "EXIT_BAD_INPUT",

@@ -18,8 +18,8 @@ from typing import IO, Any
 from gcv.conformance.protocol import PROTOCOL
 from gcv.conformance.session import Session, error_response
 from gcv.conformance.stored import StoredProtocolSession
+from gcv.errors import MalformedRequest
 from gcv.jsoninput import parse_json, read_lines
-from gcv.reference.errors import MalformedRequest
 
 __all__ = ["MAX_LINE_BYTES", "main", "serve"]
 

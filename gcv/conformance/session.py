@@ -22,8 +22,9 @@ from gcv.conformance.protocol import (
     request_problem,
     response_problem,
 )
+from gcv.errors import MalformedRequest, Unsupported
 from gcv.reference.epistemic.model import PlausibilityModel, build_model
-from gcv.reference.errors import GcvError, MalformedRequest, UnknownAgent, Unsupported
+from gcv.reference.errors import GcvError, UnknownAgent
 from gcv.reference.identifiers import RecordId
 from gcv.reference.operations import Operation
 from gcv.reference.records import GOOD_STANDING, Standing

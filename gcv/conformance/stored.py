@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gcv.conformance.session import Session
-from gcv.reference.errors import StoreExists
+from gcv.errors import StoreExists
 from gcv.reference.verifier import Turn, TurnReport, Verifier
 from gcv.store import StoredSession, create_session, open_session
 

@@ -49,8 +49,8 @@ from gcv.conformance.statements import (
     UNDERMINE,
     UPDATES,
 )
+from gcv.errors import MalformedVectors, ManifestMismatch
 from gcv.jsoninput import parse_json, read_bounded
-from gcv.reference.errors import MalformedVectors, ManifestMismatch
 
 __all__ = [
     "EPISTEMIC_SUITE_VERSION",

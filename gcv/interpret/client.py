@@ -8,7 +8,7 @@ falling back once, for the rest of the client's life, to JSON mode
 Transport failures (timeouts, refused or dropped connections) and the
 statuses 408, 429, 500, 502, 503 and 504 are retried at most ``retries``
 times, with exponential back-off; anything else fails at once.  Every failure
-is a :class:`~gcv.reference.errors.EndpointError` (``endpoint-timeout`` when the
+is a :class:`~gcv.errors.EndpointError` (``endpoint-timeout`` when the
 last attempt timed out) that names the endpoint and the cause, never the key.
 
 This is the one module of ``reference`` that talks to the network; it uses
@@ -33,7 +33,8 @@ from urllib.parse import urlsplit
 
 import icontract
 
-from gcv.reference.errors import EndpointError, EndpointTimeout, MalformedInput
+from gcv.errors import EndpointError, EndpointTimeout
+from gcv.reference.errors import MalformedInput
 
 __all__ = [
     "ENV_API_KEY",

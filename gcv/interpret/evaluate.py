@@ -32,12 +32,13 @@ from dataclasses import dataclass
 
 import icontract
 
+from gcv.errors import EndpointError
 from gcv.interpret.metrics import Scores, score
 from gcv.interpret.protocol import Interpreter, Request
 from gcv.interpret.turn import interpret_turn
 from gcv.progress import progress
 from gcv.reference.depmap import AwarenessGained, StandingChanged
-from gcv.reference.errors import EndpointError, GcvError
+from gcv.reference.errors import GcvError
 from gcv.reference.identifiers import AgentId
 from gcv.reference.render import render_checkpoint
 from gcv.reference.verifier import Turn, TurnReport, Verifier

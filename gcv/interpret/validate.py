@@ -28,8 +28,9 @@ from typing import Any
 import icontract
 import jsonschema
 
+from gcv.errors import MalformedReply, UnknownOperation
 from gcv.jsoninput import SchemaValidator, parse_json
-from gcv.reference.errors import GcvError, MalformedOperation, MalformedReply, UnknownOperation
+from gcv.reference.errors import GcvError, MalformedOperation
 from gcv.reference.identifiers import AgentId
 from gcv.reference.operations import Operation, OperationKind
 from gcv.reference.verifier import Turn, Verifier

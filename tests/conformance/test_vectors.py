@@ -23,7 +23,8 @@ from gcv.conformance.vectors import (
     load_suite,
     load_vector_file,
 )
-from gcv.reference.errors import MalformedVectors, PreconditionViolation
+from gcv.errors import MalformedVectors
+from gcv.reference.errors import PreconditionViolation
 from gcv.reference.operations import OperationKind
 from gcv.spec import epistemic as se
 from gcv.trace import EPISTEMIC_QUERIES, operation_to_json

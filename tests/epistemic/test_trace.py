@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gcv.reference.errors import MalformedTrace
+from gcv.errors import MalformedTrace
 from gcv.replay import replay
 from gcv.trace import load_trace
 

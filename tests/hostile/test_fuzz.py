@@ -13,7 +13,6 @@ another count)::
 
 from __future__ import annotations
 
-import pytest
 import contextlib
 import io
 import json
@@ -23,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,9 +32,10 @@ from gcv.conformance.runner import _parser as conform_parser
 from gcv.conformance.server import serve
 from gcv.conformance.session import Session
 from gcv.conformance.vectors import load_vector_file
+from gcv.errors import MalformedVectors
 from gcv.interpret.validate import read_reply
 from gcv.reference.epistemic.formula import parse, show
-from gcv.reference.errors import GcvError, MalformedFormula, MalformedVectors
+from gcv.reference.errors import GcvError, MalformedFormula
 from gcv.reference.verifier import Verifier
 from tests.hostile.corpus import (
     JSON_VALUES,

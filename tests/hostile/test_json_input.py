@@ -15,9 +15,9 @@ import pytest
 
 from gcv.cli import main
 from gcv.conformance.vectors import load_vector_file
+from gcv.errors import MalformedTrace, MalformedVectors
 from gcv.interpret.validate import read_reply
 from gcv.jsoninput import MAX_JSON_DEPTH, ecma_pattern
-from gcv.reference.errors import MalformedTrace, MalformedVectors
 from gcv.trace import MAX_TRACE_BYTES, load_trace
 
 

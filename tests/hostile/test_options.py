@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from gcv.cli import main
+from gcv.errors import EndpointTimeout
 from gcv.interpret.client import ChatClient, ClientConfig
-from gcv.reference.errors import EndpointTimeout
 from tests.conformance.helpers import fake
 
 SERVE = ["--", sys.executable, "-m", "gcv.cli", "serve"]
@@ -156,7 +156,7 @@ def test_output_escapes_what_the_terminal_cannot_encode(tmp_path: Path) -> None:
 
 
 def test_a_deeply_nested_answer_is_an_endpoint_error() -> None:
-    from gcv.reference.errors import EndpointError
+    from gcv.errors import EndpointError
     from tests.interpret.loopback import ScriptedEndpoint, Step
 
     # json.loads raised RecursionError, which the client did not catch.

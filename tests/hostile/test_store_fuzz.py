@@ -6,7 +6,7 @@ changed; some with the chain recomputed, as a forger would (:mod:`tests.hostile.
 The store is then opened and read (the map, the log, the map as of turn 1, the export)
 and appended to.  Each read must give the original answers, or, for a forged store,
 answers that agree with its own log (the export replays to the map); or fail with a
-:class:`~gcv.reference.errors.StoreError`, leaving every file of the folder byte for byte.
+:class:`~gcv.errors.StoreError`, leaving every file of the folder byte for byte.
 Anything else (an untyped exception, a contract broken) fails the test.
 
 The test command runs a small seeded sample; the deep profile runs 10,000 store files
@@ -33,7 +33,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcv.reference.errors import GcvError, StoreError
+from gcv.errors import StoreError
+from gcv.reference.errors import GcvError
 from gcv.reference.operations import Observe
 from gcv.reference.verifier import Turn
 from gcv.store import open_session

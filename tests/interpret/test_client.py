@@ -11,11 +11,12 @@ import socket
 
 import pytest
 
+from gcv.errors import EndpointError, EndpointTimeout
 from gcv.interpret.client import ChatClient, ClientConfig, ResponseFormat, config_from
 from gcv.interpret.llm import LLMInterpreter
 from gcv.interpret.protocol import Condition, Request
 from gcv.interpret.validate import read_reply, response_schema
-from gcv.reference.errors import EndpointError, EndpointTimeout, MalformedInput
+from gcv.reference.errors import MalformedInput
 from tests.interpret.loopback import LOOPBACK, ScriptedEndpoint, Step, chat_answer, reply
 
 OPERATIONS = '{"operations": [{"op": "observe", "id": "o1", "claim": "401s"}]}'

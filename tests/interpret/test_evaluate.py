@@ -6,10 +6,10 @@ from importlib import resources
 
 import pytest
 
+from gcv.errors import EndpointError
 from gcv.interpret.evaluate import StateSource, evaluate, is_key_shift
 from gcv.interpret.native import NativeInterpreter
 from gcv.interpret.protocol import Reply, Request
-from gcv.reference.errors import EndpointError
 from gcv.reference.verifier import Verifier
 from gcv.trace import Trace, load_trace
 from tests.interpret import phase2
