@@ -69,13 +69,13 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "mcp": ("gcv.agent.command", "serve a folder of sessions to an agent host (MCP)"),
 }
 
-# ``gcv audit MODULE``: the spec modules' audits, delegated the same way.
+# ``gcv audit MODULE``: the papers' audits (gcv/audits/), delegated the same way.
 _AUDITS = {
     "lineage": (
-        "gcv.spec.lineage.audit",
+        "gcv.audits.lineage",
         "the lineage-quotient audits (Replication or Corroboration?)",
     ),
-    "gossip": ("gcv.spec.gossip.audit", "the epistemic gossip guard checks (EPLA)"),
+    "gossip": ("gcv.audits.gossip", "the epistemic gossip guard checks (EPLA)"),
 }
 
 

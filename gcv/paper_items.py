@@ -4,7 +4,7 @@ corollaries, remarks, examples, tables, figures and algorithms, in order of firs
 ``python -m gcv.paper_items FILE...`` prints each file's items, one a line.  The papers'
 text is not shipped (it is not the project's); ``tests/test_paper_items.py`` reads it from
 ``$GCV_PAPERS`` or from ``../shared/seeds`` beside the checkout, as CI has it, and compares
-it with :data:`gcv.spec.claims.NUMBERED`.
+it with :data:`gcv.claims.NUMBERED`.
 """
 
 from __future__ import annotations

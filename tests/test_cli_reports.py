@@ -157,7 +157,7 @@ def test_vectors_check_json_reports_the_suite(capsys: pytest.CaptureFixture[str]
 
 
 def test_paper_json_lists_every_claim(capsys: pytest.CaptureFixture[str]) -> None:
-    from gcv.spec.claims import CLAIMS, Status
+    from gcv.claims import CLAIMS, Status
 
     assert main(["paper", "--json", "--check"]) == EXIT_OK
     data = json.loads(capsys.readouterr().out)

@@ -1,4 +1,4 @@
-"""The registry's numbered items (spec/claims.py) against those extracted from the papers' text.
+"""The registry's numbered items (gcv/claims.py) against those extracted from the papers' text.
 
 The text is not in the repository: the test reads it from ``$GCV_PAPERS``, else from
 ``../shared/seeds`` beside the checkout (where CI puts a copy of ``shared/``), and is skipped,
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gcv.paper_items import extract_items
-from gcv.spec.claims import CITED_ONLY, NUMBERED
+from gcv.claims import CITED_ONLY, NUMBERED
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 PAPERS = Path(os.environ.get("GCV_PAPERS", CHECKOUT.parent / "shared" / "seeds"))

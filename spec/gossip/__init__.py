@@ -16,7 +16,7 @@ abstract), Sections 2-7.  Modules, in paper order:
 * :mod:`~gcv.spec.gossip.execution`: versioned commits and intent records (Section 2.1);
 * :mod:`~gcv.spec.gossip.reweighting`: Definition 6.1 and Lemma 6.2;
 * :mod:`~gcv.spec.gossip.ranking`: Theorem 7.1's simulation harness;
-* :mod:`~gcv.spec.gossip.audit`: ``gcv audit gossip``.
+* ``gcv audit gossip`` (:mod:`gcv.audits.gossip`) runs the examples and checks them.
 
 This package imports nothing from ``reference`` or ``proofs``.
 """

@@ -18,8 +18,9 @@ in paper order:
   the information boundary, factorization and coarseness (Sections 4-5);
 * :mod:`~gcv.spec.lineage.response`: Proposition 4, the response modulus,
   Theorem 6, Appendices B.4-B.6 (Section 6.1);
-* :mod:`~gcv.spec.lineage.audit`: the toy debate, the structural audits and
-  ``gcv audit lineage`` (Section 7, Appendix C.1).
+* :mod:`~gcv.spec.lineage.audit`: the toy debate and the structural audits
+  (Section 7, Appendix C.1), which ``gcv audit lineage`` (:mod:`gcv.audits.lineage`)
+  prints.
 
 The root partition is supplied input throughout, as in the paper.  The
 AVeriTeC audit (Section 7.3) needs a dataset this project does not ship and

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gcv.spec.gossip.audit import main
+from gcv.audits.gossip import main
 
 SMALL = ["--config", "3:3:5", "--formulas", "4", "--models", "4", "--runs", "120"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ def test_audit_output_does_not_depend_on_the_hash_seed():
             [
                 sys.executable,
                 "-c",
-                f"import sys; from gcv.spec.gossip.audit import main; sys.exit(main({SMALL!r}))",
+                f"import sys; from gcv.audits.gossip import main; sys.exit(main({SMALL!r}))",
             ],
             cwd=ROOT,
             env=env,

@@ -12,7 +12,8 @@ from types import ModuleType
 
 import pytest
 
-from gcv.spec.claims import CLAIMS
+from gcv.audits.lineage import compute_figures
+from gcv.claims import CLAIMS
 from gcv.spec.lineage.audit import (
     DAG_FRESH_STRENGTH,
     DAG_GRID,
@@ -20,7 +21,6 @@ from gcv.spec.lineage.audit import (
     STAR_GRID,
     AuditResult,
     PropagationResult,
-    compute_figures,
     compute_propagation_audit,
     compute_toy_debate,
     generate_dags,
@@ -170,7 +170,7 @@ def test_the_audit_prints_the_registrys_label_for_every_figure(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # One meaning of the reproduction labels: each printed [label] is the status the
-    # registry (spec/claims.py) holds for the figure's claim.
+    # registry (gcv/claims.py) holds for the figure's claim.
     registry = {c.id: c.status.value for c in CLAIMS}
     assert stubbed_audit.main(["--skip-star"]) == 0
     out = capsys.readouterr().out
@@ -201,8 +201,8 @@ def test_gcv_audit_lineage_prints_the_tables(capsys: pytest.CaptureFixture[str])
 def stubbed_audit(
     monkeypatch: pytest.MonkeyPatch, dag: AuditResult, propagation: PropagationResult
 ) -> ModuleType:
-    """``gcv.spec.lineage.audit`` answering with the DAG and propagation audits, run once."""
-    import gcv.spec.lineage.audit as audit
+    """``gcv audit lineage`` answering with the DAG and propagation audits, run once."""
+    import gcv.audits.lineage as audit
 
     monkeypatch.setattr(audit, "run_dag_audit", lambda *args, **kwargs: dag)
     monkeypatch.setattr(audit, "compute_propagation_audit", lambda *args, **kwargs: propagation)

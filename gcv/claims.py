@@ -1470,7 +1470,7 @@ CLAIMS: tuple[Claim, ...] = (
         "at B.5's configuration t(1 - v_s) = .0064, min{v0, 1 - v0} = .2, the modulus is "
         ".00128, and the fresh supporter's gain attains it",
         Status.REPRODUCED,
-        implemented_in=("gcv.spec.lineage.audit.compute_b5_figures",),
+        implemented_in=("gcv.spec.lineage.response.compute_b5_figures",),
         tests=(_t("lineage/test_lineage_response.py", "test_b5_configuration_figures"),),
     ),
     Claim(

@@ -1,0 +1,1 @@
+"""The papers' audits as commands: ``gcv audit lineage`` and ``gcv audit gossip``."""
