@@ -39,7 +39,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations, product
 
-from gcv.conformance.cases.oracle import spec_operation
 from gcv.proofs.encode import Rules
 from gcv.reference.closure import COMPILED, PURE
 from gcv.reference.errors import GcvError
@@ -59,6 +58,7 @@ from gcv.reference.operations import (
 from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core, transition
+from gcv.translate import spec_operation
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
 from tests.maps import answered_by
 from tests.test_transition import _same_map as same_map

@@ -22,7 +22,7 @@ from gcv.mapview import map_at
 from gcv.reference.depmap import DependencyMap
 from gcv.scenarios import read_trace
 from gcv.spec import core
-from tests.strategies import spec_map
+from gcv.translate import spec_map
 
 # Every scenario's final map, and Phase 2 after T7 (h2 weakened by o9's attack).
 MAPS = [(name, None) for name in builtin_scenarios()] + [("phase2-debugging", 7)]

@@ -38,6 +38,8 @@ INPUT_OUTPUT = frozenset(
     {"io", "os", "pathlib", "sqlite3", "subprocess", "socket", "shutil", "tempfile", "urllib"}
     | {"http", "logging", "sys", "select", "signal"}
 )
+# What makes a command line: not in the spec, which holds definitions (gcv/audits/ runs them).
+COMMAND_LINE = frozenset({"argparse", "tqdm", "gcv.progress", "gcv.cli"})
 # The runner third parties use reads the protocol, the vectors and the comparison rules:
 # it finds the vector files and schemas in gcv.spec's folder, and loads no spec module.
 NOT_FOR_THE_RUNNER = (
@@ -259,3 +261,20 @@ def test_every_engine_error_is_one_the_engine_raises() -> None:
         for alias in node.names
     }
     assert sorted(set(gcv.reference.errors.__all__) - imported) == []
+
+
+def test_the_spec_holds_no_command_line_and_imports_no_tool() -> None:
+    """gcv.spec imports nothing of the package but itself (ALLOWED), and no argument parser
+    or progress bar: the audits' command lines are gcv/audits/, the claims registry
+    gcv/claims.py."""
+    graph = import_graph()
+    found = [
+        f"{name} imports {target}"
+        for name in graph.nodes
+        if _layer(name) == "gcv.spec"
+        for target in _imported(graph.nodes[name]["tree"])
+        if target.split(".")[0] in COMMAND_LINE
+        or target in COMMAND_LINE
+        or (target.startswith("gcv.") and _layer(target) != "gcv.spec")
+    ]
+    assert found == []

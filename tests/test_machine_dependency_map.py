@@ -48,7 +48,6 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from gcv.conformance.cases.oracle import spec_operation
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -64,6 +63,7 @@ from gcv.reference.operations import (
 from gcv.reference.records import GOOD_STANDING, Kind
 from gcv.reference.verifier import Turn, Verifier, is_dependency_path
 from gcv.spec import core, transition
+from gcv.translate import spec_operation
 from tests import broken_engines
 from tests.machines import AGENTS, ATOMS, HUNT, machine_settings
 

@@ -30,8 +30,9 @@ from gcv.reference.preconditions import find_violation
 from gcv.reference.records import GOOD_STANDING, MAX_CLAIM_LENGTH, Kind, Standing
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core
+from gcv.translate import spec_map
 from tests.maps import four_active
-from tests.strategies import AGENTS, spec_map, turns_over
+from tests.strategies import AGENTS, turns_over
 
 A, W, X, R = Standing.ACTIVE, Standing.WEAKENED, Standing.ABANDONED, Standing.RESOLVED
 

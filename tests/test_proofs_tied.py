@@ -18,7 +18,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gcv.conformance.cases.oracle import spec_operation
 from gcv.proofs.encode import Rules
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
@@ -34,6 +33,7 @@ from gcv.reference.records import Standing
 from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import transition as spec_transition
+from gcv.translate import spec_operation
 from tests.encoded import Concrete, Refusal, check
 from tests.strategies import AGENTS, operations_over
 

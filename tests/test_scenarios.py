@@ -13,7 +13,7 @@ from gcv.replay import replay
 from gcv.scenarios import builtin_scenarios
 from gcv.spec import core, retraction
 from gcv.trace import Trace, load_trace
-from tests.strategies import spec_map
+from gcv.translate import spec_map
 
 
 def _scenario(name: str) -> Trace:

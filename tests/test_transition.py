@@ -26,7 +26,6 @@ import gcv.reference.preconditions
 import gcv.reference.rules
 from gcv.cli import builtin_scenarios
 from gcv.conformance.cases import CaseBuilder, CaseError
-from gcv.conformance.cases.oracle import spec_formula, spec_model, spec_operation
 from gcv.conformance.fuzz import AGENTS, ATOMS, typed_operations_over
 from gcv.conformance.statements import LEMMA22
 from gcv.reference.errors import GcvError
@@ -44,6 +43,7 @@ from gcv.reference.verifier import Turn, Verifier
 from gcv.scenarios import read_trace
 from gcv.spec import transition
 from gcv.spec.clauses import CLAUSES
+from gcv.translate import spec_formula, spec_model, spec_operation
 from tests import broken_engines
 
 NORMATIVE = Path(__file__).resolve().parents[1] / "spec" / "normative.md"

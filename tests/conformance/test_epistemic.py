@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gcv import translate
 from gcv.conformance import session as session_module
 from gcv.conformance.cases import CaseBuilder, CaseError, oracle, rederive
 from gcv.conformance.cases.registry import REGISTRY
@@ -254,8 +255,8 @@ def test_the_specs_m0_is_the_model_start_builds(
     if listed is not None:
         declared["worlds"] = listed
     agents, atoms = ("a", "b"), ("p", "q", "r")
-    built = oracle.spec_model(model_from_json(agents, atoms, declared).explicit())
-    assert built == oracle.declared_model(agents, atoms, declared), declared
+    built = translate.spec_model(model_from_json(agents, atoms, declared).explicit())
+    assert built == translate.declared_model(agents, atoms, declared), declared
 
 
 # -- the runner ----------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from gcv.reference.verifier import Verifier
 from gcv.replay import replay
 from gcv.spec import core
 from gcv.trace import load_trace
-from tests.strategies import AGENTS, spec_map, turns_over
+from gcv.translate import spec_map
+from tests.strategies import AGENTS, turns_over
 
 
 @pytest.mark.slow

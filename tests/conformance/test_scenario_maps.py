@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from gcv.conformance.cases.oracle import spec_map
 from gcv.conformance.cases.realise import Unrealisable, trace_from_map
 from gcv.conformance.cases.scenario_maps import replayed_scenario
 from gcv.conformance.runner import EXIT_FAILED
 from gcv.conformance.session import Session
 from gcv.conformance.vectors import open_suite
 from gcv.spec import core
+from gcv.translate import spec_map
 from tests.conformance.helpers import conform, fake
 
 CASE = "core/scenario-maps/phase3-deliberation"

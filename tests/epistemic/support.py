@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from gcv.conformance.cases.oracle import spec_formula as to_spec_formula
-from gcv.conformance.cases.oracle import spec_model as to_spec_model
 from gcv.reference.epistemic import formula as rf
 from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.translate import spec_formula as to_spec_formula
+from gcv.translate import spec_model as to_spec_model
 
 __all__ = [
     "AGENTS",

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from gcv.conformance.cases.oracle import spec_operation
 from gcv.reference.depmap import AtomAdded, AwarenessGained, ModelReplaced, RecordAdded
 from gcv.reference.epistemic.effects import EpistemicState, apply_effect
 from gcv.reference.epistemic.formula import Atom, parse
@@ -33,6 +32,7 @@ from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import epistemic as se
 from gcv.spec import transition
 from gcv.trace import operation_from_json, operation_to_json
+from gcv.translate import spec_operation
 from tests.epistemic.support import formulas, scaled, to_spec_formula, to_spec_model
 from tests.maps import four_active
 from tests.strategies import turns_over

@@ -28,13 +28,7 @@ from typing import Any
 
 import networkx as nx
 
-from gcv.conformance.cases.oracle import (
-    TALLY,
-    SpecModel,
-    declared_model,
-    is_epistemic_operation,
-    spec_map,
-)
+from gcv.conformance.cases.oracle import TALLY, SpecModel, is_epistemic_operation
 from gcv.conformance.cases.profile import ChoiceHistory, labelled_by
 from gcv.conformance.compare import canonical_worlds
 from gcv.conformance.protocol import feature_of
@@ -47,6 +41,7 @@ from gcv.reference.operations import Operation
 from gcv.spec import core
 from gcv.spec.transition import TooCostly
 from gcv.trace import EPISTEMIC_QUERIES, operation_to_json
+from gcv.translate import declared_model, spec_map
 
 __all__ = ["AS_REFERENCE", "HAND_WRITTEN", "SURVEY", "CaseBuilder", "CaseError", "rederive"]
 

@@ -39,10 +39,10 @@ from typing import Any
 
 import icontract
 
-from gcv.conformance.cases.oracle import spec_map
 from gcv.replay import replay
 from gcv.spec import core
 from gcv.trace import load_trace
+from gcv.translate import spec_map
 
 __all__ = ["Unrealisable", "trace_from_map"]
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from gcv.conformance.cases.oracle import spec_map
 from gcv.conformance.cases.realise import trace_from_map
 from gcv.conformance.cases.traces import FINAL_SURVEY, case_from_trace
 from gcv.conformance.session import Session
@@ -22,6 +21,7 @@ from gcv.conformance.statements import COR24, DEF23, LEMMA21, PHASE3, PROP23
 from gcv.conformance.vectors import SUITE_VERSION, Case
 from gcv.reference.depmap import DependencyMap
 from gcv.trace import load_trace, operation_to_json
+from gcv.translate import spec_map
 
 __all__ = ["replayed_scenario", "scenario_map_cases"]
 
