@@ -246,6 +246,7 @@ def test_a_layer_imported_by_its_folders_name_fails_naming_its_package(layer: st
 # -- each layer holds only its own ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_engine_error_is_one_the_engine_raises() -> None:
     """reference/errors.py holds the engine's errors only: each is imported by another engine
     module.  An error only the tools meet (a file, a store, an endpoint) is in gcv.errors."""
@@ -263,6 +264,7 @@ def test_every_engine_error_is_one_the_engine_raises() -> None:
     assert sorted(set(gcv.reference.errors.__all__) - imported) == []
 
 
+@pytest.mark.slow
 def test_the_spec_holds_no_command_line_and_imports_no_tool() -> None:
     """gcv.spec imports nothing of the package but itself (ALLOWED), and no argument parser
     or progress bar: the audits' command lines are gcv/audits/, the claims registry
