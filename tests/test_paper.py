@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gcv.paper import MAP, find_problems, find_unregistered, main, render_markdown
 from gcv.claims import CLAIMS, MEANING, NUMBERED, PAPERS, Claim, Status, is_registered
+from gcv.paper import MAP, find_problems, find_unregistered, main, render_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gcv.paper_items import extract_items
 from gcv.claims import CITED_ONLY, NUMBERED
+from gcv.paper_items import extract_items
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 PAPERS = Path(os.environ.get("GCV_PAPERS", CHECKOUT.parent / "shared" / "seeds"))
