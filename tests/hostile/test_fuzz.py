@@ -13,7 +13,6 @@ another count)::
 
 from __future__ import annotations
 
-import pytest
 import contextlib
 import io
 import json
@@ -23,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
