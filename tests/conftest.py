@@ -5,7 +5,8 @@ and longer operation sequences); the default ``fast`` profile keeps the
 README's test command within minutes, and ``ci`` (the default where ``CI`` is set, as
 ``.ci/run`` has it) is ``fast`` derandomised; the fast tier, ``-m "not slow"``, loads
 ``quick`` (ten examples a property).  The built distributions and an environment with
-the wheel installed are built once per run, for the wheel's tests and the release checks.
+the wheel installed are built once per run, shared by xdist's workers, for the wheel's
+tests and the release checks.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from pathlib import Path
 os.environ.setdefault("ICONTRACT_SLOW", "1")
 
 import pytest
+from filelock import FileLock
 from hypothesis import settings
 
 from gcv.release import build, fresh_environment, project_version
+from gcv.release import distributions as release_distributions
 
 settings.register_profile("fast", max_examples=60, deadline=None, print_blob=True)
 # CI runs the same examples every time (a red run is the change's, never the draw's) and
@@ -80,11 +83,26 @@ ROOT = Path(__file__).resolve().parents[1]
 collect_ignore = ["sanitized_walk.py"]
 
 
+def _shared_folder(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A folder every xdist worker of this run shares.
+
+    Its maker holds ``<folder>.lock`` while making it and leaves ``<folder>.made``
+    (pytest-xdist's documented pattern): the first worker builds, the others wait, reuse.
+    """
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+
+
 @pytest.fixture(scope="session")
 def distributions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """This checkout's sdist and wheel, built once as a release builds them (the wheel from
-    the sdist), with the test environment's setuptools so that nothing is fetched."""
-    return build(ROOT, tmp_path_factory.mktemp("dist"), project_version(ROOT), isolation=False)
+    """This checkout's sdist and wheel, built once per run as a release builds them (the
+    wheel from the sdist), with the test environment's setuptools so nothing is fetched."""
+    folder = _shared_folder(tmp_path_factory, "dist")
+    with FileLock(f"{folder}.lock"):
+        if not Path(f"{folder}.made").exists():
+            build(ROOT, folder, project_version(ROOT), isolation=False)
+            Path(f"{folder}.made").touch()
+    return release_distributions(folder, project_version(ROOT))
 
 
 @pytest.fixture(scope="session")
@@ -93,6 +111,11 @@ def wheel_environment(
 ) -> Path:
     """The bin folder of a fresh virtual environment with the wheel installed, its
     dependencies the test environment's (a path entry, so this checkout's editable install
-    does not come along)."""
+    does not come along); made once per run."""
+    folder = _shared_folder(tmp_path_factory, "env")
     purelib = Path(sysconfig.get_paths()["purelib"])
-    return fresh_environment(distributions[1], tmp_path_factory.mktemp("env"), purelib)
+    with FileLock(f"{folder}.lock"):
+        if not Path(f"{folder}.made").exists():
+            fresh_environment(distributions[1], folder, purelib)
+            Path(f"{folder}.made").touch()
+    return folder / "bin"

@@ -3,8 +3,9 @@ the fakes with the bugs it targets fail it (belief over W; a believed hypothesis
 
 from __future__ import annotations
 
-import pytest
 from pathlib import Path
+
+import pytest
 
 from gcv.conformance.runner import EXIT_FAILED, EXIT_OK
 from gcv.conformance.vectors import Case, open_suite

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from gcv.conformance.stored import StoredProtocolSession
 from gcv.store import open_session

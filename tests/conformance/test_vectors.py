@@ -35,16 +35,15 @@ DIRECTORY = Path(str(default_directory()))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", ["0", "4242"])
-def test_the_committed_vectors_are_what_the_reference_generates_under_any_hash_seed(
-    seed: str,
-) -> None:
-    """What CI runs (``gcv vectors --check``), under two values of PYTHONHASHSEED."""
+def test_the_committed_vectors_are_what_the_reference_generates_under_any_hash_seed() -> None:
+    """What CI runs (``gcv vectors --check``), under a fixed PYTHONHASHSEED; the in-process
+    ``vectors --check --json`` test (tests/test_cli_reports.py) regenerates them under the
+    worker's own random seed, so each run checks two seeds with two generations."""
     done = subprocess.run(
         [sys.executable, "-m", "gcv.cli", "vectors", "--check", "--out", str(DIRECTORY)],
         capture_output=True,
         text=True,
-        env=os.environ | {"PYTHONHASHSEED": seed},
+        env=os.environ | {"PYTHONHASHSEED": "4242"},
     )
     assert done.returncode == 0, done.stderr
     assert "current" in done.stdout

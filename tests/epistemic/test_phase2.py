@@ -3,10 +3,11 @@ formulas, and M_t follows the paper turn by turn."""
 
 from __future__ import annotations
 
-import pytest
 import json
 from importlib import resources
 from typing import Any
+
+import pytest
 
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.epistemic.table import Update, realisation

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 from fractions import Fraction
 
+import pytest
 import z3
 from hypothesis import given
 from hypothesis import strategies as st

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
