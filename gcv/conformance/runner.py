@@ -75,6 +75,7 @@ __all__ = [
     "KnownFailures",
     "main",
     "run_cases",
+    "runnable",
     "select",
 ]
 
@@ -351,6 +352,11 @@ def _missing(case: Case, features: frozenset[str]) -> str:
     if asked and not asked & features:
         return " or ".join(sorted(asked))
     return ""
+
+
+def runnable(case: Case, features: frozenset[str]) -> bool:
+    """Whether an implementation declaring ``features`` runs ``case`` (or skips it whole)."""
+    return not _missing(case, features)
 
 
 def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseResult:
