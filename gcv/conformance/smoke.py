@@ -25,7 +25,6 @@ Exit codes (those of ``gcv conform``):
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -76,28 +75,13 @@ def smoke_cases(cases: Sequence[Case], features: frozenset[str]) -> list[SmokeCh
     return checks
 
 
-def _shown(result: CaseResult) -> list[str]:
-    """A failing case, readably: where, why, and what was sent and answered."""
-    lines = [f"      step {result.step} of {result.steps}: {result.reason}"]
-    if result.request is not None:
-        lines.append(f"      request:  {json.dumps(result.request)}")
-    if result.response is not None:
-        lines.append(f"      response: {json.dumps(result.response)}")
-    if result.expected:
-        lines.append(f"      expected: {result.expected}")
-    lines += [f"      {line}" for line in result.diff.splitlines()]
-    if result.stderr.strip():
-        lines.append("      stderr:")
-        lines += [f"        {line}" for line in result.stderr.strip().splitlines()[-20:]]
-    return lines
-
-
 def _judged(check: SmokeCheck, result: CaseResult) -> tuple[bool, list[str]]:
     """Whether the check passed, and its lines."""
     assert check.case is not None, "only a chosen case is run"
     where = f"{check.feature}: {check.case.id} ({len(check.case.steps)} steps)"
     if result.fails("paper"):
-        return False, [f"  FAIL  {where}", *_shown(result)]
+        # The failure as gcv conform shows it: step, request, answer, expectation, stderr.
+        return False, [f"  FAIL  {where}", *(f"      {line}" for line in result.describe()[1:])]
     if result.status == "fail":
         choices = ", ".join(result.differing_choices) or "-"
         return True, [f"  ok    {where}; differs only on the reference's choices: {choices}"]
