@@ -14,10 +14,10 @@ from gcv.conformance.runner import (
     runnable,
 )
 from gcv.conformance.smoke import main, smoke_cases
-from gcv.conformance.vectors import open_suite
+from gcv.conformance.vectors import load_suite
 from tests.conformance.helpers import fake
 
-SUITE = open_suite().cases
+SUITE = load_suite()
 
 
 def test_one_case_per_declared_feature_the_smallest_the_implementation_can_run() -> None:
