@@ -54,6 +54,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "paper": ("gcv.paper", "the papers' claims: where each is implemented and checked"),
     "serve": ("gcv.conformance.server", "answer gcv-conform/1 requests on stdin/stdout"),
     "conform": ("gcv.conformance.runner", "check an implementation against the vectors"),
+    "smoke": ("gcv.conformance.smoke", "check a handshake and one case per declared feature"),
     "vectors": ("gcv.conformance.generate", "regenerate (or --check) the vectors"),
     "interpret-eval": ("gcv.interpret.cli", "score an interpreter on a trace (Table 2)"),
     "export": ("gcv.export", "write the map as ICCMA, GraphML, node-link JSON or JSON"),

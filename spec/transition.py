@@ -1052,6 +1052,17 @@ RESOLVE_EFFECT = clause(
     "proof of Lemma 2.2: Resolve sets st(alpha_gamma) = resolved",
     "the target is labelled resolved; its dissent is recorded",
 )
+DISSENT_ACCUMULATES = clause(
+    "T3.resolve.dissent-accumulates",
+    CHOSEN,
+    "a record of S_t may be resolved again (resolved is in S_t, so T3.resolve.target-in-good-"
+    "standing admits it); the dissent recorded at the first decision still happened",
+    "a Resolve of a record already resolved adds its dissenters to the dissent recorded before; "
+    "its premises join Dep and its commitments are added as for a first Resolve",
+    "a later Resolve replaces the recorded dissent with its own dissenters (none for a "
+    "consensual one)",
+    affects="dissent",
+)
 RESOLVE_COMMITS = clause(
     "T3.resolve.commitments",
     CHOSEN,
@@ -1106,6 +1117,8 @@ def process_resolve(state: State, op: Operation, speaker: str) -> None:
         _require(agent != speaker, DISSENTER_NOT_SPEAKER, "self-reference", field="dissenters")
     _check_formula(state, op)
     _note(RESOLVE_EFFECT)
+    if state.dissent.get(target):
+        _note(DISSENT_ACCUMULATES)
     if not op.get("authoritative"):
         _note(RESOLVE_COMMITS)  # a decision commits its speaker under either reading
     _relabel(state, target, core.RESOLVED)
@@ -1223,6 +1236,8 @@ def process_turn(state: State, turn: Turn, *, epistemic: bool = True) -> Outcome
             _note(ORDER_NARRATED)
         if _interact(staged, turn.operations, same_kind=True):
             _note(ORDER_WRITTEN)
+        if any(_empty_list_matters(op) for op in turn.operations):
+            _note(EMPTY_LIST_ABSENT)
         _well_formed(turn.operations)
         _require(turn.speaker in staged.agents, SPEAKER_IN_AGS, "unknown-agent", field="speaker")
         if not turn.operations:
@@ -1367,6 +1382,34 @@ CLAIM_NOT_BLANK = clause(
     "a claim (and an evidence claim) has a character other than white space (malformed-operation)",
     "accept any non-empty string, as the schema does",
 )
+EMPTY_LIST_ABSENT = clause(
+    "form.empty-list-as-absent",
+    CHOSEN,
+    "a list names records or agents; an empty one names none, as leaving the field out does",
+    "an empty list field (depends_on, evidence_depends_on, attackers, subsumes, premises, "
+    "dissenters, agents) is the field left out: premises: [] and dissenters: [] are accepted "
+    "on a consensual Resolve, evidence_depends_on: [] without evidence_claim, Expand-"
+    "Awareness with agents: [] expands every agent's awareness, Revise with attackers: [] "
+    "reads as naming no attacker",
+    "an empty list is a field given: premises or dissenters on a consensual Resolve and "
+    "evidence_depends_on without evidence_claim are malformed-operation even when empty, and "
+    "agents: [] names nobody (already-aware)",
+)
+
+
+def _empty_list_matters(op: Operation) -> bool:
+    """Whether ``op`` has an empty list whose reading as a field given could change the turn."""
+    decision = bool(op.get("authoritative"))
+    differs_if_given = {
+        "evidence_depends_on": op.get("evidence_claim") is None,  # malformed-operation
+        "premises": not decision,  # malformed-operation (T3.resolve.decision-fields)
+        "dissenters": not decision,
+        "agents": True,  # names nobody: already-aware
+        "attackers": True,  # del.revise: attackers given select the attacks alone
+    }
+    return any(differs and op.get(name) == [] for name, differs in differs_if_given.items())
+
+
 EVIDENCE_DEPENDS_NEEDS_CLAIM = clause(
     "form.evidence-depends-on-needs-claim",
     CHOSEN,

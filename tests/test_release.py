@@ -68,6 +68,9 @@ def test_the_release_checks_pass_and_record_every_hash(
     for path in shipped.rglob("*.json"):
         name = f"{top}vectors/{path.relative_to(shipped).as_posix()}"
         assert contents[name] == path.read_bytes(), name
+    examples = ROOT / "gcv" / "conformance" / "examples"  # shipped in the wheel, and so here
+    for name in ("adapter.py", "adapter.js"):
+        assert contents[f"{top}examples/{name}"] == (examples / name).read_bytes(), name
     manifest = json.loads(contents[f"{top}manifest.json"])
     assert manifest["suite"] == suite and manifest["exported_by"] == f"gcv {VERSION}"
     assert {top + f["path"] for f in manifest["files"]} == set(contents) - {top + "manifest.json"}

@@ -1,12 +1,14 @@
 """``gcv vectors --export DIR``: the suite as a bundle for implementations in any language.
 
-A bundle holds what an implementation needs besides this package: the vector files with
-their manifest and coverage table, the JSON Schemas (the vector files', the protocol's
-messages, and the trace format's, whose operations the messages reuse), the protocol
-document, ``normative.md`` (the error codes and the reference's choices, which the
-protocol cites), a README for implementers, and a top-level ``manifest.json`` listing
-every other file with its size and SHA-256.  The paths are those under ``gcv.spec``, so
-the documents' relative links between them hold.
+A bundle holds what an implementation needs besides this package, and everything its
+documents cite: the vector files with their manifest and coverage table, the JSON Schemas
+(the vector files', the protocol's messages, and the trace format's, whose operations the
+messages reuse), the protocol with the formula language and the profiles, the trace
+format, ``normative.md`` (the error codes and the reference's choices), two example
+adapters (Python and JavaScript), a README for implementers, and a top-level
+``manifest.json`` listing every other file with its size and SHA-256.  The documents'
+paths are those under ``gcv.spec``, so their relative links between them hold, and no
+link leads out of the bundle (``tests/conformance/test_bundle.py`` checks every one).
 
 The files are the shipped suite's bytes, read after the suite has been checked against
 its own manifest (:func:`~gcv.conformance.vectors.open_suite`): a bundle is exactly what
@@ -34,11 +36,17 @@ _DOCUMENTS = (
     "vectors/COVERAGE.md",
     "vectors/vectors.schema.json",
     "protocol/protocol.md",
+    "protocol/formulas.md",
+    "protocol/profiles.md",
     "protocol/request.schema.json",
     "protocol/response.schema.json",
     "trace.schema.json",
+    "trace-format.md",
     "normative.md",
 )
+
+# The example adapters, from gcv.conformance.examples: name in the package -> path.
+_EXAMPLES = {"adapter.py": "examples/adapter.py", "adapter.js": "examples/adapter.js"}
 
 README = """\
 # Conformance vectors of the Grounded Continuation verifier, suite {suite}
@@ -54,11 +62,17 @@ Runtime Verifier for LLM Conversations*, exported by `gcv vectors --export` (gcv
   operation outcomes the cases exercise;
 - `protocol/protocol.md`: the protocol `{protocol}` (JSON lines on standard input and
   output) and how answers compare; its messages' schemas are `protocol/request.schema.json`
-  and `protocol/response.schema.json`;
-- `trace.schema.json`: the trace format, whose `$defs/operation` encodes a turn's
-  operations;
+  and `protocol/response.schema.json`; `protocol/formulas.md` is the formula language
+  (grammar, precedence, associativity, bounds) and `protocol/profiles.md` what the paper
+  and reference profiles and the fuzzer's cut turns mean;
+- `trace.schema.json` and `trace-format.md`: the trace format, whose `$defs/operation`
+  encodes a turn's operations;
 - `normative.md`: the error codes, and every choice the reference makes where the paper is
   silent;
+- `examples/`: two adapters that pass the paper profile, each declaring only the features
+  it implements: `adapter.py` wraps a Python API (the reference's, `pip install` below),
+  `adapter.js` is a verifier of its own in JavaScript (Node, no dependencies) without the
+  epistemic layer;
 - `manifest.json`: this bundle's suite and protocol versions, and every other file's size
   and SHA-256.
 
@@ -74,7 +88,9 @@ With the reference's runner, for an implementation that speaks the protocol:
 
 ```sh
 pip install grounded-continuation=={version}
+gcv smoke -- ./my-verifier       # the handshake, and one case per declared feature
 gcv conform --vectors vectors --vectors-version {suite} -- ./my-verifier
+gcv conform --vectors vectors -- node examples/adapter.js
 ```
 
 With a harness of your own: for each case, open a fresh conversation (the `start` request
@@ -84,11 +100,10 @@ any order, formulas by parsing, an ungrounded Verify's witness any of its `witne
 `{{"accepted": true}}` or `{{"rejected": CODE}}` for a turn, `{{"result": VALUE}}` or
 `{{"error": CODE}}` for a query. A step without `choices` is decided by the papers alone
 (the `paper` profile); a step with `choices` also depends on those choices of the
-reference, each a clause of `normative.md`.
+reference, each a clause of `normative.md` (`protocol/profiles.md`).
 
-Case ids are permanent and `added_in` names the suite version that added a case. The
-links from `protocol/protocol.md` into `docs/` (the formula language, the trace format)
-point into the reference's source repository, at the same version.
+Case ids are permanent and `added_in` names the suite version that added a case. Every
+link in these documents leads to another file of this bundle.
 """
 """The bundle's README for implementers; ``str.format`` fills in the versions and counts."""
 
@@ -110,6 +125,8 @@ def bundle_files() -> dict[str, bytes]:
     manifest = json.loads(default_directory().joinpath(MANIFEST).read_bytes())
     paths = [*_DOCUMENTS, *(f"vectors/{f['path']}" for f in manifest["files"])]
     files = {path: spec.joinpath(path).read_bytes() for path in paths}
+    examples = resources.files("gcv.conformance.examples")
+    files |= {path: examples.joinpath(name).read_bytes() for name, path in _EXAMPLES.items()}
     readme = README.format(
         suite=manifest["suite"],
         version=__version__,

@@ -76,6 +76,7 @@ __all__ = [
     "KnownFailures",
     "main",
     "run_cases",
+    "runnable",
     "select",
 ]
 
@@ -352,6 +353,11 @@ def _missing(case: Case, features: frozenset[str]) -> str:
     if asked and not asked & features:
         return " or ".join(sorted(asked))
     return ""
+
+
+def runnable(case: Case, features: frozenset[str]) -> bool:
+    """Whether an implementation declaring ``features`` runs ``case`` (or skips it whole)."""
+    return not _missing(case, features)
 
 
 def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseResult:

@@ -10,7 +10,8 @@ from typing import Any
 from gcv.conformance.runner import main
 
 FAKE = Path(__file__).parent / "fakes" / "fake_impl.py"
-ADAPTER = Path(__file__).parents[2] / "docs" / "example_adapter.py"
+EXAMPLES = Path(__file__).parents[2] / "gcv" / "conformance" / "examples"
+ADAPTER = EXAMPLES / "adapter.py"
 SERVE = [sys.executable, "-m", "gcv.cli", "serve"]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 
 from gcv.conformance.generate import main as vectors_main
 from gcv.conformance.runner import EXIT_BAD_INPUT, EXIT_OK
-from tests.conformance.helpers import SERVE, conform
+from tests.conformance.helpers import EXAMPLES, SERVE, conform
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 SUITE = json.loads((SPEC / "vectors" / "manifest.json").read_text())
@@ -34,15 +35,78 @@ def test_the_bundle_is_the_shipped_suite_with_its_schemas_and_protocol(bundle: P
     }
     documents = {
         "protocol/protocol.md",
+        "protocol/formulas.md",
+        "protocol/profiles.md",
         "protocol/request.schema.json",
         "protocol/response.schema.json",
         "trace.schema.json",
+        "trace-format.md",
         "normative.md",
     }
+    examples = {"examples/adapter.py", "examples/adapter.js"}
     written = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file()}
-    assert written == shipped | documents | {"README.md", "manifest.json"}
+    assert written == shipped | documents | examples | {"README.md", "manifest.json"}
     for path in shipped | documents:
         assert (bundle / path).read_bytes() == (SPEC / path).read_bytes(), path
+    for path in examples:
+        assert (bundle / path).read_bytes() == (EXAMPLES / Path(path).name).read_bytes(), path
+
+
+_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]*)\)")
+
+
+def links_leaving(bundle: Path) -> list[str]:
+    """Every Markdown link of the bundle's documents that leads to no file of the bundle."""
+    root = bundle.resolve()
+    leaving = []
+    for page in sorted(bundle.rglob("*.md")):
+        for target in _LINK.findall(page.read_text("utf-8")):
+            path = target.split("#", 1)[0]
+            if not path:
+                continue  # an anchor on the same page
+            resolved = (page.parent / path).resolve()
+            if "://" in path or not resolved.is_relative_to(root) or not resolved.is_file():
+                leaving.append(f"{page.relative_to(bundle)}: {target}")
+    return leaving
+
+
+def test_no_link_in_the_bundle_leads_out_of_it(bundle: Path, tmp_path: Path) -> None:
+    assert links_leaving(bundle) == []
+    protocol = (bundle / "protocol" / "protocol.md").read_text("utf-8")
+    for cited in ("formulas.md", "profiles.md", "../trace-format.md", "../normative.md"):
+        assert f"]({cited})" in protocol, cited
+    # The check finds what leads out: a link into the repository, a missing file, a URL.
+    planted = shutil.copytree(bundle, tmp_path / "planted")
+    page = planted / "protocol" / "protocol.md"
+    extra = "[a](../../docs/epistemic.md) [b](nowhere.md#x) [c](https://example.org) [d](#ok)"
+    page.write_text(page.read_text("utf-8") + extra)
+    assert links_leaving(planted) == [
+        "protocol/protocol.md: ../../docs/epistemic.md",
+        "protocol/protocol.md: nowhere.md#x",
+        "protocol/protocol.md: https://example.org",
+    ]
+
+
+def test_the_suite_version_is_stated_only_where_it_is_generated(bundle: Path) -> None:
+    # protocol.md once said suite 1.1.0 inside a 1.2.0 bundle: the hand-written documents
+    # name no suite version, so the manifest's is the only one.
+    cases = [
+        c
+        for f in SUITE["files"]
+        for c in json.loads((SPEC / "vectors" / f["path"]).read_text())["cases"]
+    ]
+    versions = {SUITE["suite"]} | {c["added_in"] for c in cases}
+    for path in (
+        "protocol/protocol.md",
+        "protocol/formulas.md",
+        "protocol/profiles.md",
+        "trace-format.md",
+        "normative.md",
+    ):
+        text = (bundle / path).read_text("utf-8")
+        assert not [v for v in versions if v in text], path
+    assert f"suite {SUITE['suite']}" in (bundle / "README.md").read_text("utf-8")
+    assert f"suite {SUITE['suite']}" in (bundle / "vectors" / "COVERAGE.md").read_text("utf-8")
 
 
 def test_the_manifest_lists_every_other_file_with_its_hash(bundle: Path) -> None:

@@ -16,11 +16,13 @@ from gcv.conformance.statements import (
     COR24,
     DEF21,
     DEF23,
+    EXPAND,
     LEMMA21,
     LEMMA22,
     OBSERVE,
     ORDER,
     RESOLVE,
+    REVISE,
     SUBSUMPTION,
     SUPPORT,
     UNDERMINE,
@@ -284,3 +286,62 @@ def _lattice(b: CaseBuilder) -> None:
     b.apply("b", Revise("y0"))
     b.ungrounded(top, ["y0"])
     b.query("affected_star", "x0", equals=[r for r in everything if r[1:] != "0"])
+
+
+@case(
+    "core/interactions/empty-lists-as-absent",
+    "An empty list is the field left out (chosen, form.empty-list-as-absent): premises: [] "
+    "and dissenters: [] on a consensual Resolve, agents: [] on Expand-Awareness (every "
+    "agent), attackers: [] on Revise, evidence_depends_on: [] on existing evidence; "
+    "depends_on: [] rests on nothing under either reading (paper).",
+    [DEF21, RESOLVE, SUPPORT, EXPAND, REVISE],
+    **NEW,
+)
+def _empty_lists(b: CaseBuilder) -> None:
+    b.apply(
+        "a",
+        {"op": "observe", "id": "o1", "claim": "401s", "depends_on": []},
+        {"op": "observe", "id": "o2", "claim": "3x traffic"},
+    )
+    b.apply("a", {"op": "hypothesize", "id": "h1", "claim": "token bug", "depends_on": []})
+    b.query("dependencies", "h1", equals=[])
+    b.grounded("h1", ["h1"])
+    b.apply("c", {"op": "resolve", "target": "h1", "premises": [], "dissenters": []})
+    b.query("standing", "h1", equals="resolved")
+    b.query("dissenters", "h1", equals=[])
+    b.apply("a", {"op": "expand-awareness", "atom": "r", "agents": []})
+    for agent in ("a", "b", "c"):
+        b.query("aware", agent=agent, atom="r", equals=True)
+    b.apply("b", {"op": "revise", "target": "o2", "attackers": []})
+    b.query("attackers", "o2", equals=[])
+    b.query("standing", "o2", equals="abandoned")
+    b.apply("b", {"op": "support", "target": "h1", "evidence": "o1", "evidence_depends_on": []})
+    b.query("dependencies", "h1", equals=["o1"])
+    b.state()
+
+
+@case(
+    "core/interactions/decision-resolved-twice",
+    "A resolved record is in S_t, so it may be resolved again (paper, "
+    "T3.resolve.target-in-good-standing) and stays resolved; the dissent of both decisions "
+    "is kept (chosen, T3.resolve.dissent-accumulates), also across a later consensual "
+    "Resolve; a later decision's premises join Dep as a first one's do.",
+    [DEF21, RESOLVE, LEMMA21],
+    **NEW,
+)
+def _resolved_twice(b: CaseBuilder) -> None:
+    b.apply("a", Observe("o1", "401s"), Observe("o2", "token expiry is 5 min"))
+    b.apply("a", Hypothesize("h1", "token bug", depends_on=("o1",)))
+    b.apply("a", Resolve("h1", authoritative=True, dissenters=("b",)))
+    b.query("dissenters", "h1", equals=["b"])
+    b.apply("a", Resolve("h1", authoritative=True, dissenters=("c",)))
+    b.query("standing", "h1", equals="resolved")
+    b.grounded("h1", ["h1", "o1"])
+    b.query("dissenters", "h1", equals=["b", "c"])
+    b.apply("a", Resolve("h1", authoritative=True, premises=("o2",)))
+    b.query("dependencies", "h1", equals=["o1", "o2"])
+    b.apply("b", Resolve("h1"))
+    b.query("standing", "h1", equals="resolved")
+    b.query("dissenters", "h1", equals=["b", "c"])
+    b.query("commitments", agent="c", equals=["h1"])
+    b.state()

@@ -384,7 +384,10 @@ def _spec_turn(speaker: str, operations: Sequence[Mapping[str, Any]]) -> transit
     read = []
     for index, op in enumerate(operations):
         try:
-            read.append(spec_operation(operation_from_json(op)))
+            # The typed operation cannot tell an empty list from a field left out; the spec
+            # notes the choice between the two (form.empty-list-as-absent), so it sees both.
+            empty: dict[str, list[str]] = {k: [] for k, v in op.items() if v == []}
+            read.append(empty | spec_operation(operation_from_json(op)))
         except GcvError:
             # The form rule the operation breaks, if the schema admits it, is a clause too.
             broken = transition.form_violation(op)

@@ -10,9 +10,9 @@ depends on:
   choice of an earlier turn (its alternative could have left another D_t); and every
   ``model`` choice of an earlier turn when the turn acts on M_t;
 - a query: every ``outcome`` choice of an earlier turn, and the earlier choices that
-  change what the query reads (``commitments`` for Cm_t, ``record-fields`` for the state
-  dump's kinds and turn numbers, ``model`` for the queries on M_t, and ``problems`` too
-  for ``unexplained``).
+  change what the query reads (``commitments`` for Cm_t, ``dissent`` for the recorded
+  dissent, ``record-fields`` for the state dump's kinds and turn numbers, ``model`` for
+  the queries on M_t, and ``problems`` too for ``unexplained``).
 
 A refused turn carries its choices forward too (its alternative might have accepted it),
 except those that only pick its error.  One query is finer: until the next turn, the
@@ -35,7 +35,8 @@ __all__ = ["ChoiceHistory", "labelled_by"]
 # What each query reads besides the records, their standing, Dep and Att.
 _READS: Mapping[str, frozenset[Affects]] = {
     "commitments": frozenset({"commitments"}),
-    "state": frozenset({"commitments", "record-fields"}),
+    "dissenters": frozenset({"dissent"}),
+    "state": frozenset({"commitments", "record-fields", "dissent"}),
     **{query: frozenset({"model"}) for query in EPISTEMIC_QUERIES},
     "unexplained": frozenset({"model", "problems"}),
 }

@@ -32,6 +32,7 @@ from gcv.reference.epistemic.effects import EpistemicState
 from gcv.reference.epistemic.formula import Not, parse
 from gcv.reference.epistemic.updates import lexicographic_upgrade
 from gcv.reference.errors import (
+    AlreadyAware,
     GcvError,
     MalformedFormula,
     MalformedInput,
@@ -295,6 +296,39 @@ def _no_operations_refused() -> AbstractContextManager[None]:
         return apply_turn
 
     return _wrapped(gcv.reference.verifier.Verifier, "apply_turn", wrap)
+
+
+def _empty_list_as_given() -> AbstractContextManager[None]:
+    """An empty list is a field given: premises or dissenters on a consensual Resolve and
+    evidence_depends_on without evidence_claim are malformed, agents: [] names nobody, and
+    attackers: [] selects Revise's reading with attackers (the attacks alone)."""
+
+    def wrap(original: Any) -> Any:
+        def read(op: Any) -> Any:
+            decision = bool(op.get("authoritative"))
+            for name in ("premises", "dissenters"):
+                if op.get(name) == [] and op["op"] == "resolve" and not decision:
+                    raise MalformedOperation(f"{name} on a consensual Resolve", field=name)
+            if op.get("evidence_depends_on") == [] and op.get("evidence_claim") is None:
+                raise MalformedOperation("evidence_depends_on", field="evidence_depends_on")
+            if op.get("agents") == []:
+                raise AlreadyAware(f"nobody named is unaware of {op['atom']}", field="atom")
+            if op.get("attackers") == [] and op.get("announce") is None:
+                op = {**op, "announce": False}
+            return original(op)
+
+        return read
+
+    return _wrapped(gcv.conformance.session, "operation_from_json", wrap)
+
+
+def _later_decision_replaces_dissent(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
+    """A Resolve of a resolved record keeps only its own dissenters.  (The fake drops the
+    earlier ones outside the map's journal: no vector rejects a turn after such a Resolve.)"""
+    if isinstance(op, Resolve):
+        recorded = dmap._dissent.get(op.target, {})
+        for agent in [a for a in recorded if a not in op.dissenters]:
+            del recorded[agent]
 
 
 # Resolve before Undermine and Revise: a fixed order of kinds that keeps the pairs the
@@ -633,6 +667,8 @@ ALTERNATIVES: dict[str, Alternative] = {
     "T3.resolve.premises-join-dep": _before_apply(_premises_outside_dep),
     "T3.resolve.dissenter-not-speaker": _dissenting_speaker_accepted,
     "T3.resolve.commitments": _after_apply(_consensus_commits_only_the_speaker),
+    "T3.resolve.dissent-accumulates": _after_apply(_later_decision_replaces_dissent),
+    "form.empty-list-as-absent": _empty_list_as_given,
     "T3.resolve.decision-fields": _decision_fields_anywhere,
     "form.claim-not-blank": _form_relaxed("_check_claim", _is_blank),
     "form.evidence-depends-on-needs-claim": _form_relaxed(
