@@ -22,6 +22,21 @@ from gcv.proofs.encode import LABELS, REC, Params, State, Transition, good
 from gcv.reference.operations import OperationKind
 from gcv.reference.records import Standing
 from gcv.spec import transition as spec
+from gcv.spec.clauses import (
+    CITED_REGISTERED,
+    EVIDENCE_EXISTING,
+    EVIDENCE_NOT_TARGET,
+    ID_NEW,
+    NO_SELF_CITATION,
+    PREMISES_GOOD,
+    QUESTION_NO_RECORD,
+    RESOLVE_TARGET,
+    RESOLVE_UNATTACKED,
+    REVISE_ATTACKERS,
+    REVISE_TARGET,
+    SUPPORT_TARGET,
+    UNDERMINE_TARGET,
+)
 
 __all__ = ["stated"]
 
@@ -68,9 +83,9 @@ def _becomes(
 def _new_record(s: State, new: z3.ExprRef, cited: z3.ArrayRef, field: str) -> dict[str, z3.BoolRef]:
     """The clauses of a record an operation registers, resting on ``cited``."""
     return {
-        f"{spec.ID_NEW}: {field}": z3.Not(s.ex[new]),
-        f"{spec.CITED_REGISTERED}: {field}'s dependencies": _every(cited, lambda x: s.ex[x]),
-        f"{spec.NO_SELF_CITATION}: {field}'s dependencies": z3.Not(cited[new]),
+        f"{ID_NEW}: {field}": z3.Not(s.ex[new]),
+        f"{CITED_REGISTERED}: {field}'s dependencies": _every(cited, lambda x: s.ex[x]),
+        f"{NO_SELF_CITATION}: {field}'s dependencies": z3.Not(cited[new]),
     }
 
 
@@ -82,14 +97,12 @@ def _registering(s: State, p: Params, op: OperationKind) -> Transition:
 
 def _question(s: State, p: Params) -> Transition:
     # T3.question.registers-record: no record, only the issue's id, which names none.
-    return Transition(
-        OperationKind.QUESTION, {f"{spec.QUESTION_NO_RECORD}: id": z3.Not(s.ex[p.new])}, s
-    )
+    return Transition(OperationKind.QUESTION, {f"{QUESTION_NO_RECORD}: id": z3.Not(s.ex[p.new])}, s)
 
 
 def _target(s: State, t: z3.ExprRef, clause: str, labels: Collection[str]) -> dict[str, z3.BoolRef]:
     return {
-        f"{spec.CITED_REGISTERED}: target": s.ex[t],
+        f"{CITED_REGISTERED}: target": s.ex[t],
         clause: _labelled(s, t, labels),
     }
 
@@ -101,9 +114,9 @@ def _evidence_clauses(s: State, p: Params) -> dict[str, z3.BoolRef]:
         name: z3.Implies(registers, c) for name, c in _new_record(s, e, p.cited, "evidence").items()
     }
     return {
-        spec.EVIDENCE_NOT_TARGET: e != p.target,
+        EVIDENCE_NOT_TARGET: e != p.target,
         **new,
-        spec.EVIDENCE_EXISTING: z3.Implies(z3.Not(registers), z3.And(s.ex[e], good(s.st[e]))),
+        EVIDENCE_EXISTING: z3.Implies(z3.Not(registers), z3.And(s.ex[e], good(s.st[e]))),
     }
 
 
@@ -116,7 +129,7 @@ def _evidence_links(p: Params) -> Pairs:
 
 
 def _support(s: State, p: Params) -> Transition:
-    clauses = _target(s, p.target, spec.SUPPORT_TARGET, spec.SUPPORT_TARGETS)
+    clauses = _target(s, p.target, SUPPORT_TARGET, spec.SUPPORT_TARGETS)
     # T3.support.evidence-joins-dep; T3.support.no-label-change: no label, no attack.
     after = _next(
         s,
@@ -127,7 +140,7 @@ def _support(s: State, p: Params) -> Transition:
 
 
 def _undermine(s: State, p: Params) -> Transition:
-    clauses = _target(s, p.target, spec.UNDERMINE_TARGET, spec.UNDERMINE_TARGETS)
+    clauses = _target(s, p.target, UNDERMINE_TARGET, spec.UNDERMINE_TARGETS)
     # T3.undermine.attack-weakened.
     after = _next(
         s,
@@ -141,10 +154,10 @@ def _undermine(s: State, p: Params) -> Transition:
 
 def _revise(s: State, p: Params) -> Transition:
     t, attackers = p.target, p.attackers
-    clauses = _target(s, t, spec.REVISE_TARGET, spec.REVISE_TARGETS) | {
-        f"{spec.CITED_REGISTERED}: attackers": _every(attackers, lambda x: s.ex[x]),
-        f"{spec.NO_SELF_CITATION}: attackers": z3.Not(attackers[t]),
-        spec.REVISE_ATTACKERS: _every(attackers, lambda x: good(s.st[x])),
+    clauses = _target(s, t, REVISE_TARGET, spec.REVISE_TARGETS) | {
+        f"{CITED_REGISTERED}: attackers": _every(attackers, lambda x: s.ex[x]),
+        f"{NO_SELF_CITATION}: attackers": z3.Not(attackers[t]),
+        REVISE_ATTACKERS: _every(attackers, lambda x: good(s.st[x])),
     }
     # T3.revise.attacks-abandoned.
     after = _next(
@@ -157,13 +170,13 @@ def _revise(s: State, p: Params) -> Transition:
 
 def _resolve(s: State, p: Params) -> Transition:
     t = p.target
-    clauses = _target(s, t, spec.RESOLVE_TARGET, spec.RESOLVE_TARGETS) | {
-        spec.RESOLVE_UNATTACKED: z3.ForAll([_x], z3.Not(s.att[_x, t])),
-        f"{spec.CITED_REGISTERED}: subsumes": _every(p.subsumes, lambda x: s.ex[x]),
-        f"{spec.NO_SELF_CITATION}: subsumes": z3.Not(p.subsumes[t]),
-        f"{spec.CITED_REGISTERED}: premises": _every(p.premises, lambda x: s.ex[x]),
-        f"{spec.NO_SELF_CITATION}: premises": z3.Not(p.premises[t]),
-        spec.PREMISES_GOOD: _every(p.premises, lambda x: good(s.st[x])),
+    clauses = _target(s, t, RESOLVE_TARGET, spec.RESOLVE_TARGETS) | {
+        RESOLVE_UNATTACKED: z3.ForAll([_x], z3.Not(s.att[_x, t])),
+        f"{CITED_REGISTERED}: subsumes": _every(p.subsumes, lambda x: s.ex[x]),
+        f"{NO_SELF_CITATION}: subsumes": z3.Not(p.subsumes[t]),
+        f"{CITED_REGISTERED}: premises": _every(p.premises, lambda x: s.ex[x]),
+        f"{NO_SELF_CITATION}: premises": z3.Not(p.premises[t]),
+        PREMISES_GOOD: _every(p.premises, lambda x: good(s.st[x])),
     }
     # T3.resolve.resolved, T3.resolve.subsumes-dep, T3.resolve.premises-join-dep.
     after = _next(

@@ -80,8 +80,8 @@ class Concrete:
     @classmethod
     def of_spec(cls, state: spec_transition.State) -> Concrete:
         """The spec transition's map."""
-        standing = {r: Standing(rec.standing) for r, rec in state.records.items()}
-        return cls(standing, frozenset(state.dep), frozenset(state.att))
+        d = state.dmap
+        return cls({r: Standing(s) for r, s in d.standing.items()}, d.dep, d.att)
 
 
 class Universe:

@@ -91,7 +91,7 @@ def _spec_turn(speaker: str, ops: Sequence[Operation]) -> transition.Turn:
 def _graph(model: transition.State) -> nx.DiGraph:
     graph = nx.DiGraph()
     graph.add_nodes_from(model.records)
-    graph.add_edges_from(model.dep)
+    graph.add_edges_from(model.dmap.dep)
     return graph
 
 
@@ -136,7 +136,7 @@ class DependencyMapMachine(RuleBasedStateMachine):
 
     def _labelled(self, labels: Iterable[str]) -> list[str]:
         wanted = set(labels)
-        return sorted(r for r, rec in self.model.records.items() if rec.standing in wanted)
+        return sorted(r for r, label in self.model.dmap.standing.items() if label in wanted)
 
     def _note(self, ops: Iterable[Operation]) -> None:
         self.steps += 1

@@ -162,7 +162,7 @@ def test_resolve_reading_the_turns_start_breaks_undermine_then_resolve() -> None
     record, which its own postcondition then refuses (a weakened record back in S_t)."""
     explorer = Explorer(_QUIET, engine=broken_engines.ResolveReadsTheTurnsStart)
     observed = explorer.step(explorer.root, Turn("a", (Observe("r1", "c"),)))
-    assert observed is not None and observed.spec.records["r1"].standing == "active"
+    assert observed is not None and observed.spec.label("r1") == "active"
     turn = Turn("a", (Resolve("r1"), Undermine("r1", "r2", "e")))
     with pytest.raises(Divergence, match=r"the engine raised ViolationError|the spec refuses"):
         explorer.step(observed, turn)

@@ -88,8 +88,9 @@ class _Lockstep:
         ops = tuple(spec_operation(op) for op in turn.operations)
         if self.epistemic:
             try:
-                with transition.budget(SMALL_MODEL):
-                    return transition.process_turn(self.state, transition.Turn(turn.speaker, ops))
+                small = transition.Budget(SMALL_MODEL, SMALL_MODEL)
+                spec_turn = transition.Turn(turn.speaker, ops)
+                return transition.process_turn(self.state, spec_turn, budget=small)
             except transition.TooCostly:
                 self.epistemic = False
         spec_turn = transition.Turn(turn.speaker, ops)
@@ -223,11 +224,6 @@ def test_every_clause_has_one_normative_entry_with_its_source() -> None:
     assert not unknown, f"entries with no clause in spec/transition.py: {unknown}"
     wrong = [(i, s) for i, s in entries if CLAUSES[i].source != s]
     assert not wrong, f"entries whose source differs from the clause's: {wrong}"
-
-
-def test_every_clause_says_where_it_comes_from_and_what_it_rules() -> None:
-    for c in CLAUSES.values():
-        assert c.place.strip() and c.rule.strip(), c.id
 
 
 def test_a_turn_reports_the_clauses_it_exercised() -> None:

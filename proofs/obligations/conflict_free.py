@@ -36,7 +36,7 @@ from gcv.proofs.table3 import stated
 from gcv.reference.operations import OperationKind
 from gcv.reference.records import Standing
 from gcv.spec import core
-from gcv.spec import transition as spec
+from gcv.spec.clauses import CITED_REGISTERED, RESOLVE_TARGET, RESOLVE_UNATTACKED
 
 __all__ = ["INVARIANTS", "OBLIGATION", "describe_conflict", "inductive", "step_twin"]
 
@@ -142,15 +142,15 @@ def twins(budget: Budget) -> list[Twin]:
         undermine.after, st=z3.Store(undermine.after.st, p.target, LABELS[Standing.ACTIVE])
     )
     undermine = Transition(undermine.operation, undermine.clauses, stays_active)
-    resolve = stated(OperationKind.RESOLVE, s, p).without(spec.RESOLVE_TARGET)
-    resolve = resolve.without(spec.RESOLVE_UNATTACKED)
+    resolve = stated(OperationKind.RESOLVE, s, p).without(RESOLVE_TARGET)
+    resolve = resolve.without(RESOLVE_UNATTACKED)
     observe = stated(OperationKind.OBSERVE, s, p)
     attacking = Transition(
         OperationKind.OBSERVE,
         observe.clauses | {"attacker registered": s.ex[p.target]},
         dataclasses.replace(observe.after, att=z3.Store(observe.after.att, p.target, p.new, True)),
     )
-    unregistered = f"{spec.CITED_REGISTERED}: attackers"
+    unregistered = f"{CITED_REGISTERED}: attackers"
     unattacking = stated(OperationKind.UNDERMINE, s, p)
     unattacking = Transition(
         unattacking.operation,

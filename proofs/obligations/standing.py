@@ -28,7 +28,7 @@ from gcv.proofs.table3 import stated
 from gcv.reference.operations import OperationKind
 from gcv.reference.records import Standing
 from gcv.spec import core
-from gcv.spec import transition as spec
+from gcv.spec.clauses import RESOLVE_TARGET, UNDERMINE_TARGET
 
 __all__ = ["ABANDONED_FINAL", "NO_RETURN", "abandoned_stays_abandoned"]
 
@@ -88,7 +88,7 @@ def _twin(
 
 def _no_return_twins(budget: Budget) -> list[Twin]:
     s, p = State.fresh("s"), Params.fresh("p")
-    resolve = stated(OperationKind.RESOLVE, s, p).without(spec.RESOLVE_TARGET)
+    resolve = stated(OperationKind.RESOLVE, s, p).without(RESOLVE_TARGET)
     return [
         _twin(
             "Resolve of a target outside S_t",
@@ -103,7 +103,7 @@ def _no_return_twins(budget: Budget) -> list[Twin]:
 
 def _abandoned_twins(budget: Budget) -> list[Twin]:
     s, p = State.fresh("s"), Params.fresh("p")
-    undermine = stated(OperationKind.UNDERMINE, s, p).without(spec.UNDERMINE_TARGET)
+    undermine = stated(OperationKind.UNDERMINE, s, p).without(UNDERMINE_TARGET)
     return [
         _twin(
             "Undermine of any target",

@@ -20,6 +20,7 @@ from gcv.proofs.solver import CheckResult, prove
 from gcv.proofs.table3 import stated
 from gcv.reference.operations import OperationKind
 from gcv.spec import transition as spec
+from gcv.spec.clauses import UNDERMINE_TARGET
 
 __all__ = ["OBLIGATION"]
 
@@ -55,7 +56,7 @@ def _any_standing_twin(budget: Budget) -> Twin:
     """Undermine stated without its target-standing clause: the spec's label set decides."""
     s, p = State.fresh("s"), Params.fresh("p")
     op = OperationKind.UNDERMINE
-    statement = stated(op, s, p).without(spec.UNDERMINE_TARGET)
+    statement = stated(op, s, p).without(UNDERMINE_TARGET)
     name = "statement: Undermine of a target of any standing"
     result = _same_precondition(transition(op, s, p), statement, budget.timeout_ms)
     if result.model is None:

@@ -39,7 +39,7 @@ from gcv.reference.epistemic.formula import parse, show
 from gcv.reference.errors import MalformedFormula
 from gcv.reference.operations import Operation
 from gcv.spec import core
-from gcv.spec.transition import TooCostly
+from gcv.spec.ledger import TooCostly
 from gcv.trace import EPISTEMIC_QUERIES, operation_to_json
 from gcv.translate import declared_model, spec_map
 

@@ -35,7 +35,6 @@ only the time and the count.
 
 from __future__ import annotations
 
-import contextlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -52,6 +51,8 @@ from gcv.reference.operations import (
 )
 from gcv.spec import epistemic as se
 from gcv.spec import transition
+from gcv.spec.clauses import NO_EMPTY_W, WELL_FORMED_FIRST
+from gcv.spec.ledger import Budget
 from gcv.trace import operation_from_json
 from gcv.translate import spec_formula, spec_model, spec_operation
 
@@ -194,8 +195,7 @@ class SpecModel:
         exercised = self._exercised(turn, refused=False)
         try:
             try:
-                with _budget():
-                    self.state = transition.process_turn(self.state, turn).state
+                self.state = transition.process_turn(self.state, turn, budget=_budget()).state
             except transition.TooCostly:
                 self.state = transition.process_turn(self.state, turn, epistemic=False).state
                 self._adopt(reference)
@@ -225,8 +225,7 @@ class SpecModel:
             return unreadable.clauses
         exercised = self._exercised(turn, refused=True)
         try:
-            with _budget():
-                transition.process_turn(self.state, turn)
+            transition.process_turn(self.state, turn, budget=_budget())
         except transition.TooCostly:
             TALLY["refusals not recomputed"] += 1
             return exercised
@@ -260,7 +259,7 @@ class SpecModel:
             return argumentation.clauses
         if not refused:
             return outcome.clauses
-        return outcome.clauses | transition.refusal_clauses(turn, transition.NO_EMPTY_W)
+        return outcome.clauses | transition.refusal_clauses(turn.operations, NO_EMPTY_W)
 
     def _adopt(self, reference: Any) -> None:
         """The reference's M_t and problem queue, as the spec's."""
@@ -305,7 +304,7 @@ class SpecModel:
     @icontract.ensure(lambda result: is_one_outcome(result), "an expectation states one outcome")
     def answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """The expectation the spec gives an epistemic query: ``{"result": ...}`` or
-        ``{"error": CODE}``.  Raises :class:`gcv.spec.transition.TooCostly` when it is too
+        ``{"error": CODE}``.  Raises :class:`gcv.spec.ledger.TooCostly` when it is too
         costly."""
         model = self.model
         agent: str = request.get("agent", "")
@@ -336,10 +335,8 @@ class SpecModel:
             case "worlds":
                 return {"result": canonical_worlds(model.worlds)}
             case "unexplained":
-                records = self.state.records
-                mine = {
-                    p.source for p in self.state.problems if p.agent == agent and p.is_open(records)
-                }
+                d = self.state.dmap
+                mine = {p.source for p in self.state.problems if p.agent == agent and p.is_open(d)}
                 return {"result": sorted(mine)}
             case "ordered":
                 return {"result": is_in_order(model, agent, formulas)}
@@ -352,8 +349,7 @@ class SpecModel:
                 if len(formulas) > 1
                 else se.Believes(agent, body)
             )
-        with _budget():
-            transition.afford(model, body)
+        _budget().afford(model, body)
         if world is None:
             return {"result": se.is_valid(model, body)}
         return {"result": se.is_true(model, world, body)}
@@ -367,8 +363,8 @@ def _same_refusal(refused: transition.Rejected, code: str, index: int | None) ->
         )
 
 
-def _budget() -> contextlib.AbstractContextManager[None]:
-    return transition.budget(BOUND.worlds, BOUND.conservative)
+def _budget() -> Budget:
+    return Budget(BOUND.worlds, BOUND.conservative)
 
 
 def _spec_turn(speaker: str, operations: Sequence[Mapping[str, Any]]) -> transition.Turn:
@@ -391,10 +387,10 @@ def _spec_turn(speaker: str, operations: Sequence[Mapping[str, Any]]) -> transit
         except GcvError:
             # The form rule the operation breaks, if the schema admits it, is a clause too.
             broken = transition.form_violation(op)
-            refused = transition.Rejected("malformed-operation", transition.WELL_FORMED_FIRST)
+            refused = transition.Rejected("malformed-operation", WELL_FORMED_FIRST)
             refused.index, refused.operation = index, op.get("op")
             form = () if broken is None else (broken[0],)
-            refused.clauses = frozenset({transition.WELL_FORMED_FIRST, *form})
+            refused.clauses = frozenset({WELL_FORMED_FIRST, *form})
             raise refused from None
     return transition.Turn(speaker, tuple(read))
 
