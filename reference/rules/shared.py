@@ -105,13 +105,18 @@ def cited(
 
 
 def registering(
-    view: StateView, record: RecordId, depends_on: Sequence[RecordId], field: str = "id"
+    view: StateView,
+    record: RecordId,
+    depends_on: Sequence[RecordId],
+    *,
+    field: str = "id",
+    depends_field: str = "depends_on",
 ) -> PreconditionViolation | None:
-    """A record an Observe or Hypothesize registers: T3.register.id-new, then its
-    ``depends_on`` (T3.register.depends-on-any-standing: of any label)."""
+    """A record an operation registers: T3.register.id-new, then what it depends on
+    (T3.register.depends-on-any-standing: records of any label)."""
     return first(
         new_record(view, field, record),
-        cited(view, "depends_on", depends_on, not_self=record, in_good_standing=False),
+        cited(view, depends_field, depends_on, not_self=record, in_good_standing=False),
     )
 
 
@@ -159,12 +164,12 @@ def evidence(view: StateView, op: Support | Undermine, row: Rule) -> Preconditio
             not_self=None,
             in_good_standing=row.grounds_in_good_standing,
         )
-    return new_record(view, "evidence", op.evidence) or cited(
+    return registering(
         view,
-        "evidence_depends_on",
+        op.evidence,
         op.evidence_depends_on,
-        not_self=op.evidence,
-        in_good_standing=False,
+        field="evidence",
+        depends_field="evidence_depends_on",
     )
 
 
