@@ -580,8 +580,8 @@ CLAIMS: tuple[Claim, ...] = (
         "effect",
         Status.TESTED,
         implemented_in=(
-            "gcv.reference.epistemic.table.DEL_RULES",
-            "gcv.reference.epistemic.effects.apply_effect",
+            "gcv.reference.rules.realisation",
+            "gcv.reference.apply.apply_operation",
             "gcv.spec.epistemic.DEL_REALISATIONS",
             "gcv.spec.transition.realisation",
         ),

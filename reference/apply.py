@@ -1,14 +1,11 @@
 """A turn's updates (Algorithm 1, Appendix A.3): each operation checked, then applied to D_t.
 
-:func:`apply_operations` owns the turn: the fixed operation order and Observe's
-simultaneous hard announcements.  Each operation is checked by
-:func:`~gcv.reference.preconditions.find_violation` against the state as the turn has
-left it so far, then applied through the dependency map's journaled primitives.  The
-label and attack effects come from the operation table
-:data:`~gcv.reference.rules.RULES`; what is specific to an operation (which Dep links it
-records, who commits) is spelled out below.  The epistemic effect comes from the sibling
-table :data:`~gcv.reference.epistemic.table.DEL_RULES` and is applied in the same call,
-so it is part of the same atomic turn.
+:func:`apply_operations` owns the turn: the fixed operation order (stated once, as
+:data:`~gcv.reference.operations.APPLICATION_ORDER`) and Observe's simultaneous hard
+announcements.  :func:`apply_operation` checks one operation against the state as the
+turn has left it so far (:mod:`gcv.reference.preconditions`), then applies it through
+its home in :mod:`gcv.reference.rules`: its argumentation effect and its epistemic
+effect, in the same call, so both are part of the same atomic turn.
 """
 
 from __future__ import annotations
@@ -22,12 +19,8 @@ from gcv.reference.epistemic.abduction import keeps_the_queue
 from gcv.reference.epistemic.effects import (
     EpistemicState,
     announce_simultaneously,
-    apply_effect,
     find_empty_announcement,
-    find_epistemic_violation,
 )
-from gcv.reference.epistemic.formula import Formula
-from gcv.reference.epistemic.table import DEL_RULES
 from gcv.reference.errors import GcvError, NoSurvivingWorld
 from gcv.reference.identifiers import AgentId, RecordId
 from gcv.reference.operations import (
@@ -35,6 +28,7 @@ from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
+    Question,
     Resolve,
     Revise,
     Support,
@@ -43,35 +37,21 @@ from gcv.reference.operations import (
     own_formula,
     target_of,
 )
-from gcv.reference.preconditions import find_violation
-from gcv.reference.records import Kind, Record
-from gcv.reference.rules import RULES, Registration
+from gcv.reference.preconditions import find_epistemic_violation, find_violation
+from gcv.reference.rules import (
+    RULES,
+    Registration,
+    expand_awareness,
+    hypothesize,
+    observe,
+    question,
+    resolve,
+    revise,
+    support,
+    undermine,
+)
 
 __all__ = ["apply_announcements", "apply_operation", "apply_operations"]
-
-
-def _register(
-    dmap: DependencyMap,
-    record: RecordId,
-    claim: str,
-    kind: Kind,
-    speaker: AgentId,
-    depends_on: tuple[RecordId, ...],
-    formula: Formula | None = None,
-) -> None:
-    dmap.add_record(Record(record, claim, speaker, dmap.turn + 1, kind, formula))
-    for support in depends_on:
-        dmap.add_dependency(record, support)
-
-
-def _register_evidence(dmap: DependencyMap, op: Support | Undermine, speaker: AgentId) -> None:
-    # "Support and Undermine register their evidence as a record of its own";
-    # without a claim the evidence is an existing record, reused.
-    if op.evidence_claim is not None:
-        _register(
-            dmap, op.evidence, op.evidence_claim, Kind.EVIDENCE, speaker, op.evidence_depends_on
-        )
-    dmap.commit(speaker, op.evidence)
 
 
 def _attackers(op: Operation) -> tuple[RecordId, ...]:
@@ -134,70 +114,31 @@ def apply_operation(
         The operation's precondition (Table 3's, then the epistemic ones) does
         not hold; the transaction undoes whatever the turn changed.
     """
-    own, introduces = own_formula(op), isinstance(op, Hypothesize) and bool(op.introduces)
     violation = find_violation(op, dmap.view(), speaker)
     # Only an operation that carries a formula or new atoms has epistemic inputs to check.
-    if violation is None and (own is not None or introduces):
+    introduces = isinstance(op, Hypothesize) and bool(op.introduces)
+    if violation is None and (own_formula(op) is not None or introduces):
         violation = find_epistemic_violation(op, dmap.model)
     if violation is not None:
         raise violation
-    _apply_argumentation(dmap, op, speaker)
-    if announce or not DEL_RULES[op.operation].simultaneous:
-        _apply_epistemic(dmap, op)
-
-
-def _apply_argumentation(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
-    """Table 3's effect on Args, Dep, Cm and dissent, then the table's attacks and labels."""
+    row = RULES[op.operation]
     match op:
+        case ExpandAwareness():
+            expand_awareness.apply(dmap, op)
         case Observe():
-            _register(dmap, op.id, op.claim, op.kind, speaker, op.depends_on, op.formula)
-            dmap.commit(speaker, op.id)
+            observe.apply(dmap, op, speaker, announce=announce)
         case Hypothesize():
-            _register(dmap, op.id, op.claim, op.kind, speaker, op.depends_on, op.formula)
+            hypothesize.apply(dmap, op, speaker)
         case Support():
-            _register_evidence(dmap, op, speaker)
-            dmap.add_dependency(op.target, op.evidence)
+            support.apply(dmap, op, speaker, row)
         case Undermine():
-            _register_evidence(dmap, op, speaker)
+            undermine.apply(dmap, op, speaker, row)
         case Revise():
-            dmap.retract(speaker, op.target)
+            revise.apply(dmap, op, speaker, row)
         case Resolve():
-            # A.3: a subsuming resolution adds the cross-hypothesis link that did not
-            # exist when the subsumed records were created.
-            for subsumed in op.subsumes:
-                dmap.add_dependency(subsumed, op.target)
-            for premise in op.premises:
-                dmap.add_dependency(op.target, premise)
-            for dissenter in op.dissenters:
-                dmap.record_dissent(op.target, dissenter)
-            # Consensual [!gamma]: everyone commits; a decision commits its speaker.
-            for agent in (speaker,) if op.authoritative else dmap.agents:
-                dmap.commit(agent, op.target)
-    # The attack and label effects are the operation table's (Lemma 2.2's proof).
-    rule, target = RULES[op.operation], target_of(op)
-    if target is not None:
-        if rule.attacks_target:
-            for attacker in _attackers(op):
-                dmap.add_attack(attacker, target)
-        if rule.target_becomes is not None:
-            dmap.set_standing(target, rule.target_becomes)
-
-
-def _apply_epistemic(dmap: DependencyMap, op: Operation) -> None:
-    """The DEL table's update of M_t (all of Expand-Awareness's effect, Definition A.3).
-
-    An operation with no formula of its own or its target's, and no new atoms, leaves
-    M_t as it is, at no cost.
-    """
-    target = target_of(op)
-    target_formula = dmap.records[target].formula if target is not None else None
-    introduces = isinstance(op, Hypothesize) and bool(op.introduces)
-    inputs = own_formula(op) is not None or target_formula is not None or introduces
-    if not inputs and not isinstance(op, ExpandAwareness):
-        return
-    dmap.replace_epistemic(
-        apply_effect(dmap.epistemic, op, target_formula=target_formula, standing=dmap.standing)
-    )
+            resolve.apply(dmap, op, speaker, row)
+        case Question():
+            question.apply(dmap, op)
 
 
 def apply_operations(
@@ -208,7 +149,7 @@ def apply_operations(
 
     The order is Algorithm 1's (:func:`~gcv.reference.operations.in_application_order`:
     by kind, written order within a kind).  Observe's hard announcements wait until the
-    turn's last Observe and apply together (DEL_RULES: simultaneous).
+    turn's last Observe and apply together (``order.simultaneous-observations``).
 
     Raises
     ------
@@ -220,16 +161,15 @@ def apply_operations(
     deferred: list[tuple[int, Observe]] = []
     ordered = in_application_order(operations)
     for index, op in ordered:
-        simultaneous = DEL_RULES[op.operation].simultaneous
-        if deferred and not simultaneous:
+        if deferred and not isinstance(op, Observe):
             _announce(dmap, deferred, number)
         try:
-            apply_operation(dmap, op, speaker, announce=not simultaneous)
+            apply_operation(dmap, op, speaker, announce=not isinstance(op, Observe))
         except GcvError as error:
             raise error.locate(
                 turn=number, operation_index=index, operation=op.operation.value
             ) from None
-        if simultaneous and isinstance(op, Observe) and op.formula is not None:
+        if isinstance(op, Observe) and op.formula is not None:
             deferred.append((index, op))
     if deferred:
         _announce(dmap, deferred, number)

@@ -3,12 +3,12 @@
 An operation value is well formed by construction: its fields are checked
 when it is built and a :class:`~gcv.reference.errors.MalformedOperation` names the
 field that is wrong.  Whether it may be *applied* depends on the state; that
-is the job of :mod:`gcv.reference.preconditions`.
+is the job of each operation's home in :mod:`gcv.reference.rules`.
 
 Each operation may carry the formula its DEL realisation needs (Section 2's
 table: psi for Observe, gamma for Hypothesize, Support, Undermine, Revise and
 Resolve, chi for Question).  An operation with no formula, whose target has
-none either, changes nothing in M_t (see :mod:`gcv.reference.epistemic.table`).
+none either, changes nothing in M_t (see :mod:`gcv.reference.rules`).
 
 Within a turn the engine applies operations in the fixed order of
 :data:`APPLICATION_ORDER` (the paper fixes an order without listing it; see

@@ -1,33 +1,22 @@
 """Preconditions of the eight operations (Table 3), as one pure function.
 
 :func:`find_violation` reads a :class:`~gcv.reference.depmap.StateView` and returns
-the first violated precondition as a typed error, or ``None``.  It never
-raises and never mutates, so it can be searched by CrossHair and replayed
-against the Z3 encoding.
-
-Fields are checked in declaration order, and within a field in the order
-self-reference, existence, standing; so when an operation breaks several
-preconditions the error code is still determined (the clauses ``order.fields``
-and ``order.cited-record-checks`` of spec/transition.py).
+the first violated precondition as a typed error, or ``None``: each operation's
+clauses are checked by its home in :mod:`gcv.reference.rules`, against its row of
+:data:`~gcv.reference.rules.RULES`.  It never raises and never mutates, so it can be
+searched by CrossHair and replayed against the Z3 encoding.
+:func:`find_epistemic_violation` does the same for the clauses that read M_t.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 
 import icontract
 
 from gcv.reference.depmap import StateView
-from gcv.reference.errors import (
-    AlreadyAware,
-    AttackedTarget,
-    DuplicateRecord,
-    PreconditionViolation,
-    SelfReference,
-    UnknownAgent,
-    UnknownRecord,
-    WrongStanding,
-)
+from gcv.reference.epistemic.model import PlausibilityModel
+from gcv.reference.errors import PreconditionViolation
 from gcv.reference.identifiers import AgentId, RecordId
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -39,11 +28,22 @@ from gcv.reference.operations import (
     Revise,
     Support,
     Undermine,
+    own_formula,
 )
-from gcv.reference.records import GOOD_STANDING
-from gcv.reference.rules import RULES
+from gcv.reference.rules import (
+    RULES,
+    expand_awareness,
+    hypothesize,
+    observe,
+    question,
+    resolve,
+    revise,
+    shared,
+    support,
+    undermine,
+)
 
-__all__ = ["find_violation"]
+__all__ = ["find_epistemic_violation", "find_violation"]
 
 
 def is_relation_over(
@@ -62,100 +62,6 @@ def is_well_formed_view(view: StateView) -> bool:
     awareness set A_i, and the recorded attacks relate registered records only."""
     return all(agent in view.awareness for agent in view.agents) and is_relation_over(
         view.attackers, view.standing
-    )
-
-
-def _new_record(view: StateView, field: str, record: RecordId) -> PreconditionViolation | None:
-    if record in view.standing:
-        return DuplicateRecord(
-            f"record {record!r} is already registered", field=field, record=record
-        )
-    return None
-
-
-def _cited(
-    view: StateView,
-    field: str,
-    records: Iterable[RecordId],
-    *,
-    not_self: RecordId | None,
-    in_good_standing: bool,
-) -> PreconditionViolation | None:
-    """Check records cited by ``field``: known, not the operation's own record, standing."""
-    for record in records:
-        if record == not_self:
-            return SelfReference(
-                f"record {record!r} cannot cite itself in {field}", field=field, record=record
-            )
-        if record not in view.standing:
-            return UnknownRecord(f"record {record!r} is not registered", field=field, record=record)
-        if in_good_standing and view.standing[record] not in GOOD_STANDING:
-            return WrongStanding(
-                f"record {record!r} is {view.standing[record].value}; "
-                f"{field} must be active or resolved",
-                field=field,
-                record=record,
-            )
-    return None
-
-
-def _target(
-    view: StateView, op: Support | Undermine | Revise | Resolve
-) -> PreconditionViolation | None:
-    rule = RULES[op.operation]
-    target = op.target
-    if target not in view.standing:
-        return UnknownRecord(f"record {target!r} is not registered", field="target", record=target)
-    label = view.standing[target]
-    if label not in rule.target_standing:
-        allowed = ", ".join(sorted(s.value for s in rule.target_standing))
-        return WrongStanding(
-            f"{op.operation.value} needs its target {allowed}; {target!r} is {label.value}",
-            field="target",
-            record=target,
-        )
-    if rule.target_unattacked and view.attackers.get(target):
-        attackers = ", ".join(sorted(view.attackers[target]))
-        return AttackedTarget(
-            f"{op.operation.value} needs a target with no recorded attack; "
-            f"{target!r} is attacked by {attackers}",
-            field="target",
-            record=target,
-        )
-    return None
-
-
-def _agents(
-    view: StateView, field: str, agents: Iterable[AgentId], *, not_self: AgentId | None = None
-) -> PreconditionViolation | None:
-    for agent in agents:
-        if agent not in view.agents:
-            return UnknownAgent(f"agent {agent!r} is not in Ags", field=field)
-        if agent == not_self:
-            return SelfReference(
-                f"the speaker {agent!r} cannot dissent from their own decision", field=field
-            )
-    return None
-
-
-def _first(*checks: PreconditionViolation | None) -> PreconditionViolation | None:
-    return next((c for c in checks if c is not None), None)
-
-
-def _evidence(view: StateView, op: Support | Undermine) -> PreconditionViolation | None:
-    good = RULES[op.operation].grounds_in_good_standing
-    if op.evidence == op.target:
-        return SelfReference(
-            f"record {op.target!r} cannot be its own evidence", field="evidence", record=op.target
-        )
-    if op.evidence_claim is None:
-        return _cited(view, "evidence", (op.evidence,), not_self=None, in_good_standing=good)
-    return _new_record(view, "evidence", op.evidence) or _cited(
-        view,
-        "evidence_depends_on",
-        op.evidence_depends_on,
-        not_self=op.evidence,
-        in_good_standing=False,
     )
 
 
@@ -191,39 +97,48 @@ def find_violation(
     >>> find_violation(Observe("o1", "401s"), view, "a") is None
     True
     """
+    row = RULES[op.operation]
     match op:
-        case Question():
-            # B.3 T1: no record; the issue's id may not be a record's (its problems' source).
-            return _new_record(view, "id", op.id)
-        case Observe() | Hypothesize():
-            return _first(
-                _new_record(view, "id", op.id),
-                _cited(view, "depends_on", op.depends_on, not_self=op.id, in_good_standing=False),
-            )
-        case Support() | Undermine():
-            return _first(_target(view, op), _evidence(view, op))
-        case Revise():
-            good = RULES[op.operation].grounds_in_good_standing
-            return _first(
-                _target(view, op),
-                _cited(view, "attackers", op.attackers, not_self=op.target, in_good_standing=good),
-            )
-        case Resolve():
-            good = RULES[op.operation].grounds_in_good_standing
-            return _first(
-                _target(view, op),
-                _cited(view, "subsumes", op.subsumes, not_self=op.target, in_good_standing=False),
-                _cited(view, "premises", op.premises, not_self=op.target, in_good_standing=good),
-                _agents(view, "dissenters", op.dissenters, not_self=speaker),
-            )
         case ExpandAwareness():
-            named = op.agents or tuple(view.agents)
-            unknown = _agents(view, "agents", op.agents)
-            if unknown is not None:
-                return unknown
-            if all(op.atom in view.awareness[agent] for agent in named):
-                return AlreadyAware(
-                    f"every named agent is already aware of {op.atom!r}", field="atom"
-                )
-            return None
+            return expand_awareness.find_violation(op, view)
+        case Observe():
+            return observe.find_violation(op, view)
+        case Hypothesize():
+            return hypothesize.find_violation(op, view)
+        case Support():
+            return support.find_violation(op, view, row)
+        case Undermine():
+            return undermine.find_violation(op, view, row)
+        case Revise():
+            return revise.find_violation(op, view, row)
+        case Resolve():
+            return resolve.find_violation(op, view, speaker, row)
+        case Question():
+            return question.find_violation(op, view)
     raise AssertionError(f"unknown operation {op!r}")
+
+
+@icontract.ensure(
+    lambda result: result is None or isinstance(result, PreconditionViolation),
+    "a violation is reported as a typed PreconditionViolation, never raised",
+)
+def find_epistemic_violation(
+    op: Operation, model: PlausibilityModel
+) -> PreconditionViolation | None:
+    """The first epistemic precondition ``op`` violates in ``model``, or ``None``.
+
+    The atoms a Hypothesize introduces must be new to Prop_t (``duplicate-atom``); an
+    operation's own formula may name only agents of Ags (``unknown-agent``) and atoms
+    of Prop_t, the introduced ones included (``unknown-atom``).
+
+    >>> from gcv.reference.epistemic.formula import parse
+    >>> m = PlausibilityModel.implicit(["a"], ["p"])
+    >>> find_epistemic_violation(Observe("o1", "q holds", formula=parse("q")), m).code
+    'unknown-atom'
+    >>> find_epistemic_violation(
+    ...     Hypothesize("h", "q", formula=parse("q"), introduces=("q",)), m) is None
+    True
+    """
+    if isinstance(op, Hypothesize):
+        return hypothesize.find_epistemic_violation(op, model)
+    return shared.formula_violation(model, own_formula(op))

@@ -50,7 +50,6 @@ from gcv.conformance.vectors import (
 from gcv.errors import MalformedVectors
 from gcv.hints import source_checkout
 from gcv.progress import add_quiet_argument
-from gcv.reference.epistemic.table import realisation
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -62,6 +61,7 @@ from gcv.reference.operations import (
     own_formula,
     target_of,
 )
+from gcv.reference.rules import realisation
 from gcv.trace import operation_from_json
 
 __all__ = ["DESCRIPTIONS", "RETIRED", "build_suite", "main", "render_suite"]

@@ -6,8 +6,9 @@
 * :mod:`~gcv.reference.epistemic.semantics`: truth sets.
 * :mod:`~gcv.reference.epistemic.updates`: announcements, upgrades, downgrades, awareness expansion.
 * :mod:`~gcv.reference.epistemic.abduction`: Definition A.2's problems and checks.
-* :mod:`~gcv.reference.epistemic.table`: each operation's DEL realisation (Section 2's table).
-* :mod:`~gcv.reference.epistemic.effects`: M_t with its problem queue, and the operations' effects.
+* :mod:`~gcv.reference.epistemic.effects`: M_t with its problem queue, and a turn's announcement.
+
+Each operation's DEL realisation is in its home, :mod:`gcv.reference.rules`.
 
 The brute-force oracle is ``gcv.spec.epistemic``; the choices are in ``spec/normative.md``.
 """

@@ -25,7 +25,9 @@ from gcv.conformance.vectors import load_suite
 from gcv.reference import apply
 from gcv.reference.epistemic import effects, updates
 from gcv.reference.epistemic.formula import parse
+from gcv.reference.errors import NoSurvivingWorld
 from gcv.reference.operations import Hypothesize, Observe, Question
+from gcv.reference.rules import shared
 from tests.conformance.helpers import ADAPTER, conform, fake, statuses
 
 SUITE = load_suite()
@@ -144,7 +146,7 @@ def test_worlds_compare_as_a_set_of_sets() -> None:
 def test_an_upgrade_the_spec_computes_otherwise_stops_the_build(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(effects, "conservative_upgrade", updates.lexicographic_upgrade)
+    monkeypatch.setattr(shared, "conservative_upgrade", updates.lexicographic_upgrade)
     with pytest.raises(CaseError, match=r"spec.transition disagree: <=_a differs"):
         REGISTRY["epistemic/operations/support-conservative-upgrade"]()
 
@@ -169,7 +171,7 @@ def test_announcements_made_one_after_another_are_refused_by_the_spec(
     def one_by_one(state: Any, observations: Any) -> Any:
         for observation in observations:
             if effects.find_empty_announcement(state.model, [observation[1]]) is not None:
-                raise effects.NoSurvivingWorld("no world", field="formula", record=observation[0])
+                raise NoSurvivingWorld("no world", field="formula", record=observation[0])
             state = real(state, [observation])
         return state
 

@@ -10,24 +10,29 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from gcv.reference.depmap import AtomAdded, AwarenessGained, ModelReplaced, RecordAdded
-from gcv.reference.epistemic.effects import EpistemicState, apply_effect
+from gcv.reference.apply import apply_operation
+from gcv.reference.depmap import (
+    AtomAdded,
+    AwarenessGained,
+    DependencyMap,
+    ModelReplaced,
+    RecordAdded,
+)
 from gcv.reference.epistemic.formula import Atom, parse
 from gcv.reference.epistemic.model import PlausibilityModel, build_model
-from gcv.reference.epistemic.table import DEL_RULES, Update, realisation
 from gcv.reference.errors import GcvError, MalformedOperation, NoSurvivingWorld
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Question,
     Resolve,
     Revise,
     Support,
     Undermine,
 )
+from gcv.reference.rules import Realisation, Update, realisation
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import epistemic as se
 from gcv.spec import transition
@@ -41,22 +46,37 @@ _SPEC_NAMES = {
     Update.HARD_ANNOUNCEMENT: "hard announcement",
     Update.LEXICOGRAPHIC_UPGRADE: "lexicographic upgrade",
     Update.CONSERVATIVE_UPGRADE: "conservative upgrade",
-    Update.AWARENESS_EXPANSION: "awareness expansion",
-    Update.QUEUE_PROBLEM: "queue abductive problem",
     None: None,
 }
 
+# Each operation whose home chooses a plausibility update: an operation read the default
+# way, and one whose field selects the alternative (None: the row has none).  Expand-
+# Awareness, Observe and Question update M_t otherwise; their effects are compared with
+# the spec's below.
+_READINGS: dict[str, tuple[Operation, Operation | None]] = {
+    "hypothesize": (Hypothesize("h", "x"), None),
+    "support": (Support("h", "e"), Support("h", "e", specific=True)),
+    "undermine": (Undermine("h", "e"), Undermine("h", "e", downgrade="conservative")),
+    "revise": (Revise("h"), Revise("h", ("a1",))),
+    "resolve": (Resolve("h"), Resolve("h", authoritative=True)),
+}
 
-@pytest.mark.parametrize("kind", list(OperationKind), ids=lambda k: k.value)
-def test_the_del_table_is_the_papers(kind: OperationKind) -> None:
-    rule = DEL_RULES[kind]
-    default, alternative = se.DEL_REALISATIONS[kind.value]
-    assert (_SPEC_NAMES[rule.default.update], rule.default.negated) == default
+
+def _spec_name(reading: Realisation) -> tuple[str | None, bool]:
+    return _SPEC_NAMES[reading.update], reading.negated
+
+
+@pytest.mark.parametrize("kind", sorted(_READINGS))
+def test_the_del_table_is_the_papers(kind: str) -> None:
+    default, alternative = se.DEL_REALISATIONS[kind]
+    plain, switched = _READINGS[kind]
+    assert isinstance(plain, Hypothesize | Support | Undermine | Revise | Resolve)
+    assert _spec_name(realisation(plain)) == default
     if alternative is None:
-        assert rule.alternative is None
+        assert switched is None
     else:
-        assert rule.alternative is not None
-        assert (_SPEC_NAMES[rule.alternative.update], rule.alternative.negated) == alternative
+        assert isinstance(switched, Support | Undermine | Revise | Resolve)
+        assert _spec_name(realisation(switched)) == alternative
 
 
 def test_each_operation_reads_its_switch() -> None:
@@ -260,12 +280,13 @@ def test_the_model_reads_back_as_worlds_and_each_agents_cells_and_layers() -> No
 
 
 def test_an_observe_announced_alone_that_leaves_no_world_is_refused_naming_it() -> None:
-    # apply_operation(..., announce=True) announces an Observe alone, through apply_effect.
-    state = EpistemicState(PlausibilityModel.implicit(["a"], ["p"]))
+    # apply_operation(..., announce=True) announces an Observe alone, in its home.
+    dmap = DependencyMap(["a"], ["p"], PlausibilityModel.implicit(["a"], ["p"]))
     empty = Observe("o1", "x", formula=parse("p & ~p"))
-    with pytest.raises(NoSurvivingWorld) as caught:
-        apply_effect(state, empty, target_formula=None, standing={})
+    with pytest.raises(NoSurvivingWorld) as caught, dmap.transaction():
+        apply_operation(dmap, empty, "a")
     assert (caught.value.record, caught.value.field) == ("o1", "formula")
+    assert not dmap.records, "the transaction left D_t as it was"
 
 
 # -- JSON round trip of the new fields ----------------------------------------------------------

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from gcv.reference.epistemic.formula import parse
-from gcv.reference.epistemic.table import Update, realisation
-from gcv.reference.operations import EPISTEMIC_FIELDS
+from gcv.reference.operations import EPISTEMIC_FIELDS, Revise, Undermine
+from gcv.reference.rules import Update, realisation
 from gcv.reference.verifier import Verifier
 from gcv.replay import replay
 from gcv.trace import EPISTEMIC_QUERIES, Trace, load_trace
@@ -63,6 +63,8 @@ def test_the_table_realises_t7_t9_and_t12_as_b2_says() -> None:
     undermine = trace.turns[6].turn.operations[1]
     revise_t9 = trace.turns[8].turn.operations[0]
     revise_t12 = trace.turns[11].turn.operations[1]
+    assert isinstance(undermine, Undermine)
+    assert isinstance(revise_t9, Revise) and isinstance(revise_t12, Revise)
     # T7: "Undermine applies [up-up ~h2]"; T9: "Revise applies the hard announcement !~h2";
     # T12: "the engine adds the attack (h4, h2) and h2 stays abandoned".
     assert (realisation(undermine).update, realisation(undermine).negated) == (

@@ -25,6 +25,15 @@ import gcv.reference.epistemic.abduction
 import gcv.reference.epistemic.effects
 import gcv.reference.operations
 import gcv.reference.preconditions
+import gcv.reference.rules.expand_awareness
+import gcv.reference.rules.hypothesize
+import gcv.reference.rules.observe
+import gcv.reference.rules.question
+import gcv.reference.rules.resolve
+import gcv.reference.rules.revise
+import gcv.reference.rules.shared
+import gcv.reference.rules.support
+import gcv.reference.rules.undermine
 import gcv.reference.verifier
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.abduction import Problem
@@ -54,7 +63,17 @@ from gcv.reference.operations import (
 )
 from gcv.reference.records import Kind, Standing
 
-__all__ = ["ALTERNATIVES", "all_alternatives"]
+__all__ = ["ALTERNATIVES", "HOMES", "all_alternatives"]
+
+HOMES: dict[type[Operation], Any] = {
+    ExpandAwareness: gcv.reference.rules.expand_awareness,
+    Hypothesize: gcv.reference.rules.hypothesize,
+    Support: gcv.reference.rules.support,
+    Undermine: gcv.reference.rules.undermine,
+    Revise: gcv.reference.rules.revise,
+    Resolve: gcv.reference.rules.resolve,
+}
+"""The engine's home of each operation these engines patch (gcv.reference.rules)."""
 
 Alternative = Callable[[], AbstractContextManager[None]]
 
@@ -123,7 +142,7 @@ def _cited_field(field: str, **change: object) -> Alternative:
 
         return cited
 
-    return lambda: _wrapped(gcv.reference.preconditions, "_cited", wrap)
+    return lambda: _wrapped(gcv.reference.rules.shared, "cited", wrap)
 
 
 def _all(*alternatives: Alternative) -> Alternative:
@@ -229,8 +248,8 @@ def _first_failing_as_written() -> AbstractContextManager[None]:
 def _fields_last_first() -> AbstractContextManager[None]:
     """An operation's fields are checked from the last in its signature to the first."""
     return _wrapped(
-        gcv.reference.preconditions,
-        "_first",
+        gcv.reference.rules.shared,
+        "first",
         lambda original: lambda *checks: original(*checks[::-1]),
     )
 
@@ -249,7 +268,7 @@ def _registration_before_self_reference() -> AbstractContextManager[None]:
 
         return cited
 
-    return _wrapped(gcv.reference.preconditions, "_cited", wrap)
+    return _wrapped(gcv.reference.rules.shared, "cited", wrap)
 
 
 def _epistemic_before_table() -> AbstractContextManager[None]:
@@ -376,14 +395,18 @@ def _kind(pair: tuple[int, Operation]) -> OperationKind:
 
 
 def _observations_one_after_another() -> AbstractContextManager[None]:
-    def wrap(table: Any) -> Any:
-        rows = dict(table)
-        rows[OperationKind.OBSERVE] = dataclasses.replace(
-            rows[OperationKind.OBSERVE], simultaneous=False
-        )
-        return MappingProxyType(rows)
+    """Each Observe announces its psi as it is applied; the turn announces nothing more."""
 
-    return _wrapped(gcv.reference.apply, "DEL_RULES", wrap)
+    def alone(original: Any) -> Any:
+        def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId, **_: Any) -> None:
+            original(dmap, op, speaker, announce=True)
+
+        return apply_operation
+
+    return _all(
+        lambda: _wrapped(gcv.reference.apply, "apply_operation", alone),
+        lambda: _wrapped(gcv.reference.apply, "apply_announcements", lambda _: lambda *a: None),
+    )()
 
 
 # -- preconditions ------------------------------------------------------------------------------
@@ -396,26 +419,26 @@ def _self_citation_accepted() -> AbstractContextManager[None]:
 
         return cited
 
-    return _wrapped(gcv.reference.preconditions, "_cited", wrap)
+    return _wrapped(gcv.reference.rules.shared, "cited", wrap)
 
 
 def _evidence_may_be_target() -> AbstractContextManager[None]:
     def wrap(original: Any) -> Any:
-        def evidence(view: Any, op: Support | Undermine) -> Any:
-            found = original(view, op)
+        def evidence(view: Any, op: Support | Undermine, row: Any) -> Any:
+            found = original(view, op, row)
             if found is not None and found.code == "self-reference" and found.field == "evidence":
-                return original(view, dataclasses.replace(op, target=""))
+                return original(view, dataclasses.replace(op, target=""), row)
             return found
 
         return evidence
 
-    return _wrapped(gcv.reference.preconditions, "_evidence", wrap)
+    return _wrapped(gcv.reference.rules.shared, "evidence", wrap)
 
 
 def _evidence_always_new() -> AbstractContextManager[None]:
     def wrap(original: Any) -> Any:
-        def evidence(view: Any, op: Support | Undermine) -> Any:
-            found = original(view, op)
+        def evidence(view: Any, op: Support | Undermine, row: Any) -> Any:
+            found = original(view, op, row)
             if op.evidence_claim is None and (found is None or found.code != "self-reference"):
                 return UnknownRecord(
                     "evidence is registered by the operation; it needs evidence_claim",
@@ -426,7 +449,7 @@ def _evidence_always_new() -> AbstractContextManager[None]:
 
         return evidence
 
-    return _wrapped(gcv.reference.preconditions, "_evidence", wrap)
+    return _wrapped(gcv.reference.rules.shared, "evidence", wrap)
 
 
 def _expansion_of_nothing_accepted(
@@ -458,7 +481,7 @@ def _kind_merged(kind: Kind, into: Kind) -> Alternative:
 
         return register
 
-    return lambda: _wrapped(gcv.reference.apply, "_register", wrap)
+    return lambda: _wrapped(gcv.reference.rules.shared, "register", wrap)
 
 
 def _premises_outside_dep(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation:
@@ -479,7 +502,7 @@ def _dissenting_speaker_accepted() -> AbstractContextManager[None]:
 
         return agents
 
-    return _wrapped(gcv.reference.preconditions, "_agents", wrap)
+    return _wrapped(gcv.reference.rules.shared, "agents", wrap)
 
 
 def _form_relaxed(check: str, accepts: Callable[..., bool]) -> Alternative:
@@ -527,11 +550,16 @@ def _decision_fields_anywhere() -> AbstractContextManager[None]:
 
 
 def _own_formula_only() -> AbstractContextManager[None]:
-    return _wrapped(
-        gcv.reference.epistemic.effects,
-        "formula_of",
-        lambda _: lambda op, target_formula: getattr(op, "formula", None),
-    )
+    """An operation on a target acts on its own formula only, never its target's."""
+
+    def wrap(original: Any) -> Any:
+        def update_target(dmap: DependencyMap, op: Any, reading: Any) -> None:
+            if op.formula is not None:
+                original(dmap, op, reading)
+
+        return update_target
+
+    return _wrapped(gcv.reference.rules.shared, "update_target", wrap)
 
 
 def _switch_ignored(kind: type[Operation], **default: object) -> Alternative:
@@ -543,23 +571,19 @@ def _switch_ignored(kind: type[Operation], **default: object) -> Alternative:
 
         return realisation
 
-    return lambda: _wrapped(gcv.reference.epistemic.effects, "realisation", wrap)
+    return lambda: _wrapped(HOMES[kind], "realisation", wrap)
 
 
 def _expansion_prefers_the_atom_false() -> AbstractContextManager[None]:
     """Becoming aware of p makes the copies where p is false the more plausible."""
 
     def wrap(original: Any) -> Any:
-        def apply_effect(state: EpistemicState, op: Operation, **kw: Any) -> EpistemicState:
-            after = original(state, op, **kw)
-            if not isinstance(op, ExpandAwareness):
-                return after
-            preferred = lexicographic_upgrade(after.model, Not(parse(op.atom)))
-            return EpistemicState(preferred, after.problems)
+        def expand(model: Any, atom: str, *rest: Any) -> Any:
+            return lexicographic_upgrade(original(model, atom, *rest), Not(parse(atom)))
 
-        return apply_effect
+        return expand
 
-    return _wrapped(gcv.reference.apply, "apply_effect", wrap)
+    return _wrapped(gcv.reference.rules.expand_awareness, "expand", wrap)
 
 
 def _surprise_read_before_the_turn() -> AbstractContextManager[None]:
@@ -577,10 +601,10 @@ def _surprise_read_before_the_turn() -> AbstractContextManager[None]:
     def surprising(original: Any) -> Any:
         return lambda posed, agent, formula: original(before[0], agent, formula)
 
-    # The turn's announcement (gcv.reference.apply), or one Observe's (apply_effect).
+    # The turn's announcement (gcv.reference.apply), or one Observe's (its home).
     return _all(
         lambda: _wrapped(gcv.reference.apply, "announce_simultaneously", announcing),
-        lambda: _wrapped(gcv.reference.epistemic.effects, "announce_simultaneously", announcing),
+        lambda: _wrapped(gcv.reference.rules.observe, "announce_simultaneously", announcing),
         lambda: _wrapped(gcv.reference.epistemic.effects, "is_surprising", surprising),
     )()
 

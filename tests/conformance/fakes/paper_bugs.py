@@ -23,8 +23,12 @@ from typing import Any
 
 import gcv.conformance.session
 import gcv.reference.apply
-import gcv.reference.epistemic.effects
 import gcv.reference.preconditions
+import gcv.reference.rules.expand_awareness
+import gcv.reference.rules.hypothesize
+import gcv.reference.rules.observe
+import gcv.reference.rules.question
+import gcv.reference.rules.shared
 import gcv.reference.verifier
 from gcv.conformance.compare import check
 from gcv.conformance.session import Session
@@ -48,6 +52,7 @@ from gcv.reference.operations import (
 from gcv.reference.records import Kind, Record, Standing
 from tests import broken_engines
 from tests.conformance.fakes.choices import (
+    HOMES,
     Alternative,
     _after_apply,
     _all,
@@ -225,7 +230,7 @@ def _dep_left_out(only: Callable[[Kind], bool]) -> Alternative:
 
         return register
 
-    return lambda: _wrapped(gcv.reference.apply, "_register", wrap)
+    return lambda: _wrapped(gcv.reference.rules.shared, "register", wrap)
 
 
 def _registered_evidence_commits_nobody(
@@ -299,7 +304,7 @@ def _realisation_dropped(kind: type[Operation]) -> Alternative:
 
         return realisation
 
-    return lambda: _wrapped(gcv.reference.epistemic.effects, "realisation", wrap)
+    return lambda: _wrapped(HOMES[kind], "realisation", wrap)
 
 
 def _introduced_atoms_unknown_to_the_formula(original: Any) -> Any:
@@ -348,7 +353,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.register.new-active",
             "new records labelled resolved",
-            lambda: _wrapped(gcv.reference.apply, "_register", _new_records_resolved),
+            lambda: _wrapped(gcv.reference.rules.shared, "register", _new_records_resolved),
         ),
         PaperBug(
             "T3.register.id-new",
@@ -390,7 +395,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
             "Expand-Awareness not splitting worlds",
             _during(
                 ExpandAwareness,
-                gcv.reference.epistemic.effects,
+                gcv.reference.rules.expand_awareness,
                 "expand",
                 lambda _: broken_engines._expansion_without_split,
             ),
@@ -408,7 +413,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
                     gcv.reference.apply, "announce_simultaneously", _announcement_keeping_the_worlds
                 ),
                 lambda: _wrapped(
-                    gcv.reference.epistemic.effects,
+                    gcv.reference.rules.observe,
                     "announce_simultaneously",
                     _announcement_keeping_the_worlds,
                 ),
@@ -419,7 +424,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
             "introduced atoms not splitting worlds",
             _during(
                 Hypothesize,
-                gcv.reference.epistemic.effects,
+                gcv.reference.rules.hypothesize,
                 "expand",
                 lambda _: broken_engines._expansion_without_split,
             ),
@@ -427,9 +432,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "del.hypothesize",
             "Hypothesize without its lexicographic upgrade",
-            _during(
-                Hypothesize, gcv.reference.epistemic.effects, "lexicographic_upgrade", _no_update
-            ),
+            _during(Hypothesize, gcv.reference.rules.shared, "lexicographic_upgrade", _no_update),
         ),
         PaperBug(
             "T3.support.evidence-joins-dep",
@@ -520,7 +523,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "del.question",
             "a Question queueing no problem",
-            _during(Question, gcv.reference.epistemic.effects, "queue_question", _nothing_queued),
+            _during(Question, gcv.reference.rules.question, "queue_question", _nothing_queued),
         ),
         PaperBug(
             "del.formula.atoms-in-prop",
