@@ -162,7 +162,7 @@ class Conversation:
         elif roll < 0.90 and self._hypotheses:
             ops = self._about_a_hypothesis(n, speaker, rng.choice(self._hypotheses), roll)
         elif roll < 0.95:
-            ops = (Question(f"q{n}", f"question {n}", depends_on=self._sample(self._recent, 0, 2)),)
+            ops = (Question(f"q{n}", f"question {n}"),)
         elif roll < 0.96:
             ops = self._expansion()
         return Turn(speaker, ops or (Observe(f"o{n}", f"observation {n}"),))
@@ -206,7 +206,7 @@ class Conversation:
     def _remember(self, turn: Turn) -> None:
         for op in turn.operations:
             match op:
-                case Observe() | Question():
+                case Observe():
                     self._recent.append(op.id)
                 case Hypothesize():
                     self._recent.append(op.id)
