@@ -196,7 +196,13 @@ def _apply_epistemic(dmap: DependencyMap, op: Operation) -> None:
     if not inputs and not isinstance(op, ExpandAwareness):
         return
     dmap.replace_epistemic(
-        apply_effect(dmap.epistemic, op, target_formula=target_formula, standing=dmap.standing)
+        apply_effect(
+            dmap.epistemic,
+            op,
+            target_formula=target_formula,
+            standing=dmap.standing,
+            literal_abduction=dmap.literal_abduction,
+        )
     )
 
 

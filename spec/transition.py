@@ -769,16 +769,20 @@ INTRODUCES_EFFECT = clause(
 ABDUCTION = clause(
     "del.hypothesize.solves",
     CHOSEN,
-    "Definition A.2 checks consistency in M and the explanation in M[up-up gamma]; in M_t chi "
-    "is announced, so the explanatory check reads the model the problem arose in, keeping what "
-    "was learned since about every other atom, as B.2's steps do (T6: h2 := (p_redis -> "
-    "p_auth) answers o1, posed at T1, with Redis known from T3)",
+    "Definition A.2 checks consistency in M and the explanation in M[up-up gamma]; read "
+    "literally (M = M_t, the engine's literal_abduction) chi is announced in M_t, so the "
+    "first consistent, non-trivial hypothesis (h1 at T5) explains every observation and B.2's "
+    "open problems (o6 open until T11; h2 answers o1, h3 o6, h4 o8) do not hold "
+    "(docs/epistemic.md); the chosen reading, the default, reads the model the problem arose "
+    "in, keeping what was learned since about every other atom, as B.2's steps do (T6: "
+    "h2 := (p_redis -> p_auth) answers o1, posed at T1, with Redis known from T3)",
     "gamma solves an open (B_i, chi) when M_t does not satisfy B_i ~gamma, M_chi^t[up-up gamma] "
     "satisfies B_i chi, and gamma is neither chi nor true nor believed in M_t (M_t: after "
     "gamma's atoms are introduced, before its upgrade; M_chi^t: the model the problem arose "
     "in, brought to Prop_t and restricted to the worlds agreeing with M_t outside chi's atoms)",
-    "check all three conditions in M_t (every candidate then explains chi); or read the model "
-    "the problem arose in as it was (then no faithful h2 answers o1)",
+    "the literal reading, all three conditions in M_t (runnable: "
+    "Verifier(..., literal_abduction=True)); or read the model the problem arose in as it "
+    "was (then no faithful h2 answers o1)",
     affects="problems",
 )
 HYPOTHESIZE_DEL = clause(

@@ -213,13 +213,15 @@ def apply_effect(
     *,
     target_formula: Formula | None,
     standing: Mapping[RecordId, Standing],
+    literal_abduction: bool = False,
 ) -> EpistemicState:
     """The state after ``op``'s epistemic effect (its row of :data:`DEL_RULES`).
 
     Observe is handled a turn at a time by :func:`announce_simultaneously`;
     here an Observe is announced alone.  ``standing`` is st_t after the
     operation's argumentation effect (a problem is open while no hypothesis
-    that solved it is in S_t).
+    that solved it is in S_t); ``literal_abduction`` picks Definition A.2's reading
+    (:func:`~gcv.reference.epistemic.abduction.check_solution`).
 
     Raises
     ------
@@ -255,7 +257,9 @@ def apply_effect(
                 model = expand(model, atom)
             if op.formula is None:
                 return EpistemicState(model, state.problems)
-            problems = close_problems(state.problems, model, op.formula, op.id, standing)
+            problems = close_problems(
+                state.problems, model, op.formula, op.id, standing, literal=literal_abduction
+            )
             return EpistemicState(lexicographic_upgrade(model, op.formula), problems)
         case Question():
             if op.formula is None:
