@@ -1032,9 +1032,9 @@ CLAIMS: tuple[Claim, ...] = (
         "nor its timer, so its method cannot be run again. What was done (docs/performance.md, "
         "'The walks', one run): Affected*(o5) through Verifier.affected_star, python -O, the "
         "calling thread's CPU time, median of 7 interleaved passes on 2 shared cores, on the "
-        "paper's Phase 2 (13 turns) and generated continuations of it: 0.32-0.48 us with the "
-        "compiled walk over 13 to 200,000 turns (0.32-0.35 us over 13-2,000: inside the "
-        "paper's 0.25-0.46 us, and under a microsecond), 1.24-2.03 us with the pure Python "
+        "paper's Phase 2 (13 turns) and generated continuations of it: 0.33-0.34 us with the "
+        "compiled walk over 13 to 200,000 turns (0.33 us over 13-2,000: inside the "
+        "paper's 0.25-0.46 us, and under a microsecond), 1.26-1.37 us with the pure Python "
         "walk; flat in history length as the paper says. Replay/query (the earlier full run): "
         "4x at 13 turns as in the paper, 1,318x at 2,000 (paper: 415x)",
     ),
