@@ -735,6 +735,15 @@ CLAIMS: tuple[Claim, ...] = (
         implemented_in=("gcv.reference.epistemic.abduction.close_problems",),
         tests=(
             _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
+            _t("epistemic/test_phase2.py", "test_the_queue_at_b2s_turns_under_each_reading"),
+            _t(
+                "epistemic/test_phase2.py",
+                "test_each_b2_statement_about_the_queue_holds_under_the_readings_marked",
+            ),
+            _t(
+                "epistemic/test_abduction.py",
+                "test_both_readings_agree_with_the_spec_on_phase_2_where_it_affords",
+            ),
             _t("epistemic/test_abduction.py", "test_b2_t5_h1_solves_o7_but_not_o8"),
             _t(
                 "epistemic/test_abduction.py",
@@ -743,11 +752,17 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reason="inferred: the explanatory check reads M_chi^t, the model the problem arose in "
         "(spec/normative.md, del.hypothesize.solves), not Definition A.2's literal M[up-up "
-        "gamma]; every abductive step B.2 names is computed (T5, T6, T11, T12, o6 open from T2 "
-        "to T11) under it; B.2's lists of explained "
-        "observations are causal: after T9 o2, o3 and o8 are open besides o1, o5 and o6 (o8 "
-        "until h4 at T12, by B.2's own T12), and o2, o3, o5 stay open to the end, since no "
-        "hypothesis's formula entails p_pay, p_db or p_tok",
+        "gamma]; both readings run (Verifier literal_abduction) and docs/epistemic.md marks "
+        "each of B.2's statements about the queue. Under the chosen M_chi^t hold: o6 open "
+        "from T2 to T11, h1 solving o7 but not o1 (T5), h2 answering o1 (T6), o6 open after T9 "
+        "and kept by T10's Question, h3 answering o6 (T11), h4 answering o8 (T12). Under the "
+        "literal M_t[up-up gamma] h1 closes every problem at T5 (each observation is known in "
+        "M_t), so of these none holds, and only 'h1, h3 and h4 explain every observation' "
+        "(T12) does, by h1 alone. Under neither hold B.2's causal lists: after T6 o2, o3, o5 "
+        "and o8 are open besides o6, after T9 o2, o3 and o8 besides o1, o5 and o6 (o8 until h4 "
+        "at T12, by B.2's own T12), and o1 (open again once h2 is weakened at T7), o2, o3 and "
+        "o5 stay open to the end, since no later hypothesis's formula entails p_auth, p_pay, "
+        "p_db or p_tok",
         vectors=("scenarios/phase2-epistemic/replay",),
     ),
     Claim(
@@ -1017,9 +1032,9 @@ CLAIMS: tuple[Claim, ...] = (
         "nor its timer, so its method cannot be run again. What was done (docs/performance.md, "
         "'The walks', one run): Affected*(o5) through Verifier.affected_star, python -O, the "
         "calling thread's CPU time, median of 7 interleaved passes on 2 shared cores, on the "
-        "paper's Phase 2 (13 turns) and generated continuations of it: 0.32-0.48 us with the "
-        "compiled walk over 13 to 200,000 turns (0.32-0.35 us over 13-2,000: inside the "
-        "paper's 0.25-0.46 us, and under a microsecond), 1.24-2.03 us with the pure Python "
+        "paper's Phase 2 (13 turns) and generated continuations of it: 0.33-0.34 us with the "
+        "compiled walk over 13 to 200,000 turns (0.33 us over 13-2,000: inside the "
+        "paper's 0.25-0.46 us, and under a microsecond), 1.26-1.37 us with the pure Python "
         "walk; flat in history length as the paper says. Replay/query (the earlier full run): "
         "4x at 13 turns as in the paper, 1,318x at 2,000 (paper: 415x)",
     ),

@@ -245,6 +245,10 @@ class DependencyMap:
     model:
         M_0, when declared (its Ags and Prop_0 are the map's); by default the
         implicit model over ``atoms``: every valuation, nothing known or believed.
+    literal_abduction:
+        Definition A.2's explanatory check read literally, in M_t[up-up gamma], rather
+        than in the chosen M_chi^t[up-up gamma]
+        (:func:`~gcv.reference.epistemic.abduction.check_solution`).
 
     Examples
     --------
@@ -258,8 +262,11 @@ class DependencyMap:
         agents: Sequence[AgentId],
         atoms: Sequence[str] = (),
         model: PlausibilityModel | None = None,
+        *,
+        literal_abduction: bool = False,
     ) -> None:
         self.agents: tuple[AgentId, ...] = tuple(agents)
+        self.literal_abduction = literal_abduction
         self.turn = 0
         self._records: dict[RecordId, Record] = {}
         self._standing: dict[RecordId, Standing] = {}

@@ -269,6 +269,10 @@ class Verifier:
         M_0, when the conversation declares one (its agents must be ``agents``
         and its atoms, if ``atoms`` is given, ``atoms``); by default the implicit
         model over ``atoms``, which is materialised only when a formula needs it.
+    literal_abduction:
+        Check Definition A.2's explanation in M_t[up-up gamma], as the definition
+        writes it, rather than in the chosen M_chi^t[up-up gamma] (spec/normative.md,
+        ``del.hypothesize.solves``; docs/epistemic.md compares the two queues).
 
     Examples
     --------
@@ -288,8 +292,15 @@ class Verifier:
         agents: Sequence[AgentId],
         atoms: Sequence[str] = (),
         model: PlausibilityModel | None = None,
+        *,
+        literal_abduction: bool = False,
     ) -> None:
         _check_names("agents", agents)
+        if not isinstance(literal_abduction, bool):
+            raise MalformedInput(
+                f"literal_abduction is a bool, not {_type(literal_abduction)}",
+                field="literal_abduction",
+            )
         if not agents:
             raise MalformedInput("a conversation needs at least one agent", field="agents")
         _check_names("atoms", atoms)
@@ -301,7 +312,7 @@ class Verifier:
             if atoms and set(model.atoms) != set(atoms):
                 raise MalformedInput("M_0's atoms are not Prop_0", field="model")
             atoms = model.atoms
-        self.state = DependencyMap(agents, atoms, model)
+        self.state = DependencyMap(agents, atoms, model, literal_abduction=literal_abduction)
 
     # -- the one mutator ---------------------------------------------------------
 

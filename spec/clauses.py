@@ -496,23 +496,35 @@ INTRODUCES_EFFECT = clause(
 ABDUCTION = clause(
     "del.hypothesize.solves",
     CHOSEN,
-    place="Definition A.2 checks consistency in M and the explanation in M[up-up gamma]; in M_t "
-    "chi is announced, so the explanatory check reads the model the problem arose in, keeping "
-    "what was learned since about every other atom, as B.2's steps do (T6: h2 := (p_redis -> "
-    "p_auth) answers o1, posed at T1, with Redis known from T3)",
+    place="Definition A.2 checks consistency in M and the explanation in M[up-up gamma]; read "
+    "literally (M = M_t, the engine's literal_abduction) chi is announced in M_t, so the "
+    "first consistent, non-trivial hypothesis (h1 at T5) explains every observation and B.2's "
+    "open problems (o6 open until T11; h2 answers o1, h3 o6, h4 o8) do not hold "
+    "(docs/epistemic.md); the chosen reading, the default, reads the model the problem arose "
+    "in, keeping what was learned since about every other atom, as B.2's steps do (T6: "
+    "h2 := (p_redis -> p_auth) answers o1, posed at T1, with Redis known from T3)",
     rule="gamma solves an open (B_i, chi) when M_t does not satisfy B_i ~gamma, M_chi^t[up-up "
     "gamma] satisfies B_i chi, and gamma is neither chi nor true nor believed in M_t (M_t: after "
     "gamma's atoms are introduced, before its upgrade; M_chi^t: the model the problem arose in, "
     "brought to Prop_t and restricted to the worlds agreeing with M_t outside chi's atoms)",
-    alternative="check all three conditions in M_t (every candidate then explains chi); or read "
-    "the model the problem arose in as it was (then no faithful h2 answers o1)",
+    alternative="the literal reading, all three conditions in M_t (runnable: "
+    "Verifier(..., literal_abduction=True)); or read the model the problem arose in as it "
+    "was (then no faithful h2 answers o1)",
     affects="problems",
     note="In full: M_chi^t is brought to Prop_t by Definition A.3's expansion and restricted to "
     "the worlds that agree with M_t on every atom outside chi's, keeping what was learned since "
     "about everything but chi, as B.2's steps do: at T6 h2 := (p_redis -> p_auth) \"answers the "
     'abductive problem posed by o1" (posed at T1) because Redis is known to fail from T3; at T5 '
     'h1 explains o7 because "Redis being down plus h1 entails Stripe 429s"; forgetting only '
-    "chi's atoms keeps the re-announcement o8' (T5) from answering o8's problem by itself. Under "
+    "chi's atoms keeps the re-announcement o8' (T5) from answering o8's problem by itself. The "
+    "literal reading, all three conditions in the one M = M_t as A.2 writes them, is runnable "
+    "as Verifier(..., literal_abduction=True) (reference) and is_abductive_solution(..., "
+    "literal=True) (spec): chi is announced in M_t, so every consistent, non-trivial candidate "
+    "explains every observation; in Phase 2 h1 closes every problem at T5 and the queue stays "
+    'empty, so B.2\'s o6 "open until T11", h2 answering o1, h3 o6 and h4 o8 do not hold '
+    'under it, while its closing "h1, h3 and h4 together explain every observation" does '
+    '(docs/epistemic.md, "Abduction under both readings", marks each of B.2\'s statements); '
+    "the chosen reading is the default because it keeps the more of B.2's statements. Under "
     "the second alternative h2, with the paper's formula, cannot answer o1, and only an extra "
     "conjunct p_redis, which the paper's h2 does not carry, makes it do so, and makes it answer "
     "o8 as well. With this reading the engine computes every abductive step B.2 names: (B_b, o7) "

@@ -517,16 +517,18 @@ def is_abductive_solution(
     agent: str,
     chi: Formula,
     gamma: Formula,
+    literal: bool = False,
 ) -> bool:
     """Definition A.2. Check that gamma solves (B_i, chi): consistency and non-triviality in
     the current model, explanatory in :func:`compute_problem_model` (the model the problem
-    arose in, with what M_t knows about every atom but chi's)."""
+    arose in, with what M_t knows about every atom but chi's), or, ``literal``, in the
+    current model itself, as A.2 writes it (spec/normative.md, ``del.hypothesize.solves``)."""
     # 1. Consistency: M |/= B_i ~gamma
     consistent = not is_valid(current, Believes(agent, Not(gamma)))
     # 2. Explanatory: M[up-up gamma] |= B_i chi
-    problem = compute_problem_model(current, posed, chi)
+    explained_in = current if literal else compute_problem_model(current, posed, chi)
     explanatory = is_valid(
-        process_lexicographic_upgrade(problem, gamma, {agent}), Believes(agent, chi)
+        process_lexicographic_upgrade(explained_in, gamma, {agent}), Believes(agent, chi)
     )
     # 3. Non-triviality: gamma != chi, M |/= B_i gamma, gamma != true
     non_trivial = gamma != chi and gamma != Top() and not is_valid(current, Believes(agent, gamma))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import pairwise
 
 import icontract
@@ -156,6 +157,23 @@ def test_a_walk_is_named_record_by_record() -> None:
     rejected = Walk(False, witness=1, path=(0, 2, 1)).named("h", name)
     assert rejected == Grounding("h", False, witness="o", path=("h", "x", "o"))
     assert Walk(False).named("h", name).witness is None
+
+
+@pytest.mark.parametrize(
+    ("walk", "made"),
+    [
+        (Walk(True, closure=(0, 2)), Grounding("h", True, ("h", "x"))),
+        (Walk(False, witness=2, path=(0, 2)), Grounding("h", False, (), "x", ("h", "x"))),
+    ],
+)
+def test_a_named_answer_is_the_dataclass_answer(walk: Walk, made: Grounding) -> None:
+    """The named answer, made without the dataclass's __init__, is the same frozen value."""
+    named = walk.named("h", ("h", "o", "x"))
+    assert type(named) is Grounding
+    assert (named, hash(named), repr(named)) == (made, hash(made), repr(made))
+    assert dataclasses.astuple(named) == dataclasses.astuple(made)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        named.grounded = not named.grounded  # type: ignore[misc]
 
 
 def test_the_walk_contracts_refuse_wrong_answers() -> None:

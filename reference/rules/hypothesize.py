@@ -60,6 +60,8 @@ def apply(dmap: DependencyMap, op: Hypothesize, speaker: AgentId) -> None:
     problems = state.problems
     if op.formula is not None:
         # del.hypothesize.solves (Definition A.2), read before gamma's upgrade.
-        problems = close_problems(problems, model, op.formula, op.id, dmap.standing)
+        problems = close_problems(
+            problems, model, op.formula, op.id, dmap.standing, literal=dmap.literal_abduction
+        )
         model = shared.realise(model, realisation(op), op.formula)
     dmap.replace_epistemic(EpistemicState(model, problems))

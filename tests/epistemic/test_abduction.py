@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from importlib import resources
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gcv.reference.epistemic.abduction import Problem, check_solution, is_surprising
+from gcv.reference.epistemic.abduction import (
+    Problem,
+    check_solution,
+    close_problems,
+    is_surprising,
+)
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.epistemic.updates import announce, lexicographic_upgrade
+from gcv.reference.errors import MalformedInput
 from gcv.reference.operations import Hypothesize, Observe, Question, Revise
+from gcv.reference.rules import hypothesize
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import epistemic as se
+from gcv.trace import load_trace
 from tests.epistemic.support import formulas, models, to_spec_formula, to_spec_model
 
 
@@ -22,6 +33,7 @@ def test_the_abduction_check_agrees_with_the_spec(data: st.DataObject) -> None:
     agent = data.draw(st.sampled_from(posed.agents), label="agent")
     chi = data.draw(formulas(posed.atoms, posed.agents, max_leaves=3), label="chi")
     gamma = data.draw(formulas(posed.atoms, posed.agents, max_leaves=4), label="gamma")
+    literal = data.draw(st.booleans(), label="literal")
     # The current model: the problem's, after some upgrade (and, if possible, chi announced).
     current = lexicographic_upgrade(posed, data.draw(formulas(posed.atoms, posed.agents, 3)))
     if se.compute_truth_set(to_spec_model(current), to_spec_formula(chi)):
@@ -29,9 +41,49 @@ def test_the_abduction_check_agrees_with_the_spec(data: st.DataObject) -> None:
     spec_posed, spec_current = to_spec_model(posed), to_spec_model(current)
     sc, sg = to_spec_formula(chi), to_spec_formula(gamma)
     assert is_surprising(posed, agent, chi) == se.is_abductive_problem(spec_posed, agent, sc)
-    verdict = check_solution(current, Problem(agent, chi, "o", posed), gamma)
-    expected = se.is_abductive_solution(spec_current, spec_posed, agent, sc, sg)
+    verdict = check_solution(current, Problem(agent, chi, "o", posed), gamma, literal=literal)
+    expected = se.is_abductive_solution(spec_current, spec_posed, agent, sc, sg, literal)
     assert verdict.solves == expected, verdict
+
+
+@pytest.mark.slow
+def test_both_readings_agree_with_the_spec_on_phase_2_where_it_affords(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every check the engine makes for h1 (T5) and h2 (T6) over Phase 2's whole queue, under
+    each reading, against the brute-force spec (its models of 8 and 16 worlds; from h3's 64
+    the spec's check did not finish in five minutes)."""
+    checks = []
+
+    def recording(*args: Any, literal: bool = False) -> tuple[Problem, ...]:
+        checks.append(args[:3])
+        return close_problems(*args, literal=literal)
+
+    monkeypatch.setattr(hypothesize, "close_problems", recording)
+    trace = load_trace(
+        resources.files("gcv.spec").joinpath("scenarios", "phase2-epistemic.json").read_text()
+    )
+    v = Verifier(list(trace.agents), list(trace.atoms))
+    for turn in trace.turns[:6]:
+        v.apply_turn(turn.turn)
+    assert [current.size for _, current, _ in checks] == [8, 16]
+    compared = {False: 0, True: 0}
+    for problems, current, gamma in checks:
+        spec_current, spec_gamma = to_spec_model(current), to_spec_formula(gamma)
+        for p in problems:
+            for literal in (False, True):
+                engine = check_solution(current, p, gamma, literal=literal).solves
+                spec = se.is_abductive_solution(
+                    spec_current,
+                    to_spec_model(p.model),
+                    p.agent,
+                    to_spec_formula(p.formula),
+                    spec_gamma,
+                    literal,
+                )
+                assert engine == spec, (gamma, p.agent, p.source, literal)
+                compared[literal] += engine
+    assert compared[True] > compared[False] > 0, "the readings part on Phase 2"
 
 
 def test_b2_t5_h1_solves_o7_but_not_o8() -> None:
@@ -93,3 +145,10 @@ def test_a_hypothesis_failing_a_check_closes_nothing() -> None:
     for gamma in ("q", "p", "true"):  # not explanatory; trivial (gamma = chi); trivial (top)
         v.apply_turn(Turn("a", (Hypothesize(f"h_{gamma}", gamma, formula=parse(gamma)),)))
     assert [p.source for p in v.unexplained()] == ["o1"]
+
+
+def test_the_reading_is_a_bool_or_a_typed_error_with_nothing_made() -> None:
+    with pytest.raises(MalformedInput, match="literal_abduction is a bool") as refused:
+        Verifier(["a"], literal_abduction="yes")  # type: ignore[arg-type]
+    assert refused.value.field == "literal_abduction"
+    assert Verifier(["a"], literal_abduction=True).state.literal_abduction is True
