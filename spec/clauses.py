@@ -26,12 +26,13 @@ Source = Literal["paper", "chosen"]
 PAPER: Source = "paper"
 CHOSEN: Source = "chosen"
 
-Affects = Literal["outcome", "error", "commitments", "record-fields", "model", "problems"]
+Affects = Literal["outcome", "error", "commitments", "record-fields", "model", "problems", "answer"]
 """What a choice's alternative could change: ``outcome``, whether the turn is accepted and
 so everything after it; ``error``, only which error a refused turn reports (it is refused,
 and D_t unchanged, either way); ``commitments``, Cm_t; ``record-fields``, a record's kind
 or turn number; ``model``, M_t (and so the problem queue); ``problems``, only the queue of
-abductive problems."""
+abductive problems; ``answer``, only the answer of the query that exercises it (a query
+changes nothing)."""
 
 
 @dataclass(frozen=True)

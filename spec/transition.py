@@ -478,7 +478,12 @@ NO_SELF_CITATION = clause(
     "T3.cite.not-self",
     CHOSEN,
     "a record cannot rest on, attack or be evidence for itself in the operation that names it",
-    "an operation does not cite its own target or new record (self-reference)",
+    "an operation does not cite its own record (self-reference): a new record's depends_on "
+    "and new evidence's evidence_depends_on do not name that record, and Revise's attackers "
+    "and Resolve's subsumes and premises do not name its target; nothing else is "
+    "self-reference (new evidence may rest on the target it supports or undermines: Dep may "
+    "hold cycles, Definition 2.1, Corollary 2.4; Support's and Undermine's evidence being "
+    "their target is T3.evidence.not-target)",
     "accept the self-citation; a Dep self-loop only puts the record on a cycle",
 )
 DEPENDS_ANY_STANDING = clause(
@@ -812,9 +817,16 @@ def process_hypothesize(state: State, op: Operation, speaker: str) -> None:
     gamma = op.get("formula")
     if gamma is None:
         return
-    # Whether a problem is open when gamma comes depends on the turn's own observations
-    # too, so the abduction choice is noted for every hypothesis with a formula.
-    _note(HYPOTHESIZE_DEL, ABDUCTION)
+    _note(HYPOTHESIZE_DEL)
+    # The abduction choice decides something only where a problem may be open when gamma
+    # comes: one on the queue, or one this turn's earlier records may have posed (its
+    # observations apply first; without M_t followed their problems are not queued).
+    posed_now = any(
+        r.turn == state.turn and r.formula is not None and name != op["id"]
+        for name, r in state.records.items()
+    )
+    if posed_now or any(p.is_open(state.records) for p in state.problems):
+        _note(ABDUCTION)
     if not _follows_m():
         return
     model = model_of(state)
@@ -1662,3 +1674,27 @@ def agents_of(f: se.Formula) -> frozenset[str]:
         ):
             return frozenset({agent}) | agents_of(body)
     raise AssertionError(f"not a formula: {f!r}")
+
+
+# -- the queries' conventions (the conformance protocol) -----------------------------------------
+
+UNREGISTERED_CANDIDATE = clause(
+    "query.verify.no-record",
+    PAPER,
+    'A.1: "a candidate with no associated record is ungrounded"; Section 2: "Otherwise, '
+    'including when no record is associated, it is ungrounded"',
+    "Verify of a candidate with no record (none named, or an identifier outside Args_t) "
+    "answers ungrounded, with no witness",
+)
+UNREGISTERED_RECORD = clause(
+    "query.record-registered",
+    CHOSEN,
+    "Affected, Affected*, Dep_t, st_t, attackers and dissenters are defined on Args_t "
+    "(Definitions 2.1 and 2.3); an identifier outside it is the caller's mistake, which an "
+    "empty answer would hide",
+    "a set query that names a record (affected, affected_star, affected_star_active, "
+    "dependencies, attackers, dissenters) answers unknown-record when the record is not "
+    "registered (standing too, which has no value outside Args_t in any reading)",
+    "answer such a set query with the empty set",
+    affects="answer",
+)
