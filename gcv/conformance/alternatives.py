@@ -30,6 +30,7 @@ import gcv.reference.epistemic.effects
 import gcv.reference.operations
 import gcv.reference.preconditions
 import gcv.reference.verifier
+from gcv.conformance.protocol import RECORD_SET_QUERIES
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.abduction import Problem
 from gcv.reference.epistemic.effects import EpistemicState
@@ -278,15 +279,6 @@ def _epistemic_before_table() -> AbstractContextManager[None]:
 
 # -- queries ------------------------------------------------------------------------------------
 
-_SET_QUERIES_ON_A_RECORD = (
-    "affected",
-    "affected_star",
-    "affected_star_active",
-    "dependencies",
-    "attackers",
-    "dissenters",
-)
-
 
 def _unregistered_record_answers_empty() -> AbstractContextManager[None]:
     """A set query about an unregistered record answers the empty set."""
@@ -298,7 +290,7 @@ def _unregistered_record_answers_empty() -> AbstractContextManager[None]:
         return answer
 
     verifier = gcv.reference.verifier.Verifier
-    return _all(*(partial(_wrapped, verifier, q, wrap) for q in _SET_QUERIES_ON_A_RECORD))()
+    return _all(*(partial(_wrapped, verifier, q, wrap) for q in sorted(RECORD_SET_QUERIES)))()
 
 
 # -- turns and order ----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gcv.conformance.protocol import SET_QUERIES
+from gcv.conformance.protocol import RECORD_SET_QUERIES
 from gcv.spec.clauses import CHOSEN, CLAUSES, Affects
 from gcv.spec.transition import UNREGISTERED_RECORD
 from gcv.trace import EPISTEMIC_QUERIES
@@ -93,8 +93,7 @@ class ChoiceHistory:
         ``registered``: whether it is in Args_t).  A set query about an unregistered
         record rests on ``query.record-registered`` too."""
         reads = _READS.get(query, frozenset())
-        on_a_record = query in SET_QUERIES and query not in ("commitments", "unexplained")
-        own = {UNREGISTERED_RECORD} if on_a_record and not registered else set()
+        own = {UNREGISTERED_RECORD} if query in RECORD_SET_QUERIES and not registered else set()
         if query == "standing" and record not in self._last_labelled:
             return tuple(sorted(self._earlier(reads, self._before_last) | own))
         return tuple(sorted(self._earlier(reads) | own))
