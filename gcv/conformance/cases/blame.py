@@ -5,8 +5,10 @@ implementation that differs there may differ on any of them, or on none.  To nam
 choices that explain a difference, every case is replayed once per choice its steps name,
 by the reference making that choice's alternative alone (:mod:`gcv.conformance.alternatives`),
 and each step it answers otherwise keeps that answer's expectation under the choice
-(``Step.alternatives``).  The replay is also a check of the tags: an alternative that
-changes a step not naming its choice means the tag missed a cause, and stops the build.
+(``Step.alternatives``).  The replay is also a check of the tags, within the cases that
+name a choice: an alternative that changes a step not naming its choice means the tag missed
+a cause, and stops the build.  Over the whole suite, the self-test runs every alternative at
+once on every paper-profile step (``tests/conformance/test_profiles.py``).
 """
 
 from __future__ import annotations
