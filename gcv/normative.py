@@ -52,6 +52,7 @@ TOPICS: tuple[tuple[str, str, str], ...] = (
     ),
     ("del.formula", _FORMULAS, "each process_<operation> with a formula"),
     ("del.announcement", _FORMULAS, "process_announcements, process_revise, process_resolve"),
+    ("query", "The queries", "gcv.spec.core's queries, through the conformance protocol"),
 )
 """Each part of a clause identifier (``<part>.<operation or topic>``), the heading its
 entries go under and where in spec/transition.py they apply; headings in this order."""

@@ -29,13 +29,14 @@ PAPER: Source = "paper"
 CHOSEN: Source = "chosen"
 
 Affects = Literal[
-    "outcome", "error", "commitments", "record-fields", "model", "problems", "dissent"
+    "outcome", "error", "commitments", "record-fields", "model", "problems", "dissent", "answer"
 ]
 """What a choice's alternative could change: ``outcome``, whether the turn is accepted and
 so everything after it; ``error``, only which error a refused turn reports (it is refused,
 and D_t unchanged, either way); ``commitments``, Cm_t; ``record-fields``, a record's kind
 or turn number; ``model``, M_t (and so the problem queue); ``problems``, only the queue of
-abductive problems; ``dissent``, only the dissent recorded with a decision."""
+abductive problems; ``dissent``, only the dissent recorded with a decision; ``answer``, only
+the answer of the query that exercises it (a query changes nothing)."""
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,12 @@ NO_SELF_CITATION = clause(
     CHOSEN,
     place="a record cannot rest on, attack or be evidence for itself in the operation that names "
     "it",
-    rule="an operation does not cite its own target or new record (self-reference)",
+    rule="an operation does not cite its own record (self-reference): a new record's depends_on "
+    "and new evidence's evidence_depends_on do not name that record, and Revise's attackers "
+    "and Resolve's subsumes and premises do not name its target; nothing else is "
+    "self-reference (new evidence may rest on the target it supports or undermines: Dep may "
+    "hold cycles, Definition 2.1, Corollary 2.4; Support's and Undermine's evidence being "
+    "their target is T3.evidence.not-target)",
     alternative="accept the self-citation; a Dep self-loop only puts the record on a cycle",
 )
 
@@ -848,4 +854,29 @@ NO_EMPTY_W = clause(
     rule="a hard announcement ([!psi], [!~gamma], [!gamma]) that holds at no world is refused "
     "(no-surviving-world); for a turn's observations, at the first after which none is left",
     alternative="accept the turn and leave M_t as it was when the announcement holds at no world",
+)
+
+
+# -- The queries' conventions (the conformance protocol) --------------------------------------
+
+UNREGISTERED_CANDIDATE = clause(
+    "query.verify.no-record",
+    PAPER,
+    place='A.1: "a candidate with no associated record is ungrounded"; Section 2: "Otherwise, '
+    'including when no record is associated, it is ungrounded"',
+    rule="Verify of a candidate with no record (none named, or an identifier outside Args_t) "
+    "answers ungrounded, with no witness",
+)
+
+UNREGISTERED_RECORD = clause(
+    "query.record-registered",
+    CHOSEN,
+    place="Affected, Affected*, Dep_t, st_t, attackers and dissenters are defined on Args_t "
+    "(Definitions 2.1 and 2.3); an identifier outside it is the caller's mistake, which an "
+    "empty answer would hide",
+    rule="a set query that names a record (affected, affected_star, affected_star_active, "
+    "dependencies, attackers, dissenters) answers unknown-record when the record is not "
+    "registered (standing too, which has no value outside Args_t in any reading)",
+    alternative="answer such a set query with the empty set",
+    affects="answer",
 )

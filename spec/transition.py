@@ -684,9 +684,16 @@ def process_hypothesize(state: State, op: Operation, speaker: str, ledger: Ledge
     gamma = op.get("formula")
     if gamma is None:
         return
-    # Whether a problem is open when gamma comes depends on the turn's own observations
-    # too, so the abduction choice is noted for every hypothesis with a formula.
-    ledger.note(HYPOTHESIZE_DEL, ABDUCTION)
+    ledger.note(HYPOTHESIZE_DEL)
+    # The abduction choice decides something only where a problem may be open when gamma
+    # comes: one on the queue, or one this turn's earlier records may have posed (its
+    # observations apply first; without M_t followed their problems are not queued).
+    posed_now = any(
+        r.turn == state.turn and r.formula is not None and name != op["id"]
+        for name, r in state.records.items()
+    )
+    if posed_now or any(p.is_open(state.dmap) for p in state.problems):
+        ledger.note(ABDUCTION)
     if not ledger.epistemic:
         return
     model = model_of(state)

@@ -34,6 +34,7 @@ from gcv.conformance.cases import (
     rederive,
     scenario_cases,
 )
+from gcv.conformance.cases.blame import with_alternatives
 from gcv.conformance.cases.builder import SURVEY
 from gcv.conformance.cases.scenario_maps import scenario_map_cases
 from gcv.conformance.protocol import PROTOCOL
@@ -136,7 +137,8 @@ def build_suite(directory: Path, quiet: bool = True) -> list[Case]:
     Unless ``quiet``, a bar on a terminal stderr shows the scenario cases being built.
     """
     findings = _findings(directory)  # read first: a damaged one fails before a minute's build
-    return hand_written_cases() + scenario_cases(quiet) + scenario_map_cases() + findings
+    built = hand_written_cases() + scenario_cases(quiet) + scenario_map_cases() + findings
+    return [with_alternatives(case) for case in built]
 
 
 def _by_file(cases: Sequence[Case]) -> dict[str, list[Case]]:

@@ -41,7 +41,11 @@ __all__ = [
     "TimedOut",
 ]
 
-MAX_LINE_BYTES = 64 * 1024 * 1024
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+"""A response line longer than this is refused (``garbage``) once that much is read: the
+largest answer the suite expects is about 15 KB (W_t of Phase 2's full model, 2^15 worlds,
+would be about 3 MB), and parsing a line costs the runner about ten times its length in
+memory, so a huge answer, valid or not, never costs it more."""
 IDLE_SECONDS = 0.1
 """A wait for a response this long is idle time, in which the runner does its own work."""
 STDERR_KEEP = 64 * 1024
@@ -121,7 +125,7 @@ class _LineReader:
             # Each byte is searched once and the buffer grows in place, so a long line
             # costs time linear in its length.
             cut = self.buffer.find(b"\n", self.scanned)
-            if cut >= 0 or len(self.buffer) > MAX_LINE_BYTES:
+            if cut >= 0 or len(self.buffer) > MAX_RESPONSE_BYTES:
                 end = cut + 1 if cut >= 0 else len(self.buffer)
                 line = bytes(self.buffer[:end])
                 del self.buffer[:end]
@@ -388,11 +392,11 @@ class Implementation:
 
     def _parse(self, request: Mapping[str, Any], line: bytes) -> dict[str, Any]:
         shown = line[:200].decode("utf-8", errors="replace").rstrip("\n")
-        if len(line) > MAX_LINE_BYTES:
+        if len(line) > MAX_RESPONSE_BYTES:
             self.kill()
-            raise Garbage(f"a response line longer than {MAX_LINE_BYTES} bytes: {shown}...")
+            raise Garbage(f"a response line longer than {MAX_RESPONSE_BYTES} bytes: {shown}...")
         try:
-            response = parse_json(line, MAX_LINE_BYTES, GcvError, "the response")
+            response = parse_json(line, MAX_RESPONSE_BYTES, GcvError, "the response")
         except GcvError as error:  # not JSON, or too deep for the schema check, or a surrogate
             self.kill()
             raise Garbage(f"not JSON within the bounds ({error.detail[:120]}): {shown!r}") from None

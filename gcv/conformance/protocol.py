@@ -26,6 +26,7 @@ __all__ = [
     "FEATURES",
     "PROTOCOL",
     "QUERIES",
+    "RECORD_SET_QUERIES",
     "RESERVED_FEATURES",
     "SET_QUERIES",
     "feature_of",
@@ -60,7 +61,7 @@ QUERIES: tuple[str, ...] = (
 
 """The queries that read M_t (Appendix A.1), after the trace format's epistemic expectations."""
 
-SET_QUERIES = frozenset(
+RECORD_SET_QUERIES = frozenset(
     {
         "affected",
         "affected_star",
@@ -68,10 +69,10 @@ SET_QUERIES = frozenset(
         "dependencies",
         "attackers",
         "dissenters",
-        "commitments",
-        "unexplained",
     }
 )
+"""Set queries that name a record (clause ``query.record-registered``)."""
+SET_QUERIES = RECORD_SET_QUERIES | {"commitments", "unexplained"}
 """Queries whose answer is a set of identifiers, compared without order."""
 
 FEATURES: Mapping[str, str] = {

@@ -121,7 +121,14 @@ class CaseResult:
     paper_failed_steps: tuple[int, ...] = ()
     """Those of them in the paper profile: the papers alone decide their outcome."""
     differing_choices: tuple[str, ...] = ()
-    """The reference's choices the differing steps depend on (spec/normative.md's ids)."""
+    """The reference's choices that explain the differing steps (spec/normative.md's ids):
+    those whose alternative, made alone, answers some differing step as the implementation
+    did (the vectors' ``alternatives``)."""
+    unexplained_steps: tuple[int, ...] = ()
+    """Differing reference-profile steps whose answer no one choice's alternative gives."""
+    candidate_choices: tuple[str, ...] = ()
+    """For those steps, the choices whose alternative alone changes them (else the choices
+    they rest on): some of these, made together, may explain them."""
     paper_steps: int = 0
     """How many steps run are in the paper profile."""
     known_failed_steps: tuple[int, ...] = ()
@@ -139,10 +146,19 @@ class CaseResult:
             return False
         return profile == "reference" or bool(self.paper_failed_steps)
 
-    def describe(self) -> list[str]:
-        """The details shown for a case that did not pass."""
+    def only_on_choices(self, profile: str) -> bool:
+        """Whether the case differs, but only on steps the ``profile`` does not judge: in
+        the paper profile, a failure whose differing steps all rest on the reference's
+        choices."""
+        return self.status == "fail" and not self.fails(profile)
+
+    def describe(self, profile: str = "reference") -> list[str]:
+        """The details shown for a case that did not pass (judged under ``profile``)."""
         where = f"  [{', '.join(self.statements)}]" if self.statements else ""
-        lines = [f"{self.status.upper():5} {self.id}{where}"]
+        heading = "CHOICE" if self.only_on_choices(profile) else f"{self.status.upper():5}"
+        lines = [f"{heading} {self.id}{where}"]
+        if self.only_on_choices(profile):
+            lines.append("  differs only on steps that rest on the reference's choices")
         if self.reason:
             lines.append(f"  reason:   {self.reason}")
         if self.step is not None:
@@ -159,7 +175,13 @@ class CaseResult:
             known = _some([str(n) for n in self.known_passing_steps])
             lines.append(f"  steps listed as known failures that pass: {known}")
         if self.differing_choices:
-            lines.append(f"  depends on the choices: {', '.join(self.differing_choices)}")
+            explained = ", ".join(self.differing_choices)
+            lines.append(f"  explained by the alternatives to: {explained}")
+        if self.unexplained_steps:
+            unexplained = _some([str(n) for n in self.unexplained_steps])
+            lines.append(f"  steps no one choice's alternative explains: {unexplained}")
+            candidates = ", ".join(self.candidate_choices)
+            lines.append(f"  they rest on the choices (together, perhaps): {candidates}")
         if self.request is not None:
             lines.append(f"  request:  {json.dumps(self.request)}")
         if self.response is not None:
@@ -219,6 +241,9 @@ class RunReport:
     fuzz_repeats: int = 0
     """Differences met again after their finding (deduplicated: not reported again)."""
     fuzz_profile: str = "paper"
+    profile: str = "paper"
+    """The profile the run is judged by (``--profile``): how a case differing only on the
+    reference's choices is shown."""
     fuzz_ignored: tuple[str, ...] = ()
     unsupported: dict[str, int] = field(default_factory=dict)
     """Case id -> the step the implementation answered ``unsupported`` at (0: ``start``)."""
@@ -276,10 +301,15 @@ class RunReport:
         differing = sum(len(r.failed_steps) for r in self.results)
         paper_differing = sum(len(r.paper_failed_steps) for r in self.results)
         choices: Counter[str] = Counter(c for r in self.results for c in r.differing_choices)
+        unexplained = sum(len(r.unexplained_steps) for r in self.results)
+        candidates: Counter[str] = Counter(c for r in self.results for c in r.candidate_choices)
         return {
             "paper": {"steps": paper_run, "differing": paper_differing},
             "reference": {"steps": run, "differing": differing},
             "differing_choices": dict(sorted(choices.items())),
+            "unexplained_steps": unexplained,
+            "candidate_choices": dict(sorted(candidates.items())),
+            "only_on_choices": sum(r.only_on_choices(self.profile) for r in self.results),
         }
 
     # -- renderings ----------------------------------------------------------------
@@ -306,7 +336,7 @@ class RunReport:
             elif result.status in ("skip", "xfail", "xpass") and not verbose:
                 lines.append(f"{result.status.upper():5} {result.id}: {result.reason}")
             else:
-                lines += [*result.describe(), ""]
+                lines += [*result.describe(self.profile), ""]
         lines += [f"note: {note}" for note in self.notes]
         if self.stopped:
             lines.append(f"stopped: {self.stopped}")
@@ -320,10 +350,23 @@ class RunReport:
         if profiles["differing_choices"]:
             named = [f"{c} ({n} cases)" for c, n in profiles["differing_choices"].items()]
             lines.append(f"differs from the reference's choices on: {_some(named)}")
+        if profiles["unexplained_steps"]:
+            lines.append(
+                f"{profiles['unexplained_steps']} differing steps of the reference profile "
+                "are explained by no one choice's alternative"
+            )
+            named = [f"{c} ({n} cases)" for c, n in profiles["candidate_choices"].items()]
+            lines.append(f"  they rest on the choices (together, perhaps): {_some(named)}")
+        if profiles["only_on_choices"]:
+            lines.append(
+                f"{profiles['only_on_choices']} cases differ only on the reference's choices "
+                f"(not failures in the {self.profile} profile)"
+            )
         counts = self.counts
         rate = self.steps / self.seconds if self.seconds > 0 else 0.0
         lines.append(
-            f"{len(self.results)} cases: {counts['pass']} passed, {counts['fail']} failed, "
+            f"{len(self.results)} cases: {counts['pass']} passed, "
+            f"{counts['fail'] - profiles['only_on_choices']} failed, "
             f"{counts['error']} errors, {counts['skip']} skipped, {counts['xfail']} known "
             f"failures, {counts['xpass']} known failures now passing; {self.steps} steps in "
             f"{self.seconds:.2f} s ({rate:.0f} steps/s)"
@@ -389,6 +432,7 @@ class RunReport:
             "implementation": dict(self.implementation),
             "suite": self.suite,
             "suite_sha256": self.suite_sha256,
+            "profile": self.profile,
             "unusable": self.unusable,
             "selected": self.selected,
             "counts": {status: self.counts[status] for status in STATUSES},
@@ -462,7 +506,11 @@ class RunReport:
             "testsuites",
             name="gcv-conform",
             tests=str(len(self.results) + unusable + fuzzed),
-            failures=str(counts["fail"] + counts["xpass"] + len(self.fuzz_findings)),
+            failures=str(
+                sum(r.status == "fail" and r.fails(self.profile) for r in self.results)
+                + counts["xpass"]
+                + len(self.fuzz_findings)
+            ),
             errors=str(counts["error"] + unusable),
             skipped=str(counts["skip"] + counts["xfail"]),
             time=f"{self.seconds:.3f}",
@@ -483,8 +531,11 @@ class RunReport:
                 name=result.id.split("/", 2)[2],
                 time=f"{result.seconds:.3f}",
             )
-            detail, reason = _xml("\n".join(result.describe())), _xml(result.reason)
+            detail = _xml("\n".join(result.describe(self.profile)))
+            reason = _xml(result.reason)
             match result.status:
+                case "fail" if result.only_on_choices(self.profile):
+                    ET.SubElement(case, "system-out").text = detail
                 case "fail" | "xpass":
                     failure = ET.SubElement(case, "failure", message=reason, type=result.status)
                     failure.text = detail

@@ -201,8 +201,9 @@ class _Outcome:
     """The kind of the fault that ended the case, if one did."""
     unsupported_at: int | None = None
     """The step answered ``unsupported`` (0: ``start``), if one was."""
-    failed: tuple[tuple[int, Step], ...] = ()
-    """Every step whose answer differed, by number (a difference does not stop the case)."""
+    failed: tuple[tuple[int, Step, tuple[str, ...]], ...] = ()
+    """Every step whose answer differed, by number (a difference does not stop the case),
+    with the choices whose alternative alone gives its answer (:meth:`Step.explained_by`)."""
     paper_steps: int = 0
     """How many of the steps sent are in the paper profile."""
 
@@ -220,7 +221,7 @@ def _run_steps(
     request: dict[str, Any] = start
     first: _Outcome | None = None
     first_listed: _Outcome | None = None
-    failed: list[tuple[int, Step]] = []
+    failed: list[tuple[int, Step, tuple[str, ...]]] = []
     try:
         response = impl.request(start)
         if not response["ok"]:
@@ -243,8 +244,12 @@ def _run_steps(
                 run = sent - skipped - 1
                 return _Outcome("skip", reason, number, steps_run=run, unsupported_at=number)
             mismatch = check(request, step.expect, response)
+            # The deadline bounds the runner's own work too: no step is judged after it
+            # passes (one comparison is linear in a response of at most MAX_RESPONSE_BYTES).
+            if impl.deadline is not None and time.monotonic() >= impl.deadline:
+                raise DeadlinePassed("the run's deadline passed while comparing answers")
             if mismatch is not None:
-                failed.append((number, step))
+                failed.append((number, step, step.explained_by(response)))
                 shown = first_listed if number in listed else first
                 shown = shown or _Outcome(
                     "fail",
@@ -361,6 +366,8 @@ def runnable(case: Case, features: frozenset[str]) -> bool:
 
 
 def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseResult:
+    # Differing steps that rest on choices but whose answer no one alternative gives.
+    unexplained = [(n, s, b) for n, s, b in outcome.failed if s.profile == "reference" and not b]
     return CaseResult(
         id=case.id,
         status=outcome.status,
@@ -377,9 +384,13 @@ def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseR
         diff=quoted_text(outcome.diff),
         stderr=stderr,
         seconds=seconds,
-        failed_steps=tuple(number for number, _ in outcome.failed),
-        paper_failed_steps=tuple(n for n, step in outcome.failed if step.profile == "paper"),
-        differing_choices=tuple(sorted({c for _, step in outcome.failed for c in step.choices})),
+        failed_steps=tuple(number for number, _, _ in outcome.failed),
+        paper_failed_steps=tuple(n for n, step, _ in outcome.failed if step.profile == "paper"),
+        differing_choices=tuple(sorted({c for _, _, blamed in outcome.failed for c in blamed})),
+        unexplained_steps=tuple(n for n, step, blamed in unexplained),
+        candidate_choices=tuple(
+            sorted({c for _, step, _ in unexplained for c in step.alternatives or step.choices})
+        ),
         paper_steps=outcome.paper_steps,
     )
 
@@ -858,6 +869,7 @@ def main(argv: list[str]) -> int:
         SUITE_VERSION if suite is None else suite.version,
         len(cases),
         None if suite is None else suite.sha256,
+        profile=args.profile,
     )
     files = _ReportFiles(args.json, args.junit, args.write_known_failures, args.profile)
     try:

@@ -22,6 +22,7 @@ from typing import Any
 
 import icontract
 
+from gcv.conformance.compare import check
 from gcv.conformance.protocol import PROTOCOL, schema_problem
 from gcv.conformance.statements import (
     A1,
@@ -135,12 +136,21 @@ class Step:
     depends on (the step's own turn's, and those of earlier turns whose alternative could
     change what the step reads).  A step with none belongs to the ``paper`` profile: the
     papers alone determine its outcome; the others to the ``reference`` profile.
+    ``alternatives`` maps each of those choices whose alternative, made alone from the
+    case's start, answers this step otherwise to that answer's expectation: a differing
+    answer one of them accepts is explained by that choice.
     """
 
     request: Mapping[str, Any]
     expect: Mapping[str, Any]
     note: str = ""
     choices: tuple[str, ...] = ()
+    alternatives: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def explained_by(self, response: Mapping[str, Any]) -> tuple[str, ...]:
+        """The choices whose alternative alone answers this step as ``response`` does."""
+        alternatives = self.alternatives.items()
+        return tuple(sorted(c for c, e in alternatives if check(self.request, e, response) is None))
 
     @property
     def profile(self) -> str:
@@ -151,6 +161,10 @@ class Step:
         """The step's JSON object."""
         data: dict[str, Any] = {"request": dict(self.request), "expect": dict(self.expect)}
         data |= {"choices": list(self.choices)} if self.choices else {}
+        if self.alternatives:
+            data["alternatives"] = {
+                c: dict(self.alternatives[c]) for c in sorted(self.alternatives)
+            }
         return data | ({"note": self.note} if self.note else {})
 
 
@@ -213,7 +227,13 @@ class Case:
             agents=tuple(data["agents"]),
             atoms=tuple(data.get("atoms", ())),
             steps=tuple(
-                Step(s["request"], s["expect"], s.get("note", ""), tuple(s.get("choices", ())))
+                Step(
+                    s["request"],
+                    s["expect"],
+                    s.get("note", ""),
+                    tuple(s.get("choices", ())),
+                    s.get("alternatives", {}),
+                )
                 for s in data["steps"]
             ),
             model=data.get("model"),

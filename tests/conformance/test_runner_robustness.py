@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from gcv.conformance.process import STDERR_KEEP
+from gcv.conformance.process import MAX_RESPONSE_BYTES, STDERR_KEEP
 from gcv.conformance.runner import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -269,7 +269,33 @@ def test_a_60_mib_line_is_read_in_linear_time(tmp_path: Path) -> None:
     code, report = conform(tmp_path, ["-k", OBSERVE, "--timeout", "300"], fake("long-line"))
     assert code == EXIT_FAILED
     result = report["results"][0]
-    assert result["status"] == "error" and result["reason"].startswith("garbage: not JSON")
+    refused = f"garbage: a response line longer than {MAX_RESPONSE_BYTES} bytes"
+    assert result["status"] == "error" and result["reason"].startswith(refused), result
+
+
+@pytest.mark.slow
+def test_a_huge_valid_answer_is_refused_past_the_limit_in_bounded_memory(tmp_path: Path) -> None:
+    """A valid 50 MB set answer is refused once MAX_RESPONSE_BYTES are read: the runner
+    neither holds nor parses the rest (it once cost 389 MB and a 105 MB JUnit report)."""
+    options = ["-k", "core/queries/affected-is-one-step", "--junit", str(tmp_path / "r.xml")]
+
+    def peak_of(mode: str) -> tuple[int, int, dict[str, Any]]:
+        tracemalloc.start()
+        try:
+            code, report = conform(tmp_path, options, fake(mode))
+            return tracemalloc.get_traced_memory()[1], code, report
+        finally:
+            tracemalloc.stop()
+
+    baseline, _, _ = peak_of("correct")  # loading the suite costs the most
+    peak, code, report = peak_of("huge-answer")
+    assert code == EXIT_FAILED
+    result = report["results"][0]
+    refused = f"garbage: a response line longer than {MAX_RESPONSE_BYTES} bytes"
+    assert result["status"] == "error" and result["reason"].startswith(refused), result
+    extra = peak - baseline
+    assert extra < 4 * MAX_RESPONSE_BYTES, f"{extra} more bytes traced for a 50 MB answer"
+    assert (tmp_path / "r.xml").stat().st_size < 64 * 1024
 
 
 @pytest.mark.slow

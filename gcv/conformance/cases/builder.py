@@ -290,7 +290,10 @@ class CaseBuilder:
                 TALLY["answers recomputed"] += 1
         if equals is not _UNSET:
             self._check_stated(query, equals, expect.get("result"))
-        self._record(request, expect, note, self.choices.query(query, request.get("record")))
+        asked = request.get("record")
+        registered = asked is None or asked in self._state().records
+        choices = self.choices.query(query, asked, registered=registered)
+        self._record(request, expect, note, choices)
         return expect.get("result")
 
     def _check_stated(self, query: str, stated: Any, result: Any) -> None:

@@ -165,6 +165,23 @@ def _support_evidence_joins_dep(b: CaseBuilder) -> None:
 
 
 @case(
+    "core/interactions/evidence-rests-on-its-target",
+    "New evidence may rest on the record it supports: T3.cite.not-self forbids only citing "
+    "the operation's own record, so the Dep cycle h1 -> e1 -> h1 is accepted (Definition 2.1 "
+    "admits it) and Affected*(h1) holds h1 (Corollary 2.4: h1 lies on a cycle). Refusing "
+    "it as self-reference (the clause read wider) is not one of the papers' readings.",
+    [SUPPORT, DEF21, COR24],
+    **NEW,
+)
+def _evidence_rests_on_its_target(b: CaseBuilder) -> None:
+    _h1_on_o1(b)
+    b.apply("b", Support("h1", "e1", "replayed from h1's trace", evidence_depends_on=("h1",)))
+    b.query("dependencies", "e1", equals=["h1"])
+    b.query("affected_star", "h1", equals=["h1", "e1"])
+    b.grounded("h1", ["h1", "o1", "e1"])
+
+
+@case(
     "core/interactions/registered-evidence-commits-its-speaker",
     "The speaker of a Support or Undermine commits to the evidence it registers (B.3), and "
     "an Observe's speaker to the observation (Section 2: Observe commits content).",

@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gcv.spec.clauses import CHOSEN, CLAUSES, Affects
+from gcv.conformance.protocol import RECORD_SET_QUERIES
+from gcv.spec.clauses import CHOSEN, CLAUSES, UNREGISTERED_RECORD, Affects
 from gcv.trace import EPISTEMIC_QUERIES
 
 __all__ = ["ChoiceHistory", "labelled_by"]
@@ -85,9 +86,14 @@ class ChoiceHistory:
         self._carried |= {c: affects for c, affects in own.items() if affects != "error"}
         return tuple(sorted(depends))
 
-    def query(self, query: str, record: str | None = None) -> tuple[str, ...]:
-        """The choices a query step depends on (``record``: the record it asks about)."""
+    def query(
+        self, query: str, record: str | None = None, *, registered: bool = True
+    ) -> tuple[str, ...]:
+        """The choices a query step depends on (``record``: the record it asks about;
+        ``registered``: whether it is in Args_t).  A set query about an unregistered
+        record rests on ``query.record-registered`` too."""
         reads = _READS.get(query, frozenset())
+        own = {UNREGISTERED_RECORD} if query in RECORD_SET_QUERIES and not registered else set()
         if query == "standing" and record not in self._last_labelled:
-            return tuple(sorted(self._earlier(reads, self._before_last)))
-        return tuple(sorted(self._earlier(reads)))
+            return tuple(sorted(self._earlier(reads, self._before_last) | own))
+        return tuple(sorted(self._earlier(reads) | own))

@@ -25,6 +25,7 @@
 - ``hang-on-start``: never answers a start request;
 - ``slow``: correct, but takes 50 ms over each start;
 - ``long-line``: answers standing queries with a 60 MiB line that is not JSON;
+- ``huge-answer``: answers affected_star with a valid set of 5,000,000 members (about 50 MB);
 - ``repeats``: answers Affected*(beta) with its members, each repeated 200,000 times;
 - ``flood``: correct, but writes 32 MiB to stderr at the first turn, then ``fake: last words``;
 - ``belief-over-w``: answers B_i phi (and B_i(phi | psi)) at the most plausible worlds of all
@@ -34,7 +35,7 @@
 - ``hypothesis-commits``: makes the paper-compatible alternative of the choice
   ``T3.hypothesize.no-commitment``: a Hypothesize commits its speaker;
 - ``paper-alternatives``: makes the paper-compatible alternative of every chosen clause at
-  once (``choices.all_alternatives``);
+  once (``gcv.conformance.alternatives.all_alternatives``);
 - ``support-revives-weakened``: a Support of a weakened record labels it active again (run
   it under ``python -O``: the reference's contracts would stop it);
 - ``no-visited-set``: a Verify walk that pushes every support it meets, seen or not (correct
@@ -82,6 +83,8 @@ def _dep_star(session: Session, record: str) -> list[str]:
 
 
 LONG_LINE_BYTES = 60 * 1024 * 1024
+HUGE_ANSWER_MEMBERS = 5_000_000
+"""A valid set answer of about 50 MB."""
 FLOOD_BYTES = 32 * 1024 * 1024
 
 
@@ -169,6 +172,8 @@ def _answer(mode: str, session: Session, request: Any) -> dict[str, Any] | str:
         response["result"] = "yes" if result else "no"
     elif mode == "wrong-commitments" and _is_query(request, "commitments"):
         response["result"] = []
+    elif mode == "huge-answer" and _is_query(request, "affected_star"):
+        response["result"] = [f"r{k}" for k in range(HUGE_ANSWER_MEMBERS)]
     elif mode == "repeats" and _is_query(request, "affected_star"):
         response["result"] = [member for member in result for _ in range(200_000)]
     elif mode == "one-step" and _is_query(request, "affected_star"):
@@ -249,7 +254,8 @@ def main(mode: str, bug: str = "") -> int:
         _revive_supported()
     # The sibling modules, imported as pytest imports them: from the repository's root.
     sys.path.append(str(Path(__file__).parents[3]))
-    from tests.conformance.fakes import choices, paper_bugs
+    from gcv.conformance import alternatives as choices
+    from tests.conformance.fakes import paper_bugs
 
     alternatives = contextlib.ExitStack()
     if mode == "hypothesis-commits":

@@ -30,13 +30,22 @@ import gcv.reference.rules.observe
 import gcv.reference.rules.question
 import gcv.reference.rules.shared
 import gcv.reference.verifier
+from gcv.conformance.alternatives import (
+    HOMES,
+    Alternative,
+    _after_apply,
+    _all,
+    _before_apply,
+    _table_row,
+    _wrapped,
+)
 from gcv.conformance.compare import check
 from gcv.conformance.session import Session
 from gcv.conformance.vectors import load_suite
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.effects import EpistemicState
 from gcv.reference.epistemic.formula import atoms_of
-from gcv.reference.errors import UnknownAtom
+from gcv.reference.errors import SelfReference, UnknownAtom, UnknownRecord
 from gcv.reference.identifiers import AgentId
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -51,15 +60,6 @@ from gcv.reference.operations import (
 )
 from gcv.reference.records import Kind, Record, Standing
 from tests import broken_engines
-from tests.conformance.fakes.choices import (
-    HOMES,
-    Alternative,
-    _after_apply,
-    _all,
-    _before_apply,
-    _table_row,
-    _wrapped,
-)
 
 __all__ = ["PAPER_BUGS", "UNCAUGHT", "UNOBSERVABLE", "PaperBug", "paper_steps_caught"]
 
@@ -321,6 +321,25 @@ def _introduced_atoms_unknown_to_the_formula(original: Any) -> Any:
     return violation
 
 
+def _evidence_resting_on_the_target_refused(
+    dmap: DependencyMap, op: Operation, speaker: AgentId
+) -> Operation:
+    if isinstance(op, Support | Undermine) and op.target in op.evidence_depends_on:
+        raise SelfReference(
+            f"{op.evidence} rests on {op.target}", field="evidence_depends_on", record=op.target
+        )
+    return op
+
+
+def _unregistered_refused(original: Any) -> Any:
+    def verify(self: Any, candidate: Any) -> Any:
+        if candidate is not None and candidate not in self.state.records:
+            raise UnknownRecord(f"record {candidate!r} is not registered", record=candidate)
+        return original(self, candidate)
+
+    return verify
+
+
 PAPER_BUGS: dict[str, PaperBug] = {
     bug.what: bug
     for bug in (
@@ -526,6 +545,16 @@ PAPER_BUGS: dict[str, PaperBug] = {
             _during(Question, gcv.reference.rules.question, "queue_question", _nothing_queued),
         ),
         PaperBug(
+            "T3.evidence.registered-with-claim",
+            "T3.cite.not-self read wider: new evidence resting on the operation's target refused",
+            _before_apply(_evidence_resting_on_the_target_refused),
+        ),
+        PaperBug(
+            "query.verify.no-record",
+            "Verify of an unregistered identifier refused as unknown-record",
+            lambda: _wrapped(gcv.reference.verifier.Verifier, "verify", _unregistered_refused),
+        ),
+        PaperBug(
             "del.formula.atoms-in-prop",
             "a formula naming the atoms its operation introduces refused",
             lambda: _wrapped(
@@ -538,13 +567,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
 }
 """What the engine breaks -> the engine."""
 
-UNCAUGHT: dict[str, str] = {
-    "del.question": (
-        "every step after a Question depends on the choice T3.question.registers-record "
-        "(its alternative registers no record, which could change every later outcome), so "
-        "no paper-profile step reads the queue a Question leaves"
-    ),
-}
+UNCAUGHT: dict[str, str] = {}
 """Paper clause -> why no paper-profile step of the suite reads it yet."""
 
 UNOBSERVABLE: dict[str, str] = {

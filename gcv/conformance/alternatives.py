@@ -6,7 +6,10 @@ papers allow (the clause's ``alternative``; spec/normative.md).  The patches com
 each wraps whatever the patched name holds when it is entered, so :func:`all_alternatives`
 is an implementation making every alternative at once.
 
-This module imports only the reference, so ``fake_impl.py`` can load it as a sibling.
+This module imports only the reference and its protocol session.  The vectors' generator
+runs each case under the alternative of every choice its steps name, and records what that
+engine answers where it differs (a step's ``alternatives``), so that a runner can blame a
+difference on the choices whose alternatives explain it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import dataclasses
 import itertools
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -35,6 +39,7 @@ import gcv.reference.rules.shared
 import gcv.reference.rules.support
 import gcv.reference.rules.undermine
 import gcv.reference.verifier
+from gcv.conformance.protocol import RECORD_SET_QUERIES
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.abduction import Problem
 from gcv.reference.epistemic.effects import EpistemicState
@@ -148,12 +153,13 @@ def _cited_field(field: str, **change: object) -> Alternative:
 def _all(*alternatives: Alternative) -> Alternative:
     """Several patches as one alternative."""
 
-    def entered() -> AbstractContextManager[None]:
+    @contextmanager
+    def entered() -> Iterator[None]:
         # If one patch cannot be made, the ones already made are undone at once.
         with ExitStack() as stack:
             for alternative in alternatives:
                 stack.enter_context(alternative())
-            return stack.pop_all()
+            yield
 
     return entered
 
@@ -230,7 +236,9 @@ def _first_failing_as_written() -> AbstractContextManager[None]:
                     raise
                 failures = []
                 scratch = copy.deepcopy(self)
-                for index, op in gcv.reference.apply.in_application_order(turn.operations):
+                # Read through apply's namespace, which other alternatives patch.
+                ordered = vars(gcv.reference.apply)["in_application_order"](turn.operations)
+                for index, op in ordered:
                     try:
                         original(scratch, gcv.reference.verifier.Turn(turn.speaker, (op,)))
                     except GcvError as error:
@@ -278,7 +286,8 @@ def _epistemic_before_table() -> AbstractContextManager[None]:
         def apply_operation(
             dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
         ) -> None:
-            found = gcv.reference.apply.find_epistemic_violation(op, dmap.model)
+            # Read through apply's namespace, which other alternatives patch.
+            found = vars(gcv.reference.apply)["find_epistemic_violation"](op, dmap.model)
             if found is not None:
                 raise found
             original(dmap, op, speaker, **kw)
@@ -286,6 +295,22 @@ def _epistemic_before_table() -> AbstractContextManager[None]:
         return apply_operation
 
     return _wrapped(gcv.reference.apply, "apply_operation", wrap)
+
+
+# -- queries ------------------------------------------------------------------------------------
+
+
+def _unregistered_record_answers_empty() -> AbstractContextManager[None]:
+    """A set query about an unregistered record answers the empty set."""
+
+    def wrap(original: Any) -> Any:
+        def answer(self: Any, record: Any) -> Any:
+            return () if record not in self.state.records else original(self, record)
+
+        return answer
+
+    verifier = gcv.reference.verifier.Verifier
+    return _all(*(partial(_wrapped, verifier, q, wrap) for q in sorted(RECORD_SET_QUERIES)))()
 
 
 # -- turns and order ----------------------------------------------------------------------------
@@ -567,7 +592,8 @@ def _switch_ignored(kind: type[Operation], **default: object) -> Alternative:
 
     def wrap(original: Any) -> Any:
         def realisation(op: Operation) -> Any:
-            return original(dataclasses.replace(op, **default) if isinstance(op, kind) else op)
+            changed: Any = dataclasses.replace  # the fields ``default`` names are ``kind``'s
+            return original(changed(op, **default) if isinstance(op, kind) else op)
 
         return realisation
 
@@ -594,7 +620,8 @@ def _surprise_read_before_the_turn() -> AbstractContextManager[None]:
     def announcing(original: Any) -> Any:
         def announce(state: EpistemicState, observations: Any) -> EpistemicState:
             before[:] = [state.model.explicit()]
-            return original(state, observations)
+            announced: EpistemicState = original(state, observations)
+            return announced
 
         return announce
 
@@ -613,8 +640,9 @@ def _solution_read_in_the_current_model() -> AbstractContextManager[None]:
     """Definition A.2's explanatory check reads M_t, not the model the problem arose in."""
 
     def wrap(original: Any) -> Any:
-        def check(current: Any, problem: Problem, gamma: Any) -> Any:
-            return original(current, dataclasses.replace(problem, model=current), gamma)
+        def check(current: Any, problem: Problem, gamma: Any, literal: bool = False) -> Any:
+            problem = dataclasses.replace(problem, model=current)
+            return original(current, problem, gamma, literal=literal)
 
         return check
 
@@ -655,6 +683,7 @@ def _unknown_agent_malformed() -> AbstractContextManager[None]:
 ALTERNATIVES: dict[str, Alternative] = {
     "turn.speaker-checked-first": _speaker_checked_last,
     "turn.well-formed-first": _speaker_before_form,
+    "query.record-registered": _unregistered_record_answers_empty,
     "turn.numbering": _every_utterance_numbered,
     "turn.no-operations": _no_operations_refused,
     "order.kinds": _resolve_early,
