@@ -286,7 +286,7 @@ class Counts:
         unmodelled = ", ".join(f"{c} {n}" for c, n in sorted(self.unmodelled.items()))
         yield (
             f"decided by the encoding's transition relation: {self.encoded}; not modelled "
-            f"there (agents, awareness): {unmodelled}"
+            f"there (agents, awareness, M_t): {unmodelled}"
         )
         yield (
             f"steps the encoding allows, enumerated by the solver from {self.enumerated} "
