@@ -23,7 +23,8 @@ encoding allows over the identifier pool with cited sets of any size, and the en
 accept each.  Verify and Affected* of every record of every state are compared with
 gcv.spec.core, by the pure walk and by the compiled one (reference/closure.py).
 
-Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K] [--depth K]``
+Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K] [--depth K]
+[--epistemic]``
 for the counts, as a model checker prints them; ``--records 3`` is the deep profile, and
 ``--records 4 --depth 4`` the four-record one (every state within four turns of D_0: the
 whole four-record space is out of reach, see docs/verification.md).
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -519,14 +521,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--depth", type=int, metavar="K", help="expand only the states within K turns of D_0"
     )
+    parser.add_argument(
+        "--epistemic",
+        action="store_true",
+        help="the whole of D_t: M_t and the problem queue compared, cited sets of up to two "
+        "records, enumeration from every state, one-operation turns",
+    )
     args = parser.parse_args(argv)
-    scope = Scope(
-        tuple(f"r{i}" for i in range(1, args.records + 1)),
-        SMALL.agents,
-        () if args.no_pairs else SMALL.pair_records,
-        SMALL.pairs_from,
-        args.enumerate or SMALL.enumerate_every,
-        args.depth,
+    base = EPISTEMIC if args.epistemic else SMALL
+    scope = dataclasses.replace(
+        base,
+        records=tuple(f"r{i}" for i in range(1, args.records + 1)),
+        pair_records=() if args.no_pairs else base.pair_records,
+        enumerate_every=args.enumerate or base.enumerate_every,
+        depth=args.depth,
     )
     explorer = Explorer(scope)
     print(
