@@ -240,10 +240,11 @@ CLAIMS: tuple[Claim, ...] = (
         "abstracted to a set: partial correctness by lemma-2.1, termination by "
         "worklist-once, each record entering the worklist once with every pop counted, the "
         "bound |Args_t| by pigeonhole; the unrolled walk to a bound; and by walk-loops for "
-        "an encoding of dependency_walk's loop and _path_to's, over the code's own "
-        "state: accepting with exactly Dep*(alpha_c), each record once, or rejecting with a "
-        "witness outside S_t and a Dep path to it, each loop with a decreasing measure; "
-        "the encoding is tied to the code by syntax tree, not derived from it)",
+        "an encoding of dependency_walk and _path_to from entry to return, over the "
+        "code's own state: accepting with exactly Dep*(alpha_c), each record once, or "
+        "rejecting with a witness outside S_t and a Dep path to it, each loop with a "
+        "decreasing measure; the encoding is tied to the whole functions by syntax tree, "
+        "not derived from them)",
         Status.PROVED_UNBOUNDED,
         implemented_in=("gcv.reference.closure.dependency_walk",),
         tests=(
@@ -252,7 +253,7 @@ CLAIMS: tuple[Claim, ...] = (
                 "test_closure.py",
                 "test_rejected_walk_gives_a_shortest_path_to_a_record_outside_s_t",
             ),
-            _t("test_proofs_walk_loop.py", "test_the_encoded_loops_are_the_codes"),
+            _t("test_proofs_walk_loop.py", "test_the_encoded_functions_are_the_codes"),
         ),
         obligations=("lemma-2.1", "worklist-once", "lemma-2.1-bounded", "walk-loops"),
         vectors=(

@@ -15,6 +15,7 @@ from gcv.proofs.obligations import (
     stabilisation,
     standing,
     table3,
+    table_rows,
     termination,
     walk,
     walk_loop,
@@ -25,6 +26,8 @@ __all__ = ["OBLIGATIONS"]
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     table3.OBLIGATION,
+    table_rows.ROWS_OBLIGATION,
+    table_rows.CHOICES_OBLIGATION,
     walk.OBLIGATION,
     walk_loop.OBLIGATION,
     termination.OBLIGATION,

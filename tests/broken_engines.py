@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -196,6 +197,30 @@ class WalkIgnoresStanding(Verifier):
         return dependency_walk(n.supports, everyone_good, n.number[candidate]).named(
             candidate, n.name
         )
+
+
+@contextmanager
+def _announcing_with(broken: Callable[..., PlausibilityModel]) -> Iterator[None]:
+    """Swap [!psi] for ``broken`` wherever a loaded engine module holds it, for one turn
+    (found by identity, so wherever the operation's DEL realisation lives)."""
+    loaded = [m for m in list(sys.modules.values()) if m is not updates]  # it calls the original
+    holders = [m for m in loaded if getattr(m, "announce", None) is updates.announce]
+    for module in holders:
+        module.announce = broken  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for module in holders:
+            module.announce = updates.announce  # type: ignore[attr-defined]
+
+
+class AnnouncementKeepsWorlds(Verifier):
+    """Every public [!psi] keeps one world where psi fails (a DEL divergence: the
+    argumentation part of D_t is untouched)."""
+
+    def apply_turn(self, turn: Turn) -> TurnReport:
+        with _announcing_with(_announcement_keeping_one_eliminated_world):
+            return super().apply_turn(turn)
 
 
 @dataclass(frozen=True)

@@ -168,8 +168,10 @@ class Refusal:
 
     @property
     def modelled(self) -> bool:
-        """Whether the encoding models the clause that refused (not agents or awareness)."""
-        return self.code not in ("unknown-agent", "already-aware") and self.field != "dissenters"
+        """Whether the encoding models the clause that refused (not agents, awareness, or
+        M_t: an announcement true at no world)."""
+        unmodelled = ("unknown-agent", "already-aware", "no-surviving-world")
+        return self.code not in unmodelled and self.field != "dissenters"
 
 
 def check(

@@ -23,7 +23,8 @@ encoding allows over the identifier pool with cited sets of any size, and the en
 accept each.  Verify and Affected* of every record of every state are compared with
 gcv.spec.core, by the pure walk and by the compiled one (reference/closure.py).
 
-Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K] [--depth K]``
+Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K] [--depth K]
+[--epistemic]``
 for the counts, as a model checker prints them; ``--records 3`` is the deep profile, and
 ``--records 4 --depth 4`` the four-record one (every state within four turns of D_0: the
 whole four-record space is out of reach, see docs/verification.md).
@@ -33,14 +34,16 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import permutations, product
+from itertools import combinations, permutations, product
 
 from gcv.proofs.encode import Rules
 from gcv.reference.closure import COMPILED, PURE
+from gcv.reference.epistemic.formula import Atom, Formula, Not
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -58,7 +61,8 @@ from gcv.reference.operations import (
 from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core, transition
-from gcv.translate import spec_operation
+from gcv.spec import epistemic as se
+from gcv.translate import spec_model, spec_operation
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
 from tests.maps import answered_by
 from tests.test_transition import _same_map as same_map
@@ -82,6 +86,11 @@ class Scope:
     """Expand only the states reached within this many turns (None: every reachable
     state).  Every step from an expanded state is still checked, so a bound k covers each
     transition out of a state k turns from D_0 or fewer: bounded model checking."""
+    epistemic: bool = False
+    """Compare M_t and the problem queue too (the spec's brute-force DEL), the registering
+    operations carrying each formula of :data:`FORMULAS`, Question's queued."""
+    cited: int = 1
+    """The largest cited set of the pool (depends_on, attackers, subsumes, premises)."""
 
     @property
     def pairs(self) -> bool:
@@ -94,24 +103,44 @@ SMALL = Scope(("r1", "r2"), ("a", "b"), ("r1", "r2"), pairs_from=2, enumerate_ev
 state.  Three records (``--records 3``, the deep profile) reach 8,146 states up to renaming
 and take 2.2 million one-operation steps: about twenty minutes, not one."""
 
+EPISTEMIC = Scope(("r1", "r2"), ("a", "b"), epistemic=True, cited=2)
+"""The whole of D_t: M_t (one atom, two agents) and the problem queue compared too, cited
+sets of sizes 0 to 2, the solver enumerating from every state; one-operation turns (the
+two-operation turns are :data:`SMALL`'s, where M_t does not decide acceptance)."""
 
-def operations(records: Sequence[str], agents: Sequence[str]) -> tuple[Operation, ...]:
-    """Every one-operation turn's operation over ``records``: each kind with no cited record
-    or one, evidence registered or reused, Resolve consensual or authoritative with
-    premises, subsumes and dissent; self-citations included (they must be refused)."""
+FORMULAS: tuple[Formula, ...] = (Atom(ATOMS[0]), Not(Atom(ATOMS[0])))
+"""The claims' formulas in the epistemic scope: p and its negation, so announcements,
+upgrades and downgrades move worlds both ways and two observations can contradict."""
+
+
+def operations(
+    records: Sequence[str],
+    agents: Sequence[str],
+    *,
+    cited: int = 1,
+    formulas: Sequence[Formula | None] = (None,),
+) -> tuple[Operation, ...]:
+    """Every one-operation turn's operation over ``records``: each kind with cited sets of
+    up to ``cited`` records (self-citations included: they must be refused), evidence
+    registered or reused, Resolve consensual or authoritative with premises, subsumes and
+    dissent; Observe, Hypothesize and Question once with each of ``formulas`` (the other
+    kinds take their target's)."""
+    sets = [c for size in range(1, cited + 1) for c in combinations(records, size)]
     ops: list[Operation] = [ExpandAwareness("q"), ExpandAwareness(ATOMS[0])]
+    for x, f in product(records, formulas):
+        ops += [Observe(x, "c", formula=f), Hypothesize(x, "c", formula=f)]
+        ops += [Question(x, "c", formula=f)]
+        ops += [Observe(x, "c", depends_on=ys, formula=f) for ys in sets]
+        ops += [Hypothesize(x, "c", depends_on=ys, formula=f) for ys in sets]
     for x in records:
-        ops += [Observe(x, "c"), Hypothesize(x, "c"), Question(x, "c")]
-        ops += [Observe(x, "c", depends_on=(y,)) for y in records]
-        ops += [Hypothesize(x, "c", depends_on=(y,)) for y in records]
         for y in records:
             ops += [Support(x, y), Support(x, y, "e"), Undermine(x, y), Undermine(x, y, "e")]
-        ops += [Revise(x), *(Revise(x, (y,)) for y in records)]
-        ops += [Resolve(x), *(Resolve(x, (y,)) for y in records)]
+        ops += [Revise(x), *(Revise(x, ys) for ys in sets)]
+        ops += [Resolve(x), *(Resolve(x, ys) for ys in sets)]
         ops += [Resolve(x, authoritative=True)]
         ops += [Resolve(x, authoritative=True, dissenters=(a,)) for a in agents]
-        for subsumes, z in product(((), *((y,) for y in records)), records):
-            ops.append(Resolve(x, subsumes, authoritative=True, premises=(z,)))
+        for subsumes, zs in product(((), *sets), sets):
+            ops.append(Resolve(x, subsumes, authoritative=True, premises=zs))
     return tuple(ops)
 
 
@@ -143,6 +172,8 @@ def canonical(m: Concrete, state: transition.State, scope: Scope) -> Key:
     under renaming, so one state of each class is explored, the first reached.
     """
     atoms = tuple(sorted(state.atoms))
+    if scope.epistemic:
+        return _epistemic_key(state, scope, atoms)
     best: Key | None = None
     for order in permutations(scope.records):
         rename = dict(zip(scope.records, order, strict=True))
@@ -156,6 +187,48 @@ def canonical(m: Concrete, state: transition.State, scope: Scope) -> Key:
     assert best is not None
     aware = sorted(tuple(sorted(state.awareness[a])) for a in scope.agents)
     return (*best, atoms, tuple(aware))
+
+
+def _model_key(model: se.EpistemicModel | None) -> str:
+    """M_t (or a problem's M_chi) as one comparable value: its worlds and each <=_i."""
+    if model is None:
+        return ""
+    worlds = sorted(repr(sorted(w)) for w in model.worlds)
+    leq = {a: sorted(repr(pair) for pair in pairs) for a, pairs in model.leq.items()}
+    return repr((worlds, sorted(leq.items())))
+
+
+def _problem_key(problem: transition.Problem, rename: dict[str, str]) -> Key:
+    """A queued problem, its records renamed: who poses it, its source, the hypotheses
+    that closed it, chi and M_chi."""
+    closed = tuple(rename[h] for h in problem.closed_by)
+    chi, posed = repr(problem.chi), _model_key(problem.posed)
+    return (problem.agent, rename[problem.source], closed, chi, posed)
+
+
+def _epistemic_key(state: transition.State, scope: Scope, atoms: tuple[str, ...]) -> Key:
+    """With M_t compared, records are renamed but agents are not (each has its own <=_i),
+    and a record's kind and formula join its label (Support, Undermine, Revise and Resolve
+    update M_t by the target's formula; Definition A.2 reads the hypotheses)."""
+    best: Key | None = None
+    for order in permutations(scope.records):
+        rename = dict(zip(scope.records, order, strict=True))
+        shape = (
+            tuple(
+                sorted(
+                    (rename[r], x.standing, x.kind, repr(x.formula))
+                    for r, x in state.records.items()
+                )
+            ),
+            tuple(sorted((rename[a], rename[b]) for a, b in state.dep)),
+            tuple(sorted((rename[a], rename[b]) for a, b in state.att)),
+            tuple(_problem_key(p, rename) for p in state.problems),
+        )
+        if best is None or shape < best:
+            best = shape
+    assert best is not None
+    aware = tuple(tuple(sorted(state.awareness[a])) for a in scope.agents)
+    return (*best, atoms, aware, _model_key(state.model))
 
 
 class Divergence(AssertionError):
@@ -193,6 +266,7 @@ class Counts:
     queries: int = 0
     enumerated: int = 0
     allowed: int = 0
+    allowed_for_m_t: int = 0
     encoded: int = 0
     unmodelled: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
@@ -214,11 +288,12 @@ class Counts:
         unmodelled = ", ".join(f"{c} {n}" for c, n in sorted(self.unmodelled.items()))
         yield (
             f"decided by the encoding's transition relation: {self.encoded}; not modelled "
-            f"there (agents, awareness): {unmodelled}"
+            f"there (agents, awareness, M_t): {unmodelled}"
         )
         yield (
             f"steps the encoding allows, enumerated by the solver from {self.enumerated} "
             f"states: {self.allowed}, every one accepted"
+            + (f" but {self.allowed_for_m_t} refused by M_t" if self.allowed_for_m_t else "")
         )
         yield f"{self.seconds:.1f} s"
 
@@ -265,13 +340,16 @@ class Explorer:
         rules: Rules = RULES,
     ) -> None:
         self.scope, self.rules, self.counts = scope, rules, Counts()
-        self.singles = operations(scope.records, scope.agents)
+        self.refused = Refusal("", None)  # the last refusal
+        formulas = FORMULAS if scope.epistemic else (None,)
+        self.singles = operations(scope.records, scope.agents, cited=scope.cited, formulas=formulas)
         paired = paired_operations(scope.pair_records, scope.agents) if scope.pairs else ()
         self.pairs = [(a, b) for a in paired for b in paired]
         self.encoding = Evaluator(scope.records, rules)
         self._spec_ops: dict[Operation, dict[str, object]] = {}
         start = engine(list(scope.agents), list(ATOMS))
-        self.root = Node(start, transition.State.start(scope.agents, ATOMS), 0)
+        model = spec_model(start.model) if scope.epistemic else None
+        self.root = Node(start, transition.State.start(scope.agents, ATOMS, model), 0)
 
     def run(self) -> Counts:
         """Explore every reachable state; raise :class:`Divergence` at the first disagreement."""
@@ -321,7 +399,7 @@ class Explorer:
         ops = tuple(self._spec_operation(op) for op in turn.operations)
         try:
             spec: transition.Outcome | transition.Rejected = transition.process_turn(
-                node.spec, transition.Turn(turn.speaker, ops), epistemic=False
+                node.spec, transition.Turn(turn.speaker, ops), epistemic=self.scope.epistemic
             )
         except transition.Rejected as refused:
             spec = refused
@@ -347,12 +425,13 @@ class Explorer:
                 ) from None
             counts.codes[error.code] += 1
             counts.coverage.update(_covers(turn.operations, accepted=False))
-            self._encoded(node, turn, Refusal(error.code, error.field, _position(turn, error)))
+            self.refused = Refusal(error.code, error.field, _position(turn, error))
+            self._encoded(node, turn, self.refused)
             return None
         if isinstance(spec, transition.Rejected):
             raise Divergence(f"{turn}: the engine accepts; the spec refuses ({spec})")
         try:
-            same_map(engine, spec.state, epistemic=False)
+            same_map(engine, spec.state, epistemic=self.scope.epistemic)
         except AssertionError as part:
             raise Divergence(
                 f"{turn}: D_t+1 differs between the engine and the spec: {part}"
@@ -371,15 +450,19 @@ class Explorer:
 
     def every_allowed_step_is_accepted(self, node: Node) -> None:
         """Every one-operation step the encoding allows from ``node`` over the identifier
-        pool, with any cited sets (not only the pool's), is accepted, as the spec's."""
+        pool, with any cited sets (not only the pool's), is accepted, as the spec's, unless
+        refused for what the encoding does not model (M_t: a Revise announcing a formula
+        true nowhere)."""
         self.counts.enumerated += 1
         for kind in OperationKind:
             if kind is OperationKind.EXPAND_AWARENESS:  # no parameter the encoding reads
                 continue
             for op in allowed(node.concrete, kind, self.scope.records, self.rules):
-                if self.step(node, Turn(self.scope.agents[0], (op,))) is None:
+                taken = self.step(node, Turn(self.scope.agents[0], (op,)))
+                if taken is None and self.refused.modelled:
                     raise Divergence(f"the encoding allows {op}; the engine refuses it")
                 self.counts.allowed += 1
+                self.counts.allowed_for_m_t += taken is None
 
     def _encoded(self, node: Node, turn: Turn, after: Concrete | Refusal) -> None:
         """The step as the encoded relation decides it must be the step taken."""
@@ -438,14 +521,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--depth", type=int, metavar="K", help="expand only the states within K turns of D_0"
     )
+    parser.add_argument(
+        "--epistemic",
+        action="store_true",
+        help="the whole of D_t: M_t and the problem queue compared, cited sets of up to two "
+        "records, enumeration from every state, one-operation turns",
+    )
     args = parser.parse_args(argv)
-    scope = Scope(
-        tuple(f"r{i}" for i in range(1, args.records + 1)),
-        SMALL.agents,
-        () if args.no_pairs else SMALL.pair_records,
-        SMALL.pairs_from,
-        args.enumerate or SMALL.enumerate_every,
-        args.depth,
+    base = EPISTEMIC if args.epistemic else SMALL
+    scope = dataclasses.replace(
+        base,
+        records=tuple(f"r{i}" for i in range(1, args.records + 1)),
+        pair_records=() if args.no_pairs else base.pair_records,
+        enumerate_every=args.enumerate or base.enumerate_every,
+        depth=args.depth,
     )
     explorer = Explorer(scope)
     print(

@@ -91,6 +91,11 @@ def test_runner_exit_codes_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert entry["id"] == "lemma-2.2" and entry["proved"] and entry["ok"]
     assert all(t["outcome"] == "counterexample" and t["confirmed"] for t in entry["twins"])
     assert main(["--only", "no-such-obligation"]) == 2
+    assert main(["--only", "no-such,abandoned-final,no-ret*", "--json"]) == 0
+    assert [e["id"] for e in json.loads(capsys.readouterr().out)] == [
+        "no-return",
+        "abandoned-final",
+    ]
 
 
 def test_runner_fails_when_a_check_is_not_proved(

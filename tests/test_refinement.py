@@ -9,7 +9,9 @@ Affected* of every record of every state checked by the pure walk and the compil
 reference/closure.py; and the pool r1-r4 within three turns of D_0 (bounded).  Then planted
 divergences, in the engine (a patched copy, as
 tests/broken_engines.py does), in the encoding (a changed row) and in the queries, each
-make the exploration fail.
+make the exploration fail.  Last, the whole of D_t (:data:`tests.refinement.EPISTEMIC`): M_t
+and the problem queue compared too, within two turns of D_0, and a planted DEL divergence
+that only that comparison sees.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from gcv.reference.records import Standing
 from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from tests import broken_engines
-from tests.refinement import SMALL, Counts, Divergence, Explorer, Scope, operations
+from tests.refinement import EPISTEMIC, SMALL, Counts, Divergence, Explorer, Scope, operations
 
 pytestmark = pytest.mark.slow
 
@@ -234,3 +236,36 @@ def test_four_records_within_three_turns_of_d0_hold_no_divergence() -> None:
     print(*counts.lines(), sep="\n")
     assert counts.depth == 3 and counts.beyond > 0
     assert max(counts.by_records) == 3 and counts.transitions > 30_000
+
+
+# -- the whole of D_t: M_t and the problem queue -------------------------------------------------
+
+_EPISTEMIC = dataclasses.replace(EPISTEMIC, depth=2)
+"""Every step out of every state within two turns of D_0 (86 states up to renaming of the
+records, 720 more reached): the whole space with formulas on the claims grows past the test
+command's budget by the third turn (each state takes about 200 steps, each with the spec's
+brute-force DEL update)."""
+
+
+def test_m_t_and_the_problem_queue_agree_on_every_step() -> None:
+    """Engine and spec agree on M_t (worlds and each <=_i) and the problem queue as well as
+    the argumentation, from every state within two turns, cited sets of sizes 0 to 2, and
+    the solver enumerates the encoding's allowed steps from every state expanded."""
+    counts = Explorer(_EPISTEMIC).run()
+    print(*counts.lines(), sep="\n")
+    assert counts.states == 86 and counts.beyond == 720, (counts.states, counts.beyond)
+    assert counts.enumerated == counts.states, "the solver enumerates from every state"
+    assert counts.codes["no-surviving-world"] > 0, "announcements refused by M_t are taken"
+    for kind in ("observe", "hypothesize", "question", "revise", "resolve", "undermine"):
+        assert counts.coverage[f"accepted {kind}"] >= 20, kind
+    two = [op for op in Explorer(_EPISTEMIC).singles if len(getattr(op, "depends_on", ())) == 2]
+    assert two, "cited sets of two records are in the pool"
+
+
+def test_an_announcement_that_keeps_worlds_is_caught() -> None:
+    """A planted DEL divergence: every public [!psi] keeps one world where psi fails; the
+    argumentation part is untouched, so only the comparison of M_t catches it."""
+    first, broken = dataclasses.replace(_EPISTEMIC, depth=1), broken_engines.AnnouncementKeepsWorlds
+    Explorer(dataclasses.replace(first, epistemic=False), engine=broken).run()  # blind to it
+    with pytest.raises(Divergence, match="M_t differs"):
+        Explorer(first, engine=broken).run()

@@ -15,9 +15,18 @@ by n + 1 without counting.
 Checks: the invariant holds on entry, is preserved by each of the three steps, and on exit
 implies the postcondition (the returned ``queue[1:]`` holds each record with a non-empty
 path to beta exactly once, and nothing else); the measure (n + 1 - head, inner, degree -
-k), ordered lexicographically, decreases on each step and is bounded below.  ``LOOPS`` is
-the code the encoding follows; ``tests/test_proofs_closure_loop.py`` checks it is still
-the code of ``reference/closure.py``.
+k), ordered lexicographically, decreases on each step and is bounded below.  Affected* within
+S_t (``_affected_star_active``) keeps the returned records in S_t: on exit, exactly the
+records of Affected*(beta) in S_t, each once.
+
+``CODE`` is the code the encoding follows, whole functions from entry to return, and
+``tests/test_proofs_closure_loop.py`` checks it is still the code of ``reference/closure.py``.
+Each statement outside the loop has its part: ``seen = set(); queue = [withdrawn]`` is
+:func:`entry`; ``return tuple(queue[1:])`` is :func:`postcondition` over ``queue[1:tail]``
+(``first``); the comprehension ``[r for r in ... if good[r]]`` is :func:`kept_in_s_t`.
+``_affected_star`` and ``names_of`` rename numbers to records (one-to-one), so what is
+proved of the numbers holds of the named answer.  The twins include a return of the whole
+queue (beta itself with it), the change a review planted, and the filter left out.
 """
 
 from __future__ import annotations
@@ -29,21 +38,46 @@ import z3
 
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
-from gcv.reference.closure import reverse_closure
+from gcv.reference.closure import PURE, reverse_closure
+from gcv.reference.identifiers import RecordId
 
-__all__ = ["LOOPS", "OBLIGATION", "Input", "decreases", "measure", "permutation", "value"]
+__all__ = ["CODE", "OBLIGATION", "Input", "decreases", "measure", "permutation", "value"]
 
-LOOPS = (
-    """
-for record in queue:
-    for dependent in dependents[record]:
-        if dependent not in seen:
-            seen.add(dependent)
-            queue.append(dependent)
+CODE = {
+    "reverse_closure": """
+def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
+    seen: set[int] = set()
+    queue = [withdrawn]
+    for record in queue:
+        for dependent in dependents[record]:
+            if dependent not in seen:
+                seen.add(dependent)
+                queue.append(dependent)
+    return tuple(queue[1:])
 """,
-)
-"""The loop this module encodes, as ``reverse_closure`` writes it (its exit is the
-encoding's ``finish`` and the postcondition)."""
+    "_affected_star": """
+def _affected_star(
+    dependents: Links, name: Sequence[RecordId], withdrawn: int
+) -> tuple[RecordId, ...]:
+    return names_of(reverse_closure(dependents, withdrawn), name)
+""",
+    "_affected_star_active": """
+def _affected_star_active(
+    dependents: Links, good: Sequence[int], name: Sequence[RecordId], withdrawn: int
+) -> tuple[RecordId, ...]:
+    return names_of([r for r in reverse_closure(dependents, withdrawn) if good[r]], name)
+""",
+    "names_of": """
+def names_of(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
+    if len(numbers) < 2:
+        return tuple([name[i] for i in numbers])
+    named: tuple[RecordId, ...] = itemgetter(*numbers)(name)
+    return named
+""",
+}
+"""The functions this module encodes, from entry to return (docstrings and contracts left
+out), as ``reference/closure.py`` writes them: Affected*, Affected* within S_t, and the
+renaming of their answers."""
 
 _i, _j, _x = z3.Ints("i j x")
 IntArray: TypeAlias = z3.ArrayRef
@@ -326,19 +360,34 @@ def decreases(before: tuple[z3.ArithRef, ...], after: tuple[z3.ArithRef, ...]) -
     return z3.And(smaller, *(c >= 0 for c in after))
 
 
-def postcondition(a: Input, s: Loop) -> z3.BoolRef:
-    """``queue[1:]`` holds exactly the records with a non-empty path to beta, each once."""
-    listed = z3.Lambda([_x], s.seen[_x])
+def _returned(s: Loop, x: z3.ArithRef, first: int) -> z3.BoolRef:
+    """x is in ``tuple(queue[first:])``."""
+    return z3.Exists([_i], z3.And(_i >= first, _i < s.tail, s.queue[_i] == x))
+
+
+def postcondition(a: Input, s: Loop, *, first: int = 1) -> z3.BoolRef:
+    """``tuple(queue[first:])`` (``first`` 1, as ``reverse_closure`` returns it; a twin
+    takes 0) holds exactly the records with a non-empty path to beta, each once."""
     return z3.And(
-        z3.ForAll([_x], a.path(_x) == listed[_x]),
+        z3.ForAll([_x], a.path(_x) == _returned(s, _x, first)),
         z3.ForAll(
             [_i, _j],
             z3.Implies(
-                z3.And(_i >= 1, _j >= 1, _i < s.tail, _j < s.tail, s.queue[_i] == s.queue[_j]),
+                z3.And(
+                    _i >= first, _j >= first, _i < s.tail, _j < s.tail, s.queue[_i] == s.queue[_j]
+                ),
                 _i == _j,
             ),
         ),
     )
+
+
+def kept_in_s_t(a: Input, good: IntArray, s: Loop, *, filtered: bool = True) -> z3.BoolRef:
+    """``[r for r in tuple(queue[1:]) if good[r]]`` (a twin leaves out the ``if``) holds
+    exactly the records of Affected*(beta) in S_t: "Their intersection with S_t identifies
+    the currently active dependents" (Section 2, "Retraction queries")."""
+    kept = z3.And(_returned(s, _x, 1), good[_x]) if filtered else _returned(s, _x, 1)
+    return z3.ForAll([_x], kept == z3.And(a.path(_x), good[_x]))
 
 
 def _one_record(a: Input, s: Loop, *, loops: bool, inner: bool, head: int) -> list[z3.BoolRef]:
@@ -399,7 +448,8 @@ def checks(budget: Budget) -> list[Check]:
         ]
     done = z3.And(z3.Not(s.inner), s.head >= s.tail)
     exit_witness = _one_record(a, s, loops=False, inner=False, head=1)
-    out.append(
+    good = z3.Array("good", ints, z3.BoolSort())
+    out += [
         Check(
             "exit: the postcondition",
             prove(
@@ -408,8 +458,17 @@ def checks(budget: Budget) -> list[Check]:
                 timeout_ms=ms,
                 witness=exit_witness,
             ),
-        )
-    )
+        ),
+        Check(
+            "Affected* within S_t: the records of Affected*(beta) in S_t, no other",
+            prove(
+                [*a.requires(), postcondition(a, s)],
+                kept_in_s_t(a, good, s),
+                timeout_ms=ms,
+                witness=[*exit_witness, good == z3.K(ints, z3.BoolVal(True))],
+            ),
+        ),
+    ]
     return out
 
 
@@ -474,14 +533,78 @@ def _unmarked_append_twin(budget: Budget) -> Twin:
     return Twin(name, result, text, again)
 
 
+def _whole_queue_twin(budget: Budget) -> Twin:
+    """``return tuple(queue)``: beta itself is returned, and ``reverse_closure`` on the
+    decoded index, beta on no cycle, leaves it out."""
+    a, s = Input.fresh(), Loop.fresh("s")
+    pins = _one_record(a, s, loops=False, inner=False, head=1)
+    done = z3.And(z3.Not(s.inner), s.head >= s.tail)
+    hypotheses = [*a.requires(), a.path_closed(), invariant(a, s), done, *pins]
+    name = "the exit returning the whole queue, beta with it"
+    result = prove(
+        [*hypotheses, a.path_least(s.seen)],
+        postcondition(a, s, first=0),
+        timeout_ms=budget.timeout_ms,
+        witness=pins,
+    )
+    if result.model is None:
+        return Twin(name, result)
+    m = result.model
+    beta, dependents = value(m, a.beta), a.decoded(m)
+    returned = [value(m, s.queue[i]) for i in range(value(m, s.tail))]
+    exact = reverse_closure(dependents, beta)
+    text = f"dependents {dependents}, beta {beta}: returns {returned}, reverse_closure {exact}"
+    return Twin(name, result, text, beta in returned and beta not in exact)
+
+
+def _unfiltered_twin(budget: Budget) -> Twin:
+    """Affected* within S_t without ``if good[r]``: a record outside S_t is returned, and
+    the pure query on the decoded index leaves it out."""
+    a, s = Input.fresh(), Loop.fresh("s")
+    ints = z3.IntSort()
+    good = z3.Array("good", ints, z3.BoolSort())
+    pins = [
+        *_chain(a),
+        z3.ForAll([_x], a.path(_x) == (_x == 1)),
+        good == z3.Store(z3.K(ints, z3.BoolVal(True)), 1, False),
+        s.queue == z3.Store(z3.K(ints, z3.IntVal(0)), 1, 1),
+        s.tail == 2,
+    ]
+    name = "Affected* within S_t keeping records outside S_t"
+    result = prove(
+        [*a.requires(), postcondition(a, s), *pins],
+        kept_in_s_t(a, good, s, filtered=False),
+        timeout_ms=budget.timeout_ms,
+        witness=pins,
+    )
+    if result.model is None:
+        return Twin(name, result)
+    m = result.model
+    beta, dependents = value(m, a.beta), a.decoded(m)
+    flags = [
+        int(z3.is_true(m.eval(good[r], model_completion=True))) for r in range(len(dependents))
+    ]
+    names = [RecordId(str(r)) for r in range(len(dependents))]
+    active = PURE.affected_star_active(dependents, flags, names, beta)
+    outside = [names[r] for r in reverse_closure(dependents, beta) if not flags[r]]
+    text = f"dependents {dependents}, good {flags}: outside S_t {outside}, the query {active}"
+    return Twin(name, result, text, bool(outside) and not set(outside) & set(active))
+
+
 def twins(budget: Budget) -> list[Twin]:
-    return [_early_exit_twin(budget), _unmarked_append_twin(budget)]
+    return [
+        _early_exit_twin(budget),
+        _unmarked_append_twin(budget),
+        _whole_queue_twin(budget),
+        _unfiltered_twin(budget),
+    ]
 
 
 OBLIGATION = Obligation(
     id="closure-loops",
-    statement="Definition 2.3 / Proposition 2.5, the code: reverse_closure's loop "
-    "returns exactly Affected*(beta), each record once, and terminates",
+    statement="Definition 2.3 / Proposition 2.5, the code: reverse_closure, entry to "
+    "return, returns exactly Affected*(beta), each record once, and terminates; Affected* "
+    "within S_t returns exactly its records in S_t",
     bound=lambda budget: "unbounded",
     checks=checks,
     twins=twins,

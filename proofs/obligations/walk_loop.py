@@ -27,9 +27,19 @@ S_t; on rejection the witness is in Dep*(start) and outside S_t, and the marks s
 path loop's hypotheses; that loop's invariant holds on entry, is preserved, and on exit the
 path, reversed, is a Dep path from the start to the witness.  Measures: (n + 1 - head,
 inner, degree - k) lexicographically for the walk, the position in the queue of the path's
-last record for the path loop; each decreases and is bounded below.  ``LOOPS`` is the code
-the encoding follows; ``tests/test_proofs_walk_loop.py`` checks it is still the code of
-``reference/closure.py``.
+last record for the path loop; each decreases and is bounded below.
+
+``CODE`` is the code the encoding follows, whole functions from entry to return, and
+``tests/test_proofs_walk_loop.py`` checks it is still the code of ``reference/closure.py``.
+Each statement outside the loops has its part: ``if not good[start]: return Walk(False, (),
+start, (start,))`` is the first check (its hypothesis ``not good[start]``; the entry check
+assumes ``good[start]``, the branch not taken); ``marks = {start: start + 1}; queue =
+[start]`` is :func:`entry`; ``return Walk(True, tuple(queue))`` is :func:`accepted` over
+``queue[0:tail]``; ``path = [end]`` is the path loop's entry and ``return
+tuple(reversed(path))`` its exit, :func:`is_dep_path_back` reading the list backwards.
+``Walk.named`` and ``_grounding`` rename numbers to records (the numbering is one-to-one),
+so what is proved of the numbers holds of the named answer.  The twins include the three
+changes a review planted outside the loops, so the statements tell them apart too.
 """
 
 from __future__ import annotations
@@ -50,25 +60,48 @@ from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
 from gcv.reference.closure import dependency_walk
 
-__all__ = ["LOOPS", "OBLIGATION"]
+__all__ = ["CODE", "OBLIGATION"]
 
-LOOPS = (
-    """
-for record in queue:
-    for support in supports[record]:
-        if support not in marks:
-            marks[support] = record + 1
-            if not good[support]:
-                return Walk(False, (), support, _path_to(marks, support))
-            queue.append(support)
+CODE = {
+    "dependency_walk": """
+def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
+    if not good[start]:
+        return Walk(False, (), start, (start,))
+    marks = {start: start + 1}
+    queue = [start]
+    for record in queue:
+        for support in supports[record]:
+            if support not in marks:
+                marks[support] = record + 1
+                if not good[support]:
+                    return Walk(False, (), support, _path_to(marks, support))
+                queue.append(support)
+    return Walk(True, tuple(queue))
 """,
-    """
-while (step := marks[path[-1]] - 1) != path[-1]:
-    path.append(step)
+    "_path_to": """
+def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
+    path = [end]
+    while (step := marks[path[-1]] - 1) != path[-1]:
+        path.append(step)
+    return tuple(reversed(path))
 """,
-)
-"""The loops this module encodes, as ``dependency_walk`` and ``_path_to`` write them (the
-walk's exit is the encoding's ``finish`` and the acceptance postcondition)."""
+    "Walk.named": """
+def named(self, candidate: RecordId, name: Sequence[RecordId]) -> Grounding:
+    if self.grounded:
+        return Grounding(candidate, True, names_of(self.closure, name))
+    witness = None if self.witness is None else name[self.witness]
+    return Grounding(candidate, False, (), witness, names_of(self.path, name))
+""",
+    "_grounding": """
+def _grounding(
+    supports: Links, good: Sequence[int], name: Sequence[RecordId], start: int
+) -> Grounding:
+    return dependency_walk(supports, good, start).named(name[start], name)
+""",
+}
+"""The functions this module encodes, from entry to return (docstrings and contracts left
+out), as ``reference/closure.py`` writes them: Verify's walk, its path, and the answer it
+names."""
 
 _i, _j, _x = z3.Ints("i j x")
 
@@ -276,18 +309,22 @@ def _measure(a: Input, s: Walk) -> tuple[z3.ArithRef, z3.ArithRef, z3.ArithRef]:
     return measure(a, s.head, s.inner, s.record(), s.k)
 
 
-def accepted(a: Input, good: IntArray, s: Walk) -> z3.BoolRef:
-    """``Walk(True, tuple(queue))``: the queue is Dep*(start), the start first, each record
-    once, every one in S_t."""
-    listed = z3.Exists([_i], z3.And(_i >= 0, _i < s.tail, s.queue[_i] == _x))
+def accepted(
+    a: Input, good: IntArray, s: Walk, *, returned: z3.ArithRef | None = None
+) -> z3.BoolRef:
+    """``Walk(True, tuple(queue))``: the ``returned`` first entries of the queue (all
+    ``tail`` of them, as ``tuple(queue)`` takes; a twin takes fewer) are Dep*(start), the
+    start first, each record once, every one in S_t."""
+    end = s.tail if returned is None else returned
+    listed = z3.Exists([_i], z3.And(_i >= 0, _i < end, s.queue[_i] == _x))
     return z3.And(
         s.queue[0] == a.beta,
         z3.ForAll([_x], dep_star(a, _x) == listed),
-        z3.ForAll([_i], z3.Implies(z3.And(_i >= 0, _i < s.tail), good[s.queue[_i]])),
+        z3.ForAll([_i], z3.Implies(z3.And(_i >= 0, _i < end), good[s.queue[_i]])),
         z3.ForAll(
             [_i, _j],
             z3.Implies(
-                z3.And(_i >= 0, _j >= 0, _i < s.tail, _j < s.tail, s.queue[_i] == s.queue[_j]),
+                z3.And(_i >= 0, _j >= 0, _i < end, _j < end, s.queue[_i] == s.queue[_j]),
                 _i == _j,
             ),
         ),
@@ -355,8 +392,9 @@ def is_dep_path_back(a: Input, end: z3.ArithRef, p: Path) -> z3.BoolRef:
     )
 
 
-def _one_record(a: Input, good: IntArray, *, loops: bool) -> list[z3.BoolRef]:
-    """A witness input: one record, the start, in S_t, resting on itself when ``loops``."""
+def _one_record(a: Input, good: IntArray, *, loops: bool, in_s_t: bool = True) -> list[z3.BoolRef]:
+    """A witness input: one record, the start, in S_t unless not ``in_s_t``, resting on
+    itself when ``loops``."""
     ints = z3.IntSort()
     return [
         a.n == 1,
@@ -364,7 +402,7 @@ def _one_record(a: Input, good: IntArray, *, loops: bool) -> list[z3.BoolRef]:
         a.degree == z3.K(ints, z3.IntVal(1 if loops else 0)),
         a.link == z3.K(ints, z3.K(ints, z3.IntVal(0))),
         z3.ForAll([_x], a.path(_x) == z3.And(z3.BoolVal(loops), _x == 0)),
-        good == z3.K(ints, z3.BoolVal(True)),
+        good == z3.K(ints, z3.BoolVal(in_s_t)),
     ]
 
 
@@ -659,13 +697,74 @@ def _short_path_twin(budget: Budget) -> Twin:
     return Twin(name, result, text, list(walk.path) != built and built[0] != walk.path[0])
 
 
+def _unchecked_start_twin(budget: Budget) -> Twin:
+    """The walk without ``if not good[start]``: entered with the start outside S_t, the
+    invariant fails at once, and ``dependency_walk`` on the decoded map rejects the start."""
+    a = Input.fresh()
+    ints = z3.IntSort()
+    good = z3.Array("good", ints, z3.BoolSort())
+    order, place = z3.Array("order0", ints, ints), z3.Array("place0", ints, ints)
+    pins = [
+        *_one_record(a, good, loops=False, in_s_t=False),
+        order == _IDENTITY,
+        place == _IDENTITY,
+    ]
+    hypotheses = [*a.requires(), a.path_closed(), permutation(a, order, place), *pins]
+    name = "the walk entered without its check that the start is in S_t"
+    result = prove(
+        hypotheses,
+        invariant(a, good, entry(a, order, place)),
+        timeout_ms=budget.timeout_ms,
+        witness=pins,
+    )
+    if result.model is None:
+        return Twin(name, result)
+    supports, flags = _walked(result.model, a, good)
+    start = value(result.model, a.beta)
+    walk = dependency_walk(supports, flags, start)
+    text = f"supports {supports}, good {flags}: the walk enters; dependency_walk {walk}"
+    return Twin(name, result, text, not walk.grounded and walk.witness == start)
+
+
+def _short_exit_twin(budget: Budget) -> Twin:
+    """The exit returning ``tuple(queue[:-1])``: the last record dropped, the answer is not
+    Dep*(start), and ``dependency_walk`` on the decoded map returns one more record."""
+    a, s = Input.fresh(), Walk.fresh("s")
+    good = z3.Array("good", z3.IntSort(), z3.BoolSort())
+    pins = [*_one_record(a, good, loops=False), *_started(s, inner=False, head=1)]
+    done = z3.And(z3.Not(s.inner), s.head >= s.tail)
+    marked = z3.Lambda([_x], s.marked(_x))
+    hypotheses = [*a.requires(), a.path_closed(), invariant(a, good, s), done, *pins]
+    name = "the exit dropping the last record of the queue"
+    result = prove(
+        [*hypotheses, a.path_least(marked)],
+        accepted(a, good, s, returned=s.tail - 1),
+        timeout_ms=budget.timeout_ms,
+        witness=pins,
+    )
+    if result.model is None:
+        return Twin(name, result)
+    m = result.model
+    supports, flags = _walked(m, a, good)
+    returned = [value(m, s.queue[i]) for i in range(value(m, s.tail) - 1)]
+    walk = dependency_walk(supports, flags, value(m, a.beta))
+    text = f"supports {supports}: returns {returned}, dependency_walk {list(walk.closure)}"
+    return Twin(name, result, text, walk.grounded and len(walk.closure) == len(returned) + 1)
+
+
 def twins(budget: Budget) -> list[Twin]:
-    return [_outside_twin(budget), _unread_twin(budget), _short_path_twin(budget)]
+    return [
+        _outside_twin(budget),
+        _unread_twin(budget),
+        _short_path_twin(budget),
+        _unchecked_start_twin(budget),
+        _short_exit_twin(budget),
+    ]
 
 
 OBLIGATION = Obligation(
     id="walk-loops",
-    statement="Lemma 2.1 and Proposition 2.5, the code: dependency_walk's loop accepts "
+    statement="Lemma 2.1 and Proposition 2.5, the code: dependency_walk, entry to return, accepts "
     "iff Dep*(start) is inside S_t, returning exactly Dep*(start) with each record once, or "
     "rejects with a witness outside S_t and a Dep path to it; it and _path_to terminate",
     bound=lambda budget: "unbounded",
