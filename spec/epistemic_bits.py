@@ -115,9 +115,8 @@ def _is_partition_of_w(model: BitModel) -> bool:
     """Each agent's layers partition W (Definition A.1: ~_i is an equivalence on W)."""
     for agent in model.agents:
         layers = [layer for cell in model.order[agent] for layer in cell]
-        if _union(layers) != model.worlds or sum(x.bit_count() for x in layers) != len(
-            list(_members(model.worlds))
-        ):
+        disjoint = sum(x.bit_count() for x in layers) == model.worlds.bit_count()
+        if _union(layers) != model.worlds or not disjoint:
             return False
     return True
 
@@ -461,10 +460,14 @@ def _lifted(model: BitModel, atoms: Sequence[str]) -> BitModel:
     position = [atoms.index(a) for a in model.atoms]
 
     def renumbered(worlds: int) -> int:
-        moved = _union(
-            1 << sum(1 << position[j] for j in range(len(position)) if v >> j & 1)
-            for v in _members(worlds)
-        )
+        # Atoms keep their places when the model's are the first of ``atoms`` (as in one
+        # conversation, where Prop_t only grows): then no world moves.
+        moved = worlds
+        if position != list(range(len(position))):
+            moved = _union(
+                1 << sum(1 << position[j] for j in range(len(position)) if v >> j & 1)
+                for v in _members(worlds)
+            )
         for k, atom in enumerate(atoms):
             if atom not in model.atoms:
                 moved |= moved << (1 << k)
