@@ -328,3 +328,18 @@ def test_a_problem_closed_by_a_hypothesis_and_reopened_is_the_spec_transitions()
     state = turn_agrees(state, transition.Turn("b", (undermined, asked)))
     assert state.records["h1"].standing == "abandoned"
     assert [q.source for q in state.problems] == ["o1", "o1", "q1", "q1"]
+
+
+def test_simultaneous_observations_pose_problems_as_the_spec_transition() -> None:
+    p, q = se.Atom("p"), se.Atom("q")
+    state = transition.State.start(AGENTS[:2], BASE_ATOMS)
+    turn = transition.Turn(
+        "a",
+        (
+            {"op": "observe", "id": "o1", "claim": "p", "formula": p},
+            {"op": "observe", "id": "o2", "claim": "p and q", "formula": se.And((p, q))},
+        ),
+    )
+    state = turn_agrees(state, turn)
+    # o1 is believed once o2 is announced with it (del.observe.poses-problems); o2 is not
+    assert [problem.source for problem in state.problems] == ["o2", "o2"]
