@@ -1,8 +1,9 @@
 """The bit-parallel oracle (``gcv.spec.epistemic_bits``) against the brute force
 (``gcv.spec.epistemic`` and ``gcv.spec.transition``) on every model the brute force affords.
 
-Random models and formulas are drawn as the brute force's own values (no engine involved);
-each property computes the same definition both ways and compares the results as the brute
+Random models are drawn as the brute force's own values, random formulas by the epistemic
+tests' strategy and translated to them (only the syntax is shared with the engine); each
+property computes the same definition both ways and compares the results as the brute
 force's values.  The fast tier runs the quick Hypothesis budget on models of at most 8
 worlds and two-turn conversations; the slow tests run more examples on models of up to 32
 worlds and eight-turn conversations.
@@ -10,7 +11,8 @@ worlds and eight-turn conversations.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 from gcv.spec import epistemic as se
 from gcv.spec import epistemic_bits as bits
 from gcv.spec import transition
+from tests.epistemic.support import formulas, to_spec_formula
 
 AGENTS = ("a", "b", "c")
 ATOMS = ("p", "q", "r", "s", "t")
@@ -28,31 +31,9 @@ ATOMS = ("p", "q", "r", "s", "t")
 def spec_formulas(
     atoms: Sequence[str], agents: Sequence[str] = AGENTS, max_leaves: int = 6
 ) -> st.SearchStrategy[se.Formula]:
-    """Random formulas of the brute force's language: every connective and modality."""
-    agent = st.sampled_from(list(agents))
-    group = st.lists(agent, min_size=1, max_size=len(agents), unique=True).map(tuple)
-    base = st.one_of(
-        st.sampled_from(list(atoms)).map(se.Atom), st.sampled_from([se.Top(), se.Bottom()])
-    )
-
-    def extend(inner: st.SearchStrategy[se.Formula]) -> st.SearchStrategy[se.Formula]:
-        parts = st.lists(inner, min_size=2, max_size=3).map(tuple)
-        return st.one_of(
-            inner.map(se.Not),
-            parts.map(se.And),
-            parts.map(se.Or),
-            st.builds(se.Implies, inner, inner),
-            st.builds(se.Iff, inner, inner),
-            st.builds(se.Knows, agent, inner),
-            st.builds(se.Believes, agent, inner),
-            st.builds(se.CondBelieves, agent, inner, inner),
-            st.builds(se.Everybody, group, inner),
-            st.builds(se.Common, group, inner),
-            st.builds(se.Aware, agent, inner),
-            st.builds(se.Explicit, agent, inner),
-        )
-
-    return st.recursive(base, extend, max_leaves=max_leaves)
+    """Random formulas of the brute force's language, every connective and modality (the
+    epistemic tests' strategy, translated: only the syntax is shared)."""
+    return formulas(atoms, agents, max_leaves).map(to_spec_formula)
 
 
 @st.composite
@@ -286,33 +267,22 @@ def test_the_atom_masks_are_the_valuation() -> None:
 
 # -- the slow tier: more examples, larger models ---------------------------------------------
 
-
-@pytest.mark.slow
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_truth_sets_are_the_brute_forces_on_larger_models(data: st.DataObject) -> None:
-    truth_agrees(data, max_worlds=32, max_atoms=5)
-
-
-@pytest.mark.slow
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_updates_are_the_brute_forces_on_larger_models(data: st.DataObject) -> None:
-    updates_agree(data, max_worlds=16, steps=6, max_atoms=4)
+LARGER: dict[str, Callable[[st.DataObject], None]] = {
+    "truth": partial(truth_agrees, max_worlds=32, max_atoms=5),
+    "updates": partial(updates_agree, max_worlds=16, steps=6, max_atoms=4),
+    "abduction": partial(abduction_agrees, max_worlds=16, max_atoms=4),
+    "turns": partial(turns_agree, count=8),
+}
 
 
 @pytest.mark.slow
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_abduction_is_the_brute_forces_on_larger_models(data: st.DataObject) -> None:
-    abduction_agrees(data, max_worlds=16, max_atoms=4)
-
-
-@pytest.mark.slow
+@pytest.mark.parametrize("check", LARGER.values(), ids=LARGER.keys())
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_turns_are_the_spec_transitions_over_longer_conversations(data: st.DataObject) -> None:
-    turns_agree(data, count=8)
+@given(data=st.data())
+def test_the_oracle_is_the_brute_force_on_larger_models(
+    check: Callable[[st.DataObject], None], data: st.DataObject
+) -> None:
+    check(data)
 
 
 def test_a_problem_closed_by_a_hypothesis_and_reopened_is_the_spec_transitions() -> None:
