@@ -418,8 +418,10 @@ class SpecModel:
         """D_t+1 for a turn beyond :data:`BOUND`: its argumentation by the spec transition,
         M_t+1 and the problem queue by :func:`gcv.spec.epistemic_bits.process_turn_model`.
 
-        Raises :class:`gcv.spec.transition.Rejected` as the spec would (the argumentation's
-        refusal, or ``no-surviving-world``)."""
+        Raises :class:`gcv.spec.transition.Rejected`: the argumentation's refusal, else
+        ``no-surviving-world`` at the first announcement true nowhere.  A turn refused by its
+        argumentation is not run on M_t, so a hard announcement true nowhere that the spec
+        would meet before the refused operation is not looked for."""
         after = transition.process_turn(self.state, turn, epistemic=False).state
         model, problems = bits.process_turn_model(
             self.state,
