@@ -54,7 +54,7 @@ from gcv.proofs.solver import prove
 from gcv.reference.operations import OperationKind
 from gcv.reference.records import Standing
 from gcv.reference.rules import RULES
-from gcv.spec import core
+from gcv.spec import clauses, core
 from gcv.spec import transition as spec
 
 __all__ = ["CHOICES", "CHOICES_OBLIGATION", "ROWS", "ROWS_OBLIGATION", "STATEMENTS", "Statement"]
@@ -357,7 +357,7 @@ CHOICES: tuple[Statement, ...] = (
     Statement(
         OperationKind.SUPPORT,
         "only a target not abandoned",
-        spec.SUPPORT_TARGET,
+        clauses.SUPPORT_TARGET,
         "only",
         _any_state,
         lambda s, t, p: s.st[p.target] != LABELS[Standing.ABANDONED],
@@ -366,7 +366,7 @@ CHOICES: tuple[Statement, ...] = (
     Statement(
         OperationKind.SUPPORT,
         "applies to a resolved target",
-        spec.SUPPORT_TARGET,
+        clauses.SUPPORT_TARGET,
         "applies",
         _applies(Standing.RESOLVED, evidence=True),
         _precondition,
@@ -375,7 +375,7 @@ CHOICES: tuple[Statement, ...] = (
     Statement(
         OperationKind.SUPPORT,
         "applies to a weakened target, attacked as every weakened record is",
-        spec.SUPPORT_TARGET,
+        clauses.SUPPORT_TARGET,
         "applies",
         _weakened(evidence=True),
         _precondition,
@@ -385,7 +385,7 @@ CHOICES: tuple[Statement, ...] = (
         Statement(
             kind,
             "only reused evidence in S_t",
-            spec.EVIDENCE_EXISTING,
+            clauses.EVIDENCE_EXISTING,
             "only",
             _any_state,
             _reused_good,
@@ -396,7 +396,7 @@ CHOICES: tuple[Statement, ...] = (
     Statement(
         OperationKind.REVISE,
         "only attackers in S_t",
-        spec.REVISE_ATTACKERS,
+        clauses.REVISE_ATTACKERS,
         "only",
         _any_state,
         _grounds_good(lambda p: p.attackers),
@@ -405,7 +405,7 @@ CHOICES: tuple[Statement, ...] = (
     Statement(
         OperationKind.RESOLVE,
         "only premises in S_t",
-        spec.PREMISES_GOOD,
+        clauses.PREMISES_GOOD,
         "only",
         _any_state,
         _grounds_good(lambda p: p.premises),
@@ -460,10 +460,8 @@ def _replayed(kind: OperationKind, d: Decoded, s: State, p: Params) -> Step:
     """The counterexample's step taken by ``gcv.spec.transition`` from the decoded state."""
     before = decode_map(d, s)
     state = spec.State.start(("a",), ("p",))
-    state.records = {
-        r: spec.Record("c", "a", 0, "hypothesis", before.standing[r]) for r in before.args
-    }
-    state.dep, state.att = set(before.dep), set(before.att)
+    state.records = {r: spec.Record("c", "a", 0, "hypothesis") for r in before.args}
+    state.dmap = before
     turn = spec.Turn("a", (_spec_operation(kind, d, p),))
     after: core.DependencyMap | None
     try:

@@ -22,15 +22,16 @@ Disagreement stops the generation.
 The spec is brute force: a modality costs it O(|W|^2) per world, a conservative
 upgrade O(|W|^2) per pair of worlds.  A computation on a model beyond
 :data:`BOUND` (64 worlds for a modal formula or Definition A.2's check, 16 for a
-conservative upgrade) is not made: the answer, or the turn's epistemic part, is
-then taken from the reference (the turn's argumentation is still the spec's), and
-after such a turn the spec's model is the reference's, translated, so the steps
-after it are checked from there.  Propositional formulas, announcements,
-lexicographic upgrades, expansions and the ``worlds``, ``ordered`` and
-``unexplained`` answers cost at most O(|W|^2) and are always computed.
-:data:`TALLY` counts what was recomputed and what was not (``gcv vectors`` prints
-it); :func:`bound` raises the bound for a deeper run, which changes no vector,
-only the time and the count.
+conservative upgrade) is made on a second representation instead,
+:mod:`gcv.spec.epistemic_bits` (sets of valuations as bitsets, each agent's order
+as layered cells): the answer, or the turn's M_t and problem queue (the turn's
+argumentation is still the spec transition's), so no expected value is taken from
+the reference.  Propositional formulas, announcements, lexicographic upgrades,
+expansions and the ``worlds``, ``ordered`` and ``unexplained`` answers cost at
+most O(|W|^2) and are always computed by the brute force.  :data:`TALLY` counts
+what was recomputed, and how much of it bit-parallel (``gcv vectors`` prints it);
+:func:`bound` moves the bound, which changes no vector, only the time and the
+count.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from gcv.reference.operations import (
     EPISTEMIC_FIELDS,
 )
 from gcv.spec import epistemic as se
+from gcv.spec import epistemic_bits as bits
 from gcv.spec import transition
 from gcv.spec.clauses import NO_EMPTY_W, WELL_FORMED_FIRST
 from gcv.spec.ledger import Budget
@@ -162,8 +164,8 @@ class SpecModel:
     what the reference accepts (leaving the same records, standing, Dep, Att, Cm, dissent,
     Prop_t and A_i, and the same M_t and problem queue) and refuse what the reference refuses,
     with the same code at the same operation.  A turn whose epistemic part would exceed
-    :data:`BOUND` is followed without its formulas, and M_t and the queue are then taken from
-    the reference, so the turns after it are checked from there.
+    :data:`BOUND` is followed without its formulas, and M_t and the queue are then computed by
+    :mod:`gcv.spec.epistemic_bits`.
 
     Parameters
     ----------
@@ -197,11 +199,9 @@ class SpecModel:
             try:
                 self.state = transition.process_turn(self.state, turn, budget=_budget()).state
             except transition.TooCostly:
-                self.state = transition.process_turn(self.state, turn, epistemic=False).state
-                self._adopt(reference)
-                TALLY["turns taken from the reference"] += 1
-            else:
-                TALLY["turns recomputed"] += 1
+                self.state = self._bit_parallel(turn)
+                TALLY["turns recomputed bit-parallel"] += 1
+            TALLY["turns recomputed"] += 1
         except transition.Rejected as refused:
             raise AssertionError(
                 f"the reference accepted the turn; the spec refuses operation {refused.index} "
@@ -227,8 +227,17 @@ class SpecModel:
         try:
             transition.process_turn(self.state, turn, budget=_budget())
         except transition.TooCostly:
-            TALLY["refusals not recomputed"] += 1
-            return exercised
+            try:
+                self._bit_parallel(turn)
+            except transition.Rejected as refused:
+                _same_refusal(refused, code, index)
+                TALLY["refusals recomputed bit-parallel"] += 1
+                TALLY["refusals recomputed"] += 1
+                return exercised
+            raise AssertionError(
+                f"the reference refuses operation {index} with {code}; the spec applies the "
+                "turn (M_t by gcv.spec.epistemic_bits)"
+            ) from None
         except transition.Rejected as refused:
             _same_refusal(refused, code, index)
             TALLY["refusals recomputed"] += 1
@@ -261,16 +270,33 @@ class SpecModel:
             return outcome.clauses
         return outcome.clauses | transition.refusal_clauses(turn.operations, NO_EMPTY_W)
 
-    def _adopt(self, reference: Any) -> None:
-        """The reference's M_t and problem queue, as the spec's."""
-        state = self.state
-        state.model = spec_model(reference.epistemic.model)
-        state.problems = tuple(
-            transition.Problem(
-                p.agent, spec_formula(p.formula), p.source, spec_model(p.model), p.closed_by
-            )
-            for p in reference.epistemic.problems
+    def _bit_parallel(self, turn: transition.Turn) -> transition.State:
+        """D_t+1 for a turn beyond :data:`BOUND`: its argumentation by the spec transition,
+        M_t+1 and the problem queue by :func:`gcv.spec.epistemic_bits.process_turn_model`.
+
+        Raises :class:`gcv.spec.transition.Rejected`: the argumentation's refusal, else
+        ``no-surviving-world`` at the first announcement true nowhere.  A turn refused by its
+        argumentation is not run on M_t, so a hard announcement true nowhere that the spec
+        would meet before the refused operation is not looked for."""
+        after = transition.process_turn(self.state, turn, epistemic=False).state
+        model, problems = bits.process_turn_model(
+            self.state,
+            after,
+            turn,
+            bits.from_spec_model(self.model),
+            [
+                bits.BitProblem(
+                    p.agent, p.chi, p.source, bits.from_spec_model(p.posed), p.closed_by
+                )
+                for p in self.state.problems
+            ],
         )
+        after.model = bits.to_spec_model(model)
+        after.problems = tuple(
+            transition.Problem(p.agent, p.chi, p.source, bits.to_spec_model(p.posed), p.closed_by)
+            for p in problems
+        )
+        return after
 
     def _compare(self, reference: Any) -> None:
         mine, theirs = self.state.snapshot(), reference.snapshot()
@@ -349,7 +375,14 @@ class SpecModel:
                 if len(formulas) > 1
                 else se.Believes(agent, body)
             )
-        _budget().afford(model, body)
+        try:
+            _budget().afford(model, body)
+        except transition.TooCostly:
+            TALLY["answers recomputed bit-parallel"] += 1
+            large = bits.from_spec_model(model)
+            if world is None:
+                return {"result": bits.is_valid(large, body)}
+            return {"result": bits.is_true(large, world, body)}
         if world is None:
             return {"result": se.is_valid(model, body)}
         return {"result": se.is_true(model, world, body)}
