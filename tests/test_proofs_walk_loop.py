@@ -54,17 +54,19 @@ PLANTED = [
     ("    path = [end]\n", "    path = [end, end]\n"),
     ("    return tuple(reversed(path))\n", "    return tuple(path)\n"),
     (
-        "            return Grounding(candidate, True, names_of(self.closure, name))",
-        "            return Grounding(candidate, True, names_of(self.path, name))",
+        "return _answer(candidate, True, names_of(self.closure, name), None, ())",
+        "return _answer(candidate, True, names_of(self.path, name), None, ())",
     ),
     (
         "witness = None if self.witness is None else name[self.witness]",
         "witness = None if self.witness is None else name[0]",
     ),
     (
-        "return Grounding(candidate, False, (), witness, names_of(self.path, name))",
-        "return Grounding(candidate, False, (), witness, ())",
+        "return _answer(candidate, False, (), witness, names_of(self.path, name))",
+        "return _answer(candidate, False, (), witness, ())",
     ),
+    ("    _set_witness(answer, witness)\n", "    _set_witness(answer, None)\n"),
+    ("    _set_path(answer, path)\n", "    _set_path(answer, closure)\n"),
     (".named(name[start], name)", ".named(name[0], name)"),
 ]
 """Changes at every point of the encoded functions: each must break the tie.  The first

@@ -88,9 +88,25 @@ def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
     "Walk.named": """
 def named(self, candidate: RecordId, name: Sequence[RecordId]) -> Grounding:
     if self.grounded:
-        return Grounding(candidate, True, names_of(self.closure, name))
+        return _answer(candidate, True, names_of(self.closure, name), None, ())
     witness = None if self.witness is None else name[self.witness]
-    return Grounding(candidate, False, (), witness, names_of(self.path, name))
+    return _answer(candidate, False, (), witness, names_of(self.path, name))
+""",
+    "_answer": """
+def _answer(
+    candidate: RecordId,
+    grounded: bool,
+    closure: tuple[RecordId, ...],
+    witness: RecordId | None,
+    path: tuple[RecordId, ...],
+) -> Grounding:
+    answer = _new_grounding(Grounding)
+    _set_candidate(answer, candidate)
+    _set_grounded(answer, grounded)
+    _set_closure(answer, closure)
+    _set_witness(answer, witness)
+    _set_path(answer, path)
+    return answer
 """,
     "_grounding": """
 def _grounding(

@@ -296,7 +296,7 @@ def test_a_problem_closed_by_a_hypothesis_and_reopened_is_the_spec_transitions()
     undermined = {"op": "revise", "target": "h1"}
     asked = {"op": "question", "id": "q1", "claim": "p?", "formula": se.Atom("q")}
     state = turn_agrees(state, transition.Turn("b", (undermined, asked)))
-    assert state.records["h1"].standing == "abandoned"
+    assert state.dmap.standing["h1"] == "abandoned"
     assert [q.source for q in state.problems] == ["o1", "o1", "q1", "q1"]
 
 
