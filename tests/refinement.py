@@ -216,12 +216,12 @@ def _epistemic_key(state: transition.State, scope: Scope, atoms: tuple[str, ...]
         shape = (
             tuple(
                 sorted(
-                    (rename[r], x.standing, x.kind, repr(x.formula))
+                    (rename[r], state.dmap.standing[r], x.kind, repr(x.formula))
                     for r, x in state.records.items()
                 )
             ),
-            tuple(sorted((rename[a], rename[b]) for a, b in state.dep)),
-            tuple(sorted((rename[a], rename[b]) for a, b in state.att)),
+            tuple(sorted((rename[a], rename[b]) for a, b in state.dmap.dep)),
+            tuple(sorted((rename[a], rename[b]) for a, b in state.dmap.att)),
             tuple(_problem_key(p, rename) for p in state.problems),
         )
         if best is None or shape < best:

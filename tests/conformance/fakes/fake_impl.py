@@ -218,8 +218,8 @@ def _solve_believed_hypotheses() -> None:
 
     original = abduction.check_solution
 
-    def check_solution(current: Any, problem: Any, gamma: Any) -> Any:
-        verdict = original(current, problem, gamma)
+    def check_solution(current: Any, problem: Any, gamma: Any, literal: bool = False) -> Any:
+        verdict = original(current, problem, gamma, literal=literal)
         trivial = gamma == problem.formula or gamma == abduction.TOP
         return abduction.Verdict(verdict.consistent, verdict.explanatory, not trivial)
 
