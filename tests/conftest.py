@@ -25,6 +25,7 @@ from hypothesis import settings
 
 from gcv.release import build, fresh_environment, project_version
 from gcv.release import distributions as release_distributions
+from tests.programs import require_programs
 
 settings.register_profile("fast", max_examples=60, deadline=None, print_blob=True)
 # CI runs the same examples every time (a red run is the change's, never the draw's) and
@@ -55,6 +56,12 @@ def pytest_configure(config: pytest.Config) -> None:
     """The fast tier's budget, unless a profile is asked for by name."""
     if _fast_tier(config) and "GCV_HYPOTHESIS_PROFILE" not in os.environ:
         settings.load_profile("quick")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``needs_program``: skip (in CI, fail) a test whose system program is missing."""
+    for mark in item.iter_markers("needs_program"):
+        require_programs(*mark.args)
 
 
 _SECONDS: dict[str, float] = {}

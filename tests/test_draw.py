@@ -39,6 +39,7 @@ def _titled(root: ET.Element, kind: str, css: str) -> set[str]:
     return found
 
 
+@pytest.mark.needs_program("dot")
 def test_phase2_t13_affected_o5_marks_the_retraction_path(tmp_path: Path) -> None:
     root = _svg(tmp_path, "phase2-debugging", "--at", "13", "--highlight", "affected:o5")
     dmap = map_at(read_trace("phase2-debugging"), 13).verifier.state
@@ -54,6 +55,7 @@ def test_phase2_t13_affected_o5_marks_the_retraction_path(tmp_path: Path) -> Non
     assert "Affected*(o5) = {h1, h3, h4}" in ET.tostring(root, encoding="unicode")
 
 
+@pytest.mark.needs_program("dot")
 def test_phase3_verify_decision_draws_the_witness_path(tmp_path: Path) -> None:
     # B.3: a3 is retracted, so the decision's walk fails at a3.
     root = _svg(tmp_path, "phase3-deliberation", "--highlight", "verify:P3")
@@ -64,6 +66,7 @@ def test_phase3_verify_decision_draws_the_witness_path(tmp_path: Path) -> None:
     assert "dissent: Bob" in text, "P3 shows Bob's dissent, by his name"
 
 
+@pytest.mark.needs_program("dot")
 def test_png_is_a_png(tmp_path: Path) -> None:
     target = tmp_path / "map.png"
     assert main(["draw", "phase2-debugging", "--format", "png", "-o", str(target)]) == EXIT_OK
@@ -111,6 +114,7 @@ def test_bad_highlight_is_exit_2(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.needs_program("dot")
 def test_muddy_children_m2_has_the_worlds_with_two_or_more_muddy(tmp_path: Path) -> None:
     root = _svg(tmp_path, "phase1-muddy-children", "--at", "4", "--model")
     # B.1: W_2 = {MMM, MMC, MCM, CMM}; in W_2 only Carol confuses MMC with MMM.
@@ -153,6 +157,7 @@ def phase2_resting_on_h2(folder: Path) -> Path:
 NOT_GROUNDED = {"h5", "h6"}
 
 
+@pytest.mark.needs_program("dot")
 def test_phase2_after_t9_marks_h2_and_its_dependents(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -8,7 +8,6 @@ Selenium.  Screenshots are kept in ``build/test-artefacts/``.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,9 +18,8 @@ from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 
 from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from tests.programs import require_programs
 from tests.test_draw import NOT_GROUNDED, phase2_resting_on_h2
-
-pytestmark = pytest.mark.slow
 
 pytestmark = pytest.mark.slow
 
@@ -31,8 +29,7 @@ SMALLEST_READABLE_PX = 12
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    assert chromium and driver, "needs Debian's chromium and chromium-driver (see .ci/run)"
+    chromium, driver = require_programs("chromium", "chromedriver")
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1600,1000"):
