@@ -196,8 +196,8 @@ DIMENSIONS: tuple[Dimension, ...] = (
             Value(
                 "alone",
                 "the new hypothesis's gamma",
-                'Definition A.2: "gamma solves the problem"; B.2 T5: "a hypothesis (h1) that '
-                'explains it"',
+                "Definition A.2's conditions, on one gamma; B.2 T5: \"proposes a hypothesis (h1) "
+                'that explains it"',
             ),
             Value(
                 "together",
@@ -240,8 +240,8 @@ DIMENSIONS: tuple[Dimension, ...] = (
             Value(
                 "Dep",
                 "a hypothesis in S_t whose Dep* holds the observation",
-                'B.2 T9: "have no causal explanation ... No active link between Auth and Redis '
-                'remains"; T5: "h1 ... Supported by: o7, o8"',
+                'B.2 T9: "No active link between Auth and Redis remains ... have no causal '
+                'explanation"; T5: "h1 ... Supported by: o7, o8"',
             ),
             Value(
                 "A.2 or Dep",
@@ -837,8 +837,8 @@ STATEMENTS: tuple[Statement, ...] = (
         "T10 o6 open",
         "B.2 T10, Symbolic model M_10; T11, 1. Surprise check",
         "The Question keeps o6 on the abductive-problem queue: (B_i, o6) in AbdProb_10. The "
-        "model records that o6 is surprising and unexplained. [T11:] Abductive problem (B_i, "
-        "o6) remains open",
+        "model records that o6 is surprising and unexplained ... [T11, before h3:] Abductive "
+        "problem (B_i, o6) remains open",
         _open("o6", 10),
     ),
     # T11
