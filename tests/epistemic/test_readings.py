@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from gcv.audits import readings
+from gcv.claims import CLAIMS
 from gcv.reference.verifier import Verifier
 from gcv.scenarios import load_scenario
 from gcv.spec import abduction_readings as ar
@@ -217,3 +218,18 @@ def test_the_quote_check_catches_words_the_paper_does_not_have() -> None:
     assert _appear_in_order(_fragments("Observations explained by h1 & h2: o1 (auth"), words)
     assert not _appear_in_order(_fragments("Observations explained by h1 & h3"), words)
     assert not _appear_in_order(_fragments("auth failures ... Observations"), words)
+
+
+def test_the_registry_states_the_searchs_figures() -> None:
+    result = _search()
+    claims = {c.id: c for c in CLAIMS}
+    kept = f"keeps 23 of {len(ar.STATEMENTS)}".replace("23", str(len(result.table[ar.CHOSEN])))
+    explained, abduction = claims["core.phase-2.explained"], claims["core.phase-2.abduction"]
+    assert f"{len(result.table):,} readings" in explained.reason
+    assert f"{len(result.conflicts)} pairs" in explained.reason
+    assert len({len(c) for c in result.conflicts}) == 1 and len(result.conflicts[0]) == 2
+    assert f"all of B.2's {len(ar.STATEMENTS)} statements" in explained.statement
+    assert kept in abduction.reason
+    assert f"literal reading (M_t, literal_abduction) keeps {len(result.table[ar.LITERAL])}" in (
+        abduction.reason
+    )
