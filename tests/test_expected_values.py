@@ -28,6 +28,7 @@ import ast
 import json
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -392,7 +393,8 @@ def _displays(node: ast.expr) -> bool:
     )
 
 
-def found_tables() -> set[str]:
+@cache
+def found_tables() -> frozenset[str]:
     """Every table under tests/ (but the benchmarks), as ``path::name``."""
     found = set()
     for path in sorted((ROOT / "tests").rglob("*.py")):
@@ -420,7 +422,7 @@ def found_tables() -> set[str]:
                         and isinstance(d.args[1], ast.List | ast.Tuple)
                     ):
                         found.add(f"{rel}::{node.name}")
-    return found
+    return frozenset(found)
 
 
 def _listed(table: str) -> Source | None:
