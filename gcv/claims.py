@@ -376,7 +376,8 @@ CLAIMS: tuple[Claim, ...] = (
         obligations=("proposition-2.3",),
         vectors=("core/queries/selective-retraction",),
         cites=(
-            "Dung 1995, Theorem 11: every admissible set is contained in a preferred extension (the proposition-2.3 obligation cites it, not encodes it)",
+            "Dung 1995, Theorem 11: every admissible set is contained in a preferred "
+            "extension (the proposition-2.3 obligation cites it, not encodes it)",
         ),
     ),
     Claim(

@@ -35,7 +35,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from itertools import combinations, product
+from math import prod
 from typing import Generic, Protocol, TypeVar
+
+import icontract
 
 from gcv.spec import core, transition
 from gcv.spec import epistemic as se
@@ -303,6 +306,10 @@ LITERAL = Reading("with the others", "M_t", "B", "B", "open", "alone", "S_t", "A
 """The engine's ``literal_abduction=True``: Definition A.2's M read as M_t."""
 
 
+@icontract.ensure(
+    lambda result: len(result) == prod(len(d.values) for d in DIMENSIONS),
+    "one reading per combination of values",
+)
 def compute_family() -> tuple[Reading, ...]:
     """Every reading of the family: the product of the dimensions' values."""
     keys = [[v.key for v in d.values] for d in DIMENSIONS]
@@ -379,7 +386,6 @@ class TurnRecord(Generic[M]):
     announced: tuple[Announced[M], ...]
     conjectured: tuple[Conjectured[M], ...]
     asked: tuple[Asked[M], ...]
-    good_before: frozenset[str]
     abandoned_before: frozenset[str]
     supported_before: frozenset[str]
     good_after: frozenset[str]
@@ -420,7 +426,6 @@ def compute_turn_record(
         tuple(announced),
         tuple(conjectured),
         tuple(asked),
-        before.active_set(),
         _abandoned(before),
         _supported(before),
         after.active_set(),
@@ -676,6 +681,10 @@ def _explain(
     return Explanations(posed, tuple(unexplained), named)
 
 
+@icontract.ensure(
+    lambda turns, result: len(result.unexplained) == len(turns) + 1,
+    "what is unexplained before the first turn and after each",
+)
 def compute_explanations(
     reading: Reading, agents: Sequence[str], turns: Sequence[TurnRecord[M]], semantics: Semantics[M]
 ) -> Explanations:
@@ -935,6 +944,12 @@ def is_minimal_conflict(statements: Iterable[str], table: Mapping[Reading, froze
     )
 
 
+@icontract.ensure(
+    lambda table, result: all(is_minimal_conflict(c, table) for c in result),
+    "each conflict is minimal: no reading keeps it, some keeps it without any one member",
+    enabled=icontract.SLOW,
+)
+@icontract.ensure(lambda result: len({len(c) for c in result}) <= 1, "all of the smallest size")
 def compute_minimum_conflicts(
     table: Mapping[Reading, frozenset[str]],
 ) -> tuple[frozenset[str], ...]:

@@ -21,7 +21,10 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
+from itertools import product
 from pathlib import Path
+
+import icontract
 
 from gcv.hints import source_checkout
 from gcv.options import EXIT_BAD_INPUT
@@ -191,7 +194,19 @@ Box = tuple[frozenset[str], ...]
 """A product of value sets, one per dimension: every reading taking a value from each."""
 
 
-def compute_boxes(readings: Iterable[ar.Reading]) -> list[Box]:
+def _readings_of(boxes: Iterable[Box]) -> list[ar.Reading]:
+    return [ar.Reading(*values) for box in boxes for values in product(*box)]
+
+
+@icontract.ensure(
+    lambda readings, result: (
+        sorted(_readings_of(result), key=ar.Reading.describe)
+        == sorted(set(readings), key=ar.Reading.describe)
+    ),
+    "the boxes hold every reading once, and nothing else",
+    enabled=icontract.SLOW,
+)
+def compute_boxes(readings: Sequence[ar.Reading]) -> list[Box]:
     """``readings`` as a union of products (:data:`Box`): readings that differ in one
     dimension only are merged, dimension after dimension, until nothing merges."""
     names = [d.name for d in ar.DIMENSIONS]
