@@ -960,7 +960,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "core.phase-2.key-shifts",
         "core",
-        "Table 2 and Appendix B.2 (the key shifts)",
+        "Table 2, Section 4 and Appendix B.2 (the key shifts)",
         "Table 2 scores Phase 2's classification overall and on its key shifts",
         Status.CONSISTENT_UNDER_INFERRED_READING,
         implemented_in=("gcv.interpret.evaluate.is_key_shift",),
@@ -971,13 +971,15 @@ CLAIMS: tuple[Claim, ...] = (
             ),
             _t("interpret/test_evaluate.py", "test_a_key_shift_is_read_off_the_engines_journal"),
         ),
-        reason="inferred: a key shift read as a turn where some record's standing or some "
-        "agent's awareness changes, which gives T4, T7, T9 and T13; the paper does not define "
-        "the term for Table 2. B.2 names more: its 'key shifts' are h1's upgrade after T5, h2's "
+        reason="inferred: the paper defines them (Section 4, Models and metrics: 'each "
+        "scenario's key shifts, the turns at which standing or awareness changes'); read with "
+        "a newly registered record not counted as a standing change (it enters active and no "
+        "label moves; counted, nearly every turn would be one), they are T4, T7, T9 and T13. "
+        "B.2 uses the words otherwise: its 'key shifts' are h1's upgrade after T5, h2's "
         "downgrade at T7 and elimination at T9, mis_monitor entering every A_i at T4 and only "
         "h4-worlds after T13, and it names 'the two key epistemic shifts at T7-T9 ... and T12' "
-        "(T12: 'Why this is the key epistemic shift'). The reading leaves out T5 (an upgrade "
-        "changes no label) and T12 (its Revise leaves h2 abandoned, as it was)",
+        "(T12: 'Why this is the key epistemic shift'); T5 changes plausibility only, and T12's "
+        "Revise leaves h2 abandoned, as it was, so neither is a key shift by Section 4's words",
     ),
     Claim(
         "core.table-4",
