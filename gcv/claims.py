@@ -795,7 +795,7 @@ CLAIMS: tuple[Claim, ...] = (
             ),
             _t(
                 "epistemic/test_readings.py",
-                "test_the_engines_readings_leave_open_what_the_engine_and_the_oracle_leave_open",
+                "test_the_engines_readings_leave_open_what_the_oracles_queue_leaves_open",
             ),
             _t(
                 "epistemic/test_readings.py",

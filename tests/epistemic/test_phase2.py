@@ -82,7 +82,7 @@ def test_the_table_realises_t7_t9_and_t12_as_b2_says() -> None:
 
 
 @pytest.mark.slow
-def test_mis_monitor_is_outside_every_awareness_set_until_t4() -> None:
+def test_mis_monitor_enters_every_awareness_set_at_t4_and_prop_grows_to_fifteen_atoms() -> None:
     trace = _load("phase2-epistemic")
     v = Verifier(list(trace.agents), list(trace.atoms))
     for turns in range(14):
@@ -94,6 +94,9 @@ def test_mis_monitor_is_outside_every_awareness_set_until_t4() -> None:
         else:
             assert all(v.is_aware(a, "mis_monitor") for a in "abc"), turns
             assert v.holds(parse("A[a] mis_monitor & A[b] mis_monitor & A[c] mis_monitor"))
+    # Proposition 2.5's proof: k = 15 for Phase 2 (7 observables, mis_monitor, h1-h4, three
+    # causal atoms).
+    assert len(v.model.atoms) == 15
 
 
 @pytest.mark.slow
@@ -105,11 +108,6 @@ def test_h2_is_believed_false_after_t7_and_known_false_after_t9_for_every_agent(
             assert v.believes(agent, "~h2") and not v.knows(agent, "~h2"), (after, agent)
         v.apply_turn(trace.turns[after].turn)
     assert all(v.knows(agent, "~h2") for agent in "abc"), "after T9"
-
-
-@pytest.mark.slow
-def test_the_vocabulary_grows_to_the_fifteen_atoms_of_proposition_2_5() -> None:
-    assert len(_after(13).model.atoms) == 15
 
 
 # -- abduction under both readings (Definition A.2; spec/normative.md, del.hypothesize.solves) --
