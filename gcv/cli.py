@@ -78,6 +78,10 @@ _AUDITS = {
         "the lineage-quotient audits (Replication or Corroboration?)",
     ),
     "gossip": ("gcv.audits.gossip", "the epistemic gossip guard checks (EPLA)"),
+    "readings": (
+        "gcv.audits.readings",
+        "B.2's statements about what is explained, under a family of readings (core paper)",
+    ),
 }
 
 
@@ -315,7 +319,10 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("audit", help="run a spec module's audits")
     p.add_argument(
-        "module", metavar="MODULE", choices=sorted(_AUDITS), help="which audit: gossip or lineage"
+        "module",
+        metavar="MODULE",
+        choices=sorted(_AUDITS),
+        help="which audit: gossip, lineage or readings",
     )
     p.add_argument("rest", metavar="ARGS", nargs=argparse.REMAINDER, help="the audit's options")
     p.set_defaults(run=_audit)
