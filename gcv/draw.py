@@ -12,7 +12,8 @@ answer: Verify's closure Dep*(alpha) (Lemma 2.1) with the witness path of an
 ungrounded walk, or Affected*(beta) (Definition 2.3).
 
 ``dot`` and ``mermaid`` are text and need nothing else; ``svg`` and ``png`` are
-laid out and rendered by Graphviz's ``dot`` program (Debian: ``graphviz``).
+laid out and rendered by Graphviz's ``dot`` program (Debian: ``graphviz``) or, without
+it, by graphviz-pure (the ``pictures`` extra): :mod:`gcv.layout`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import graphviz
 import icontract
 
 from gcv.errors import Unsupported
+from gcv.layout import lay_out
 from gcv.mapview import (
     GROUNDED,
     GROUNDINGS,
@@ -502,22 +504,14 @@ def draw_mermaid(
 
 
 def render_image(graph: graphviz.Graph | graphviz.Digraph, form: str) -> bytes:
-    """Lay out and render ``graph`` with Graphviz's ``dot`` (``form``: svg or png).
+    """Lay out and render ``graph`` (``form``: svg or png) with :func:`gcv.layout.lay_out`.
 
     Raises
     ------
     Unsupported
-        The ``dot`` program is not installed.
+        No layout program is installed.
     """
-    try:
-        image: bytes = graph.pipe(format=form)
-    except graphviz.ExecutableNotFound:
-        raise Unsupported(
-            f"--format {form} needs Graphviz's dot program (Debian: apt-get install graphviz); "
-            "--format dot and mermaid work without it",
-            field="format",
-        ) from None
-    return image
+    return lay_out(graph.source, form)
 
 
 def _draw_model(verifier: Verifier, title: str, form: str, output: str | None) -> int:
