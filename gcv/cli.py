@@ -224,22 +224,28 @@ def _affected(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _delegate(module_name: str, argv: list[str]) -> int:
-    """Run a command's module; one that needs an extra not installed says which (exit 2)."""
+def _delegate(module_name: str, argv: list[str], usage: str = "") -> int:
+    """Run a command's module.  One that needs an extra not installed says which: on
+    ``--help`` with its one-line help (exit 0), otherwise as bad input (exit 2)."""
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
         extra = extra_missing(error)
         if extra is None:
             raise
-        print(f"gcv: this command needs {error.name}: {install_hint(extra)}", file=sys.stderr)
+        needs = f"this command needs {error.name}, from the {extra} extra: {install_hint(extra)}"
+        if "-h" in argv or "--help" in argv:
+            print(f"{usage}\n\n{needs}")
+            return EXIT_OK
+        print(f"gcv: {needs}", file=sys.stderr)
         return EXIT_BAD_INPUT
     code: int = module.main(argv)
     return code
 
 
 def _audit(args: argparse.Namespace) -> int:
-    return _delegate(_AUDITS[args.module][0], list(args.rest))
+    module, help_text = _AUDITS[args.module]
+    return _delegate(module, list(args.rest), f"gcv audit {args.module}: {help_text}")
 
 
 def _scenarios(args: argparse.Namespace) -> int:
@@ -383,7 +389,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _output_whose_reader_may_leave():
         try:
             if words and words[0] in _DELEGATED:  # the module parses its own options
-                return _delegate(_DELEGATED[words[0]][0], words[1:])
+                module, help_text = _DELEGATED[words[0]]
+                return _delegate(module, words[1:], f"gcv {words[0]}: {help_text}")
             args = _build_parser().parse_args(words)
             code: int = args.run(args)
         except GcvError as error:
