@@ -67,7 +67,7 @@ def svg_signature(path: Path, texts: bool = False) -> list[tuple[str, ...]]:
     for group in ET.parse(path).getroot().iter(f"{_SVG}g"):
         title = group.find(f"{_SVG}title")
         if title is not None and group.get("class", "graph") != "graph":
-            seen = (title.text or "", group.get("class", ""))
+            seen: tuple[str, ...] = (title.text or "", group.get("class", ""))
             if texts:
                 lines = tuple(t.text or "" for t in group.iter(f"{_SVG}text"))
                 fills = tuple(sorted({e.get("fill", "") for e in group.iter()} - {""}))
