@@ -28,7 +28,7 @@ from gcv.draw import status_line
 from gcv.errors import MalformedTrace, OutOfSequence, StoreError, UnreadableFile
 from gcv.history import parse_turn_line
 from gcv.jsoninput import open_input, parse_json, read_lines
-from gcv.mapview import grounding_of
+from gcv.mapview import groundings
 from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, EXIT_OK, OptionParser, default_db, seconds
 from gcv.reference.errors import GcvError, MalformedInput
 from gcv.reference.render import render_state, render_turn
@@ -65,7 +65,8 @@ def show_state(verifier: Verifier, agents: Mapping[str, str]) -> list[str]:
     problems."""
     lines = render_state(verifier.state, agents)
     lines.append("grounding (whether Verify accepts each record now, Lemma 2.1):")
-    lines += [f"  {r}: {status_line(verifier.state, r)}" for r in verifier.state.records]
+    known = groundings(verifier.state)
+    lines += [f"  {r}: {status_line(verifier.state, r, g)}" for r, g in known.items()]
     problems = verifier.unexplained()
     lines.append("open problems:" if problems else "open problems: none")
     lines += [f"  {agents.get(p.agent, p.agent)}: {p.formula} (from {p.source})" for p in problems]
@@ -79,8 +80,7 @@ def state_json(verifier: Verifier) -> dict[str, Any]:
         for p in verifier.unexplained()
     ]
     dmap = verifier.state
-    grounding = {record: grounding_of(dmap, record) for record in dmap.records}
-    return {**dmap.snapshot(), "grounding": grounding, "open_problems": problems}
+    return {**dmap.snapshot(), "grounding": groundings(dmap), "open_problems": problems}
 
 
 def _trace_and_document(name: str) -> tuple[Trace, dict[str, Any]]:
