@@ -123,7 +123,14 @@ def _print_replay(result: Replay, quiet: bool) -> None:
         for check in shown:
             print(_show_check(check))
     verdict = "all hold" if result.ok else f"{result.failures} FAILED"
+    if not result.checks:
+        verdict = "nothing checked: the trace states no expectation (--strict fails it)"
     print(f"\n{len(result.turns)} turns, {len(result.checks)} expectations: {verdict}")
+
+
+def _code(result: Replay, strict: bool) -> int:
+    """A replay's exit code: 1 for a failed expectation, or under ``--strict`` for none."""
+    return EXIT_OK if result.ok and (result.checks or not strict) else EXIT_FAILED
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -135,7 +142,7 @@ def _replay(args: argparse.Namespace) -> int:
             print(json.dumps(replay_json(result), indent=2, ensure_ascii=False))
         else:
             _print_replay(result, args.quiet)
-        return EXIT_OK if result.ok else EXIT_FAILED
+        return _code(result, args.strict)
     return _replay_several(args)
 
 
@@ -150,7 +157,7 @@ def _replay_several(args: argparse.Namespace) -> int:
         except GcvError as error:
             print(f"gcv: {name}: {error}", file=sys.stderr)
             unreadable[name] = str(error)
-    held = sum(r.ok for r in results)
+    held = sum(_code(r, args.strict) == EXIT_OK for r in results)
     if args.junit:
         Path(args.junit).write_text(replays_junit(results, unreadable), encoding="utf-8")
     if args.json:
@@ -249,14 +256,14 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _scenarios(args: argparse.Namespace) -> int:
+    described = {name: read_trace(name).description for name in builtin_scenarios()}
     if args.json:
-        described = [
-            {"name": n, "description": read_trace(n).description} for n in builtin_scenarios()
-        ]
-        print(json.dumps(described, indent=2, ensure_ascii=False))
+        listed = [{"name": n, "description": d} for n, d in described.items()]
+        print(json.dumps(listed, indent=2, ensure_ascii=False))
         return EXIT_OK
-    for name in builtin_scenarios():
-        print(name)
+    width = max(map(len, described), default=0)
+    for name, description in described.items():
+        print(f"{name:<{width}}  {description}")
     return EXIT_OK
 
 
@@ -293,6 +300,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"{trace_help}; several are replayed one after another, the exit code the worst",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
+    p.add_argument(
+        "--strict", action="store_true", help="fail (exit 1) a trace that states no expectation"
+    )
     p.add_argument("--json", action="store_true", help="print every turn and expectation as JSON")
     p.add_argument(
         "--junit", metavar="FILE", help="write a JUnit XML report (a case per expectation)"

@@ -14,7 +14,6 @@ because the record itself left S_t or because something it rests on did.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +30,7 @@ from gcv.reference.errors import GcvError
 from gcv.reference.records import GOOD_STANDING
 from gcv.replay import Replay, replay
 from gcv.scenarios import read_trace
-from gcv.trace import Trace, load_trace
+from gcv.trace import Trace, trace_from_document
 
 __all__ = [
     "ATTACK",
@@ -153,7 +152,7 @@ def _edges(graph: nx.MultiDiGraph, key: str) -> set[tuple[str, str]]:
 
 def committed_by(dmap: DependencyMap, record: str) -> tuple[str, ...]:
     """The agents i with ``record`` in Cm(i), in the map's agent order."""
-    return tuple(agent for agent in dmap.agents if record in dmap.commitments(agent))
+    return tuple(agent for agent in dmap.agents if dmap.is_committed(agent, record))
 
 
 @icontract.ensure(
@@ -278,7 +277,8 @@ def _stored_trace(db: str) -> Trace:
     from gcv.store import open_session
 
     with open_session(db) as session:
-        return load_trace(json.dumps(session.export()))
+        # The store's own log, validated when each turn was appended: not validated again.
+        return trace_from_document(session.export())
 
 
 def write_output(content: str | bytes, output: str | None) -> None:

@@ -124,8 +124,14 @@ def _lines(source: str) -> Iterator[tuple[int, bytes]]:
             yield number, line
 
 
-def _append_one(session: StoredSession, line: bytes, out: IO[str], as_json: bool) -> bool:
-    """Append one line's turn and print its summary; return whether it was accepted."""
+def _append_one(
+    session: StoredSession, line: bytes, out: IO[str], as_json: bool, where: str = ""
+) -> bool:
+    """Append one line's turn and print its summary; return whether it was accepted.
+
+    A rejected turn takes no number (the next turn repeats it: spec/trace-format.md), so
+    it is named by ``where`` too (its line), as several in a row would read alike.
+    """
     agents = session.header["agents"]
     turn, number = parse_turn_line(line, agents)
     try:
@@ -135,9 +141,9 @@ def _append_one(session: StoredSession, line: bytes, out: IO[str], as_json: bool
     except GcvError as error:
         if as_json:
             rejected = {"turn": session.turn + 1, "accepted": False, "error": error.as_dict()}
-            print(json.dumps(rejected), file=out)
+            print(json.dumps(rejected | ({"line": where} if where else {})), file=out)
         else:
-            print(f"T{session.turn + 1} rejected: {error}", file=out)
+            print(f"T{session.turn + 1} rejected ({where or 'not numbered'}): {error}", file=out)
         return False
     summary = render_turn(report, session.verifier.state, agents)
     if as_json:
@@ -160,7 +166,7 @@ def _append(args: argparse.Namespace) -> int:
                 continue
             offered += 1
             try:
-                accepted = _append_one(session, line, sys.stdout, args.json)
+                accepted = _append_one(session, line, sys.stdout, args.json, f"line {index}")
             except MalformedInput as error:
                 error.detail = f"line {index}: {error.detail}"
                 raise

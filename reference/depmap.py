@@ -381,6 +381,10 @@ class DependencyMap:
         """Cm_t(agent), the agent's public commitments, sorted."""
         return tuple(sorted(self._commitments[agent]))
 
+    def is_committed(self, agent: AgentId, record: RecordId) -> bool:
+        """Whether ``record`` is in Cm_t(agent), in O(1) (``commitments`` sorts Cm_t)."""
+        return record in self._commitments[agent]
+
     def dissenters(self, record: RecordId) -> tuple[AgentId, ...]:
         """The agents whose dissent from the decision ``record`` is recorded, sorted."""
         return tuple(sorted(self._dissent.get(record, ())))

@@ -13,7 +13,10 @@ console script and the MCP server run it: contracts in their default tier (no
 - the MCP tool ``state_at`` (``gcv.agent.tools.call_tool``, the server's handler);
 - ``gcv draw --db S --format dot`` (the drawing; svg and png add the layout program's time);
 - ``gcv explore --db S -o page.html`` with a stand-in layout program that answers an
-  empty picture at once, so the figure is this package's time, not Graphviz's.
+  empty picture at once, so the figure is this package's time, not Graphviz's.  Its
+  steps grow with the history (each turn's step holds the answers of every record whose
+  Verify walk or Affected* the turn can change, and each agent's beliefs), so it is
+  measured on its own sizes, 100, 300 and 1,000 turns (``--explore`` to change them).
 
 Each figure is the child process's CPU time (user + system, ``resource.RUSAGE_CHILDREN``)
 beside its wall time, start-up included (``gcv --version`` is measured too and shown).
@@ -40,10 +43,11 @@ from typing import Any
 from gcv.store import create_session, open_session
 from tests.benchmarks.conversation import AGENTS, PHASE2_ATOMS, Conversation
 
-__all__ = ["main", "slope"]
+__all__ = ["main", "measure", "slope", "slopes"]
 
 JSON = Path(__file__).resolve().parents[2] / "docs" / "defaults-performance.json"
 SIZES = (1_000, 10_000, 100_000)
+EXPLORE_SIZES = (100, 300, 1_000)
 HEADER = {"name": "bench", "agents": {a: a for a in AGENTS}, "atoms": list(PHASE2_ATOMS)}
 _STATE_AT = """
 import sys
@@ -52,7 +56,9 @@ from gcv.agent.tools import call_tool
 answer = call_tool(SessionFolder(sys.argv[1]), "state_at", {"session": "bench"})
 print(len(answer["state"]["grounding"]))
 """
-_EMPTY_PICTURE = "#!/bin/sh\ncat >/dev/null\necho '<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>'\n"
+_EMPTY_PICTURE = (
+    "#!/bin/sh\ncat >/dev/null\necho '<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>'\n"
+)
 
 
 def _fill(store: Path, size: int) -> None:
@@ -77,8 +83,9 @@ def _cpu(command: Sequence[str], environment: dict[str, str], cwd: Path) -> dict
     return {"cpu": round(cpu, 3), "wall": round(wall, 3)}
 
 
-def measure(size: int, folder: Path) -> dict[str, Any]:
-    """Every command's CPU and wall seconds on a store of ``size`` turns."""
+def measure(size: int, folder: Path, explore: bool) -> dict[str, Any]:
+    """Every command's CPU and wall seconds on a store of ``size`` turns (``gcv explore``
+    only when ``explore``)."""
     store = folder / "bench.gcv"
     _fill(store, size)
     stand_in = folder / "bin"
@@ -91,15 +98,23 @@ def measure(size: int, folder: Path) -> dict[str, Any]:
     with_stand_in = {**environment, "PATH": f"{stand_in}{os.pathsep}{environment['PATH']}"}
     gcv = [sys.executable, "-m", "gcv.cli"]
     runs = {
-        "start-up (gcv --version)": (gcv + ["--version"], environment),
-        "session show --json": (gcv + ["session", "show", "--db", str(store), "--json"], environment),
-        "state_at (MCP tool)": ([sys.executable, "-c", _STATE_AT, str(folder)], environment),
-        "draw --format dot": (gcv + ["draw", "--db", str(store), "--format", "dot"], environment),
-        "explore (layout stood in)": (
-            gcv + ["explore", "--db", str(store), "-o", str(folder / "page.html")],
-            with_stand_in,
+        "start-up (gcv --version)": ([*gcv, "--version"], environment),
+        "session show --json": (
+            [*gcv, "session", "show", "--db", str(store), "--json"],
+            environment,
         ),
+        "state_at (MCP tool)": ([sys.executable, "-c", _STATE_AT, str(folder)], environment),
+        "draw --format dot": ([*gcv, "draw", "--db", str(store), "--format", "dot"], environment),
     }
+    if explore:
+        runs = {
+            name: runs[name] for name in ("start-up (gcv --version)", "session show --json")
+        } | {
+            "explore (layout stood in)": (
+                [*gcv, "explore", "--db", str(store), "-o", str(folder / "page.html")],
+                with_stand_in,
+            )
+        }
     return {
         "turns": size,
         "records": _records(store),
@@ -126,10 +141,10 @@ def slope(sizes: Sequence[int], seconds: Sequence[float]) -> float:
     return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread
 
 
-def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The rows with each command's slope, CPU net of start-up, over the sizes."""
+def slopes(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Each command's slope over ``rows``, CPU net of start-up."""
     sizes = [row["turns"] for row in rows]
-    slopes = {}
+    found = {}
     for name in rows[0]["commands"]:
         if name.startswith("start-up"):
             continue
@@ -137,31 +152,47 @@ def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             row["commands"][name]["cpu"] - row["commands"]["start-up (gcv --version)"]["cpu"]
             for row in rows
         ]
-        slopes[name] = round(slope(sizes, net), 2)
-    return {
-        "command": "python -m tests.benchmarks.bench_defaults",
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "contracts": "default tier (no ICONTRACT_SLOW, no -O)",
-        "rows": list(rows),
-        "slopes": slopes,
-    }
+        found[name] = round(slope(sizes, net), 2)
+    return found
+
+
+def _rows(sizes: Sequence[int], explore: bool) -> list[dict[str, Any]]:
+    rows = []
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as scratch:
+            row = measure(size, Path(scratch), explore)
+        rows.append(row)
+        for name, figure in row["commands"].items():
+            print(
+                f"{size:>7} turns {row['records']:>7} records  {name:<28} "
+                f"cpu {figure['cpu']:7.2f} s  wall {figure['wall']:7.2f} s",
+                flush=True,
+            )
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure, print the table and the slopes; ``--write`` writes the JSON file."""
     words = list(sys.argv[1:] if argv is None else argv)
     write = "--write" in words
+    explore_sizes = list(EXPLORE_SIZES)
+    if "--explore" in words:
+        at = words.index("--explore")
+        explore_sizes = [int(w) for w in words[at + 1].split(",")]
+        del words[at : at + 2]
     sizes = [int(w) for w in words if w != "--write"] or list(SIZES)
-    rows = []
-    for size in sizes:
-        with tempfile.TemporaryDirectory() as scratch:
-            row = measure(size, Path(scratch))
-        rows.append(row)
-        for name, figure in row["commands"].items():
-            print(f"{size:>7} turns {row['records']:>7} records  {name:<28} "
-                  f"cpu {figure['cpu']:7.2f} s  wall {figure['wall']:7.2f} s", flush=True)
-    result = report(rows) if len(rows) > 1 else {"rows": rows, "slopes": {}}
-    for name, b in result["slopes"].items():
+    rows, explored = _rows(sizes, False), _rows(explore_sizes, True)
+    result = {
+        "command": "python -O -m tests.benchmarks.bench_defaults",
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+        "contracts": "default tier (no ICONTRACT_SLOW, no -O) in each command's process",
+        "rows": rows,
+        "slopes": slopes(rows) if len(rows) > 1 else {},
+        "explore_rows": explored,
+        "explore_slopes": slopes(explored) if len(explored) > 1 else {},
+    }
+    for name, b in (result["slopes"] | result["explore_slopes"]).items():
         print(f"slope of {name} (CPU net of start-up): N^{b}")
     if write:
         JSON.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
