@@ -19,7 +19,8 @@ paths are the bundle's (:func:`bundle_problems`).  In each:
 A figure is quoted between two comments naming its file and a JSON pointer into it, with
 an optional format (Python's mini-language):
 ``<!-- fig spec/vectors/manifest.json#/cases -->173<!-- /fig -->`` or
-``<!-- fig docs/store-performance.json#/rows/2/reopen :.2f -->0.67<!-- /fig -->``.
+``<!-- fig docs/store-performance.json#/rows/2/reopen :.2f -->0.67<!-- /fig -->`` (a pointer
+in its URI form: a space is ``%20``).
 The comments do not show where Markdown is rendered.  Each file is one that a command
 regenerates (``gcv vectors``, a benchmark's ``--write``), so a figure goes stale only when
 its file changes, and ``--write`` brings every document back in line.
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,7 +106,7 @@ class Figure:
         """The figure as its file has it now, formatted."""
         data: Any = _json(self.file)
         for step in self.pointer.split("/")[1:]:
-            step = step.replace("~1", "/").replace("~0", "~")
+            step = unquote(step).replace("~1", "/").replace("~0", "~")
             data = data[int(step)] if isinstance(data, list) else data[step]
         return format(data, self.spec)
 

@@ -46,6 +46,8 @@ from tests.benchmarks.conversation import AGENTS, PHASE2_ATOMS, Conversation
 __all__ = ["main", "measure", "slope", "slopes"]
 
 JSON = Path(__file__).resolve().parents[2] / "docs" / "defaults-performance.json"
+BEGIN, END = "<!-- defaults: begin -->", "<!-- defaults: end -->"
+"""docs/performance.md's section quoting the figures (kept by python -m tests.benchmarks)."""
 SIZES = (1_000, 10_000, 100_000)
 EXPLORE_SIZES = (100, 300, 1_000)
 HEADER = {"name": "bench", "agents": {a: a for a in AGENTS}, "atoms": list(PHASE2_ATOMS)}
