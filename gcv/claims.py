@@ -119,10 +119,10 @@ class Claim:
     cites: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        # Verify that the paper is known
-        assert self.paper in PAPERS, self.paper
-        # Verify that a status short of a full check says why
-        assert self.reason or self.status not in NEEDS_REASON, self.id
+        if self.paper not in PAPERS:
+            raise ValueError(f"{self.id}: unknown paper {self.paper!r}")
+        if not self.reason and self.status in NEEDS_REASON:
+            raise ValueError(f"{self.id}: a status short of a full check says why (reason=)")
 
 
 NEEDS_REASON = frozenset(

@@ -127,7 +127,14 @@ def _print_replay(result: Replay, quiet: bool) -> None:
         for check in shown:
             print(_show_check(check))
     verdict = "all hold" if result.ok else f"{result.failures} FAILED"
+    if not result.checks:
+        verdict = "nothing checked: the trace states no expectation (--strict fails it)"
     print(f"\n{len(result.turns)} turns, {len(result.checks)} expectations: {verdict}")
+
+
+def _code(result: Replay, strict: bool) -> int:
+    """A replay's exit code: 1 for a failed expectation, or under ``--strict`` for none."""
+    return EXIT_OK if result.ok and (result.checks or not strict) else EXIT_FAILED
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -139,7 +146,7 @@ def _replay(args: argparse.Namespace) -> int:
             print(json.dumps(replay_json(result), indent=2, ensure_ascii=False))
         else:
             _print_replay(result, args.quiet)
-        return EXIT_OK if result.ok else EXIT_FAILED
+        return _code(result, args.strict)
     return _replay_several(args)
 
 
@@ -154,7 +161,7 @@ def _replay_several(args: argparse.Namespace) -> int:
         except GcvError as error:
             print(f"gcv: {name}: {error}", file=sys.stderr)
             unreadable[name] = str(error)
-    held = sum(r.ok for r in results)
+    held = sum(_code(r, args.strict) == EXIT_OK for r in results)
     if args.junit:
         Path(args.junit).write_text(replays_junit(results, unreadable), encoding="utf-8")
     if args.json:
@@ -228,33 +235,39 @@ def _affected(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _delegate(module_name: str, argv: list[str]) -> int:
-    """Run a command's module; one that needs an extra not installed says which (exit 2)."""
+def _delegate(module_name: str, argv: list[str], usage: str = "") -> int:
+    """Run a command's module.  One that needs an extra not installed says which: on
+    ``--help`` with its one-line help (exit 0), otherwise as bad input (exit 2)."""
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
         extra = extra_missing(error)
         if extra is None:
             raise
-        print(f"gcv: this command needs {error.name}: {install_hint(extra)}", file=sys.stderr)
+        needs = f"this command needs {error.name}, from the {extra} extra: {install_hint(extra)}"
+        if "-h" in argv or "--help" in argv:
+            print(f"{usage}\n\n{needs}")
+            return EXIT_OK
+        print(f"gcv: {needs}", file=sys.stderr)
         return EXIT_BAD_INPUT
     code: int = module.main(argv)
     return code
 
 
 def _audit(args: argparse.Namespace) -> int:
-    return _delegate(_AUDITS[args.module][0], list(args.rest))
+    module, help_text = _AUDITS[args.module]
+    return _delegate(module, list(args.rest), f"gcv audit {args.module}: {help_text}")
 
 
 def _scenarios(args: argparse.Namespace) -> int:
+    described = {name: read_trace(name).description for name in builtin_scenarios()}
     if args.json:
-        described = [
-            {"name": n, "description": read_trace(n).description} for n in builtin_scenarios()
-        ]
-        print(json.dumps(described, indent=2, ensure_ascii=False))
+        listed = [{"name": n, "description": d} for n, d in described.items()]
+        print(json.dumps(listed, indent=2, ensure_ascii=False))
         return EXIT_OK
-    for name in builtin_scenarios():
-        print(name)
+    width = max(map(len, described), default=0)
+    for name, description in described.items():
+        print(f"{name:<{width}}  {description}")
     return EXIT_OK
 
 
@@ -291,6 +304,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"{trace_help}; several are replayed one after another, the exit code the worst",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
+    p.add_argument(
+        "--strict", action="store_true", help="fail (exit 1) a trace that states no expectation"
+    )
     p.add_argument("--json", action="store_true", help="print every turn and expectation as JSON")
     p.add_argument(
         "--junit", metavar="FILE", help="write a JUnit XML report (a case per expectation)"
@@ -390,7 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _output_whose_reader_may_leave():
         try:
             if words and words[0] in _DELEGATED:  # the module parses its own options
-                return _delegate(_DELEGATED[words[0]][0], words[1:])
+                module, help_text = _DELEGATED[words[0]]
+                return _delegate(module, words[1:], f"gcv {words[0]}: {help_text}")
             args = _build_parser().parse_args(words)
             code: int = args.run(args)
         except GcvError as error:

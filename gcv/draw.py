@@ -12,7 +12,8 @@ answer: Verify's closure Dep*(alpha) (Lemma 2.1) with the witness path of an
 ungrounded walk, or Affected*(beta) (Definition 2.3).
 
 ``dot`` and ``mermaid`` are text and need nothing else; ``svg`` and ``png`` are
-laid out and rendered by Graphviz's ``dot`` program (Debian: ``graphviz``).
+laid out and rendered by Graphviz's ``dot`` program (Debian: ``graphviz``) or, without
+it, by graphviz-pure (the ``pictures`` extra): :mod:`gcv.layout`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import graphviz
 import icontract
 
 from gcv.errors import Unsupported
+from gcv.layout import lay_out
 from gcv.mapview import (
     GROUNDED,
     GROUNDINGS,
@@ -34,6 +36,7 @@ from gcv.mapview import (
     add_trace_arguments,
     committed_by,
     grounding_of,
+    groundings,
     run_on_map,
     walk_of,
     write_output,
@@ -140,10 +143,11 @@ def find_highlight(verifier: Verifier, spec: str) -> Highlight:
     return Highlight(query, record, found, (), caption)
 
 
-def fill_of(dmap: DependencyMap, record: str) -> str:
+def fill_of(dmap: DependencyMap, record: str, grounding: str | None = None) -> str:
     """The record's fill: its standing's, or the not-grounded fill when it is in good
-    standing but Verify rejects it (Lemma 2.1)."""
-    return BOX_LEGEND[look_of(dmap, record)][0]
+    standing but Verify rejects it (Lemma 2.1); ``grounding``, when known, is the
+    record's (:func:`gcv.mapview.groundings`)."""
+    return BOX_LEGEND[look_of(dmap, record, grounding)][0]
 
 
 @icontract.ensure(
@@ -151,9 +155,12 @@ def fill_of(dmap: DependencyMap, record: str) -> str:
         ("NOT GROUNDED" in result) == (grounding_of(dmap, record) == NOT_GROUNDED)
     ),
     "in good standing yet rejected by the Verify walk (Lemma 2.1) is said so",
+    enabled=icontract.SLOW,  # a second Verify walk: O(|Dep*(record)|), not the line's size
 )
-def status_line(dmap: DependencyMap, record: str) -> str:
-    """The record's standing and whether Verify accepts it now, in words.
+def status_line(dmap: DependencyMap, record: str, grounding: str | None = None) -> str:
+    """The record's standing and whether Verify accepts it now, in words; ``grounding``,
+    when known, is the record's (:func:`gcv.mapview.groundings`), and only a record not
+    grounded is walked, for its witness.
 
     >>> from gcv.reference.operations import Observe, Hypothesize, Revise
     >>> from gcv.reference.verifier import Turn, Verifier
@@ -167,6 +174,8 @@ def status_line(dmap: DependencyMap, record: str) -> str:
     standing = dmap.standing[record]
     if standing not in GOOD_STANDING:
         return f"{standing.value} · not grounded"
+    if grounding == GROUNDED:
+        return f"{standing.value} · grounded"
     walk = walk_of(dmap, record)
     if walk.grounded:
         return f"{standing.value} · grounded"
@@ -198,7 +207,11 @@ def _short(name: str) -> str:
 
 
 def _label_lines(
-    dmap: DependencyMap, record: str, agents: Mapping[str, str], every_line: bool = False
+    dmap: DependencyMap,
+    record: str,
+    agents: Mapping[str, str],
+    every_line: bool = False,
+    grounding: str | None = None,
 ) -> list[str]:
     r = dmap.records[record]
     claim = textwrap.wrap(r.claim, _CLAIM_WIDTH, max_lines=2, placeholder=" ...")
@@ -206,7 +219,7 @@ def _label_lines(
     return [
         f"{record} · {r.kind.value}",
         *claim,
-        status_line(dmap, record),
+        status_line(dmap, record, grounding),
         *[people][: bool(people)],
     ]
 
@@ -229,9 +242,10 @@ LINE_LEGEND = (
 
 
 @icontract.ensure(lambda result: result in BOX_LEGEND, "every look is in the legend")
-def look_of(dmap: DependencyMap, record: str) -> str:
-    """The record's key in :data:`BOX_LEGEND`: not grounded, else its standing."""
-    grounded = grounding_of(dmap, record) != NOT_GROUNDED
+def look_of(dmap: DependencyMap, record: str, grounding: str | None = None) -> str:
+    """The record's key in :data:`BOX_LEGEND`: not grounded, else its standing;
+    ``grounding``, when known, is the record's (:func:`gcv.mapview.groundings`)."""
+    grounded = (grounding or grounding_of(dmap, record)) != NOT_GROUNDED
     return dmap.standing[record].value if grounded else NOT_GROUNDED
 
 
@@ -305,11 +319,12 @@ def draw_dot(
         "legend", _legend_label(), shape="plain", style="", id="legend", **{"class": "legend"}
     )
     _stack_unlinked(graph, dmap)
+    known = groundings(dmap)  # every record's at once: one walk each would be quadratic
     for record in dmap.records:
         standing = dmap.standing[record]
-        grounding = grounding_of(dmap, record)
+        grounding = known[record]
         classes = ["record", standing.value, grounding]
-        attributes = {"fillcolor": fill_of(dmap, record), "color": "#555555"}
+        attributes = {"fillcolor": fill_of(dmap, record, grounding), "color": "#555555"}
         if grounding == NOT_GROUNDED:
             attributes.update(color=_NOT_GROUNDED_BORDER, penwidth="2.5")
         if standing is Standing.ABANDONED:
@@ -325,7 +340,7 @@ def draw_dot(
             attributes["penwidth"] = "3"
         graph.node(
             record,
-            _dot_text(_label_lines(dmap, record, names, every_line)),
+            _dot_text(_label_lines(dmap, record, names, every_line, grounding)),
             id=f"node-{record}",
             **{"class": " ".join(classes)},
             **attributes,
@@ -454,11 +469,13 @@ def draw_mermaid(
     """
     names = {} if agents is None else agents
     node = {record: f"n{i}" for i, record in enumerate(dmap.records)}
+    known = groundings(dmap)
     lines = ["flowchart TB"]
     if highlight is not None:
         lines.append(f"  %% {highlight.caption}")
     for record, name in node.items():
-        label = "<br/>".join(_mermaid_text(line) for line in _label_lines(dmap, record, names))
+        shown = _label_lines(dmap, record, names, grounding=known[record])
+        label = "<br/>".join(_mermaid_text(line) for line in shown)
         lines.append(f'  {name}["{label}"]')
     links: list[tuple[str, str, str]] = [
         (dependent, support, "dep")
@@ -480,7 +497,7 @@ def draw_mermaid(
         look: [f"legend_{_mermaid_class(look)}"] for look in BOX_LEGEND
     }
     for record in dmap.records:
-        members[look_of(dmap, record)].append(node[record])
+        members[look_of(dmap, record, known[record])].append(node[record])
     lines += [
         f"  class {','.join(names)} {_mermaid_class(look)}" for look, names in members.items()
     ]
@@ -502,22 +519,14 @@ def draw_mermaid(
 
 
 def render_image(graph: graphviz.Graph | graphviz.Digraph, form: str) -> bytes:
-    """Lay out and render ``graph`` with Graphviz's ``dot`` (``form``: svg or png).
+    """Lay out and render ``graph`` (``form``: svg or png) with :func:`gcv.layout.lay_out`.
 
     Raises
     ------
     Unsupported
-        The ``dot`` program is not installed.
+        No layout program is installed.
     """
-    try:
-        image: bytes = graph.pipe(format=form)
-    except graphviz.ExecutableNotFound:
-        raise Unsupported(
-            f"--format {form} needs Graphviz's dot program (Debian: apt-get install graphviz); "
-            "--format dot and mermaid work without it",
-            field="format",
-        ) from None
-    return image
+    return lay_out(graph.source, form)
 
 
 def _draw_model(verifier: Verifier, title: str, form: str, output: str | None) -> int:

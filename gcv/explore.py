@@ -10,7 +10,8 @@ accepts it now (Lemma 2.1), as ``gcv draw`` does; clicking it shows its Affected
 
 Every answer is computed here, by the reference, and written into the page
 as JSON; the page's script only shows them.  The page is built in one pass over
-the turns: the map is laid out once, by Graphviz's ``dot``, with every record the
+the turns: the map is laid out once (by Graphviz's ``dot`` or graphviz-pure,
+:mod:`gcv.layout`), with every record the
 conversation ever has (Args_t only grows), and each step stores only what the turn
 changed: the records and links it added, and the looks and answers of the records
 whose Verify walk or Affected* it can change (those it touched, what they rest on,
@@ -21,7 +22,9 @@ are inline (``explorer.html`` is its template).
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from importlib import resources
 
@@ -38,7 +41,9 @@ from gcv.draw import (
     status_line,
 )
 from gcv.history import initial_verifier, prefix
+from gcv.layout import MISSING, find_layout_program
 from gcv.mapview import add_trace_arguments, run_on_map, write_output
+from gcv.options import EXIT_BAD_INPUT
 from gcv.reference.closure import names_of, reverse_closure
 from gcv.reference.depmap import (
     AttackAdded,
@@ -61,11 +66,13 @@ __all__ = ["explorer_page", "main", "record_view", "steps_of", "touched_by"]
 
 _DATA_SLOT = "/*GCV-DATA*/null"
 _STYLE_SLOT = "/*GCV-STYLE*/"
+_TITLE_SLOT = "<!--GCV-TITLE-->"
 
 
 @icontract.ensure(
     lambda verifier, record, result: result["look"] == look_of(verifier.state, record),
     "the record looks as gcv draw draws it",
+    enabled=icontract.SLOW,  # a second Verify walk: O(|Dep*(record)|), not the answer's size
 )
 def record_view(verifier: Verifier, record: str, agents: Mapping[str, str]) -> dict[str, object]:
     """What the page shows of ``record`` now: its look, status and people lines, and its
@@ -270,7 +277,9 @@ def explorer_page(trace: Trace, start: int | None = None) -> str:
     # Inside <script>, "</" could close the element early; JSON allows "<\/".
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     template = resources.files("gcv").joinpath("explorer.html").read_text("utf-8")
-    return template.replace(_STYLE_SLOT, _style()).replace(_DATA_SLOT, payload)
+    # The tab names the trace (escaped: a trace's name is the user's text).
+    page = template.replace(_TITLE_SLOT, f"{html.escape(trace.name)}: ")
+    return page.replace(_STYLE_SLOT, _style()).replace(_DATA_SLOT, payload)
 
 
 def main(argv: list[str]) -> int:
@@ -279,6 +288,9 @@ def main(argv: list[str]) -> int:
     add_trace_arguments(parser)
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     args = parser.parse_args(argv)
+    if find_layout_program() is None:
+        print(f"gcv explore: the page's map {MISSING}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     at, args.at = args.at, None  # the page holds every turn; --at only says where it opens
 
     def explore(replayed: Replay) -> int:

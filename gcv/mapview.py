@@ -14,7 +14,6 @@ because the record itself left S_t or because something it rests on did.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +30,7 @@ from gcv.reference.errors import GcvError
 from gcv.reference.records import GOOD_STANDING
 from gcv.replay import Replay, replay
 from gcv.scenarios import read_trace
-from gcv.trace import Trace, load_trace
+from gcv.trace import Trace, trace_from_document
 
 __all__ = [
     "ATTACK",
@@ -44,6 +43,7 @@ __all__ = [
     "committed_by",
     "dependency_graph",
     "grounding_of",
+    "groundings",
     "map_at",
     "run_on_map",
     "walk_of",
@@ -69,6 +69,7 @@ GROUNDINGS = {
         else result.witness not in dmap.active_set()
     ),
     "Lemma 2.1: grounded iff Dep*(record) lies in S_t (else a witness outside it)",
+    enabled=icontract.SLOW,  # builds S_t: O(|Args|) per record drawn or shown
 )
 def walk_of(dmap: DependencyMap, record: str) -> Grounding:
     """The Verify walk (Lemma 2.1) from ``record`` on the map itself, as ``Verifier.verify``."""
@@ -105,13 +106,53 @@ def grounding_of(dmap: DependencyMap, record: str) -> str:
     return GROUNDED if walk_of(dmap, record).grounded else NOT_GROUNDED
 
 
+@icontract.ensure(
+    lambda dmap, result: all(grounding_of(dmap, r) == result[r] for r in dmap.records),
+    "each record's grounding is its own Verify walk's (Lemma 2.1)",
+    enabled=icontract.SLOW,  # one walk per record: the definition, O(sum of |Dep*|)
+)
+def groundings(dmap: DependencyMap) -> dict[str, str]:
+    """:func:`grounding_of` for every record of Args_t at once, in O(|Args| + |Dep|).
+
+    A record in S_t is grounded iff no record out of S_t lies in its Dep* (Lemma 2.1),
+    that is iff no Dep path leads from it to one: so one search backwards along Dep,
+    from every record out of S_t together, finds every record that is not grounded.
+    One walk per record (``grounding_of``) costs the sum of the |Dep*| instead, which
+    grows with the square of a conversation whose records rest on recent ones.
+
+    Examples
+    --------
+    >>> from gcv.reference.operations import Observe, Hypothesize, Revise
+    >>> from gcv.reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> _ = v.apply_turn(Turn("a", (Observe("o1", "401s"), Observe("o2", "502s"),
+    ...     Hypothesize("h1", "token bug", depends_on=("o1",)))))
+    >>> _ = v.apply_turn(Turn("a", (Revise("o1"),)))
+    >>> groundings(v.state)
+    {'o1': 'out-of-standing', 'o2': 'grounded', 'h1': 'not-grounded'}
+    """
+    n = dmap.numbering
+    reached = [not good for good in n.good]
+    frontier = [i for i, out in enumerate(reached) if out]
+    while frontier:
+        record = frontier.pop()
+        for dependent in n.dependents[record]:
+            if not reached[dependent]:
+                reached[dependent] = True
+                frontier.append(dependent)
+    return {
+        name: OUT_OF_STANDING if not good else NOT_GROUNDED if out else GROUNDED
+        for name, good, out in zip(n.name, n.good, reached, strict=True)
+    }
+
+
 def _edges(graph: nx.MultiDiGraph, key: str) -> set[tuple[str, str]]:
     return {(u, v) for u, v, k in graph.edges(keys=True) if k == key}
 
 
 def committed_by(dmap: DependencyMap, record: str) -> tuple[str, ...]:
     """The agents i with ``record`` in Cm(i), in the map's agent order."""
-    return tuple(agent for agent in dmap.agents if record in dmap.commitments(agent))
+    return tuple(agent for agent in dmap.agents if dmap.is_committed(agent, record))
 
 
 @icontract.ensure(
@@ -236,7 +277,8 @@ def _stored_trace(db: str) -> Trace:
     from gcv.store import open_session
 
     with open_session(db) as session:
-        return load_trace(json.dumps(session.export()))
+        # The store's own log, validated when each turn was appended: not validated again.
+        return trace_from_document(session.export())
 
 
 def write_output(content: str | bytes, output: str | None) -> None:

@@ -211,7 +211,9 @@ def needing_extras(claims: Iterable[Claim] = CLAIMS) -> list[str]:
             try:
                 _resolves(name)
             except NeedsExtra as missing:
-                lines.append(f"{c.id}: {name} needs {install_hint(missing.extra)}")
+                lines.append(
+                    f"{c.id}: {name} needs the {missing.extra} extra: {install_hint(missing.extra)}"
+                )
     return lines
 
 
@@ -338,7 +340,7 @@ def main(argv: list[str]) -> int:
     for problem in problems:
         print(f"dangling: {problem}")
     for line in needing_extras(CLAIMS):
-        print(f"not checked, needs an extra: {line}")
+        print(f"not checked here: {line}")
     if CHECKOUT is None:
         print("not checked: the tests and benchmarks named (they are in the source checkout)")
     if stale:

@@ -28,7 +28,7 @@ from gcv.draw import status_line
 from gcv.errors import MalformedTrace, OutOfSequence, StoreError, UnreadableFile
 from gcv.history import parse_turn_line
 from gcv.jsoninput import open_input, parse_json, read_lines
-from gcv.mapview import grounding_of
+from gcv.mapview import groundings
 from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, EXIT_OK, OptionParser, default_db, seconds
 from gcv.reference.errors import GcvError, MalformedInput
 from gcv.reference.render import render_state, render_turn
@@ -65,7 +65,8 @@ def show_state(verifier: Verifier, agents: Mapping[str, str]) -> list[str]:
     problems."""
     lines = render_state(verifier.state, agents)
     lines.append("grounding (whether Verify accepts each record now, Lemma 2.1):")
-    lines += [f"  {r}: {status_line(verifier.state, r)}" for r in verifier.state.records]
+    known = groundings(verifier.state)
+    lines += [f"  {r}: {status_line(verifier.state, r, g)}" for r, g in known.items()]
     problems = verifier.unexplained()
     lines.append("open problems:" if problems else "open problems: none")
     lines += [f"  {agents.get(p.agent, p.agent)}: {p.formula} (from {p.source})" for p in problems]
@@ -79,8 +80,7 @@ def state_json(verifier: Verifier) -> dict[str, Any]:
         for p in verifier.unexplained()
     ]
     dmap = verifier.state
-    grounding = {record: grounding_of(dmap, record) for record in dmap.records}
-    return {**dmap.snapshot(), "grounding": grounding, "open_problems": problems}
+    return {**dmap.snapshot(), "grounding": groundings(dmap), "open_problems": problems}
 
 
 def _trace_and_document(name: str) -> tuple[Trace, dict[str, Any]]:
@@ -124,8 +124,14 @@ def _lines(source: str) -> Iterator[tuple[int, bytes]]:
             yield number, line
 
 
-def _append_one(session: StoredSession, line: bytes, out: IO[str], as_json: bool) -> bool:
-    """Append one line's turn and print its summary; return whether it was accepted."""
+def _append_one(
+    session: StoredSession, line: bytes, out: IO[str], as_json: bool, where: str = ""
+) -> bool:
+    """Append one line's turn and print its summary; return whether it was accepted.
+
+    A rejected turn takes no number (the next turn repeats it: spec/trace-format.md), so
+    it is named by ``where`` too (its line), as several in a row would read alike.
+    """
     agents = session.header["agents"]
     turn, number = parse_turn_line(line, agents)
     try:
@@ -135,9 +141,9 @@ def _append_one(session: StoredSession, line: bytes, out: IO[str], as_json: bool
     except GcvError as error:
         if as_json:
             rejected = {"turn": session.turn + 1, "accepted": False, "error": error.as_dict()}
-            print(json.dumps(rejected), file=out)
+            print(json.dumps(rejected | ({"line": where} if where else {})), file=out)
         else:
-            print(f"T{session.turn + 1} rejected: {error}", file=out)
+            print(f"T{session.turn + 1} rejected ({where or 'not numbered'}): {error}", file=out)
         return False
     summary = render_turn(report, session.verifier.state, agents)
     if as_json:
@@ -160,7 +166,7 @@ def _append(args: argparse.Namespace) -> int:
                 continue
             offered += 1
             try:
-                accepted = _append_one(session, line, sys.stdout, args.json)
+                accepted = _append_one(session, line, sys.stdout, args.json, f"line {index}")
             except MalformedInput as error:
                 error.detail = f"line {index}: {error.detail}"
                 raise

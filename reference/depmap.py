@@ -381,6 +381,10 @@ class DependencyMap:
         """Cm_t(agent), the agent's public commitments, sorted."""
         return tuple(sorted(self._commitments[agent]))
 
+    def is_committed(self, agent: AgentId, record: RecordId) -> bool:
+        """Whether ``record`` is in Cm_t(agent), in O(1) (``commitments`` sorts Cm_t)."""
+        return record in self._commitments[agent]
+
     def dissenters(self, record: RecordId) -> tuple[AgentId, ...]:
         """The agents whose dissent from the decision ``record`` is recorded, sorted."""
         return tuple(sorted(self._dissent.get(record, ())))
@@ -441,7 +445,8 @@ class DependencyMap:
     @contextmanager
     def transaction(self) -> Iterator[list[Change]]:
         """Open a transaction; yield its journal; on any exception undo it and re-raise."""
-        assert self._journal is None, "transactions do not nest"
+        if self._journal is not None:
+            raise RuntimeError("transactions do not nest")
         journal: list[Change] = []
         self._journal = journal
         try:
@@ -465,7 +470,8 @@ class DependencyMap:
     )
     def add_record(self, record: Record) -> None:
         """Add ``record`` to Args_t, labelled active."""
-        assert record.id not in self._records, f"{record.id} already registered"
+        if record.id in self._records:
+            raise RuntimeError(f"{record.id} already registered")
         self._log(RecordAdded(record))
         self._records[record.id] = record
         self._standing[record.id] = Standing.ACTIVE
@@ -543,7 +549,8 @@ class DependencyMap:
 
     def advance_turn(self) -> None:
         """Count one more applied turn (not journaled: only a committed turn advances)."""
-        assert self._journal is None, "the turn advances after its transaction commits"
+        if self._journal is not None:
+            raise RuntimeError("the turn advances after its transaction commits")
         self.turn += 1
 
     def _undo(self, change: Change) -> None:

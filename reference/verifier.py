@@ -471,6 +471,7 @@ class Verifier:
             )
         ),
         "Affected*(beta) intersected with S_t, in Affected*'s order",
+        enabled=icontract.SLOW,  # the query again: O(|Affected*(beta)|), not the answer's size
     )
     def affected_star_active(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected*(beta) intersected with S_t: the currently active dependents."""

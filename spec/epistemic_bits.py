@@ -140,6 +140,7 @@ def _is_partition_of_w(model: BitModel) -> bool:
 def compute_atom_mask(index: int, count: int) -> int:
     """V(p_index) over every valuation of ``count`` atoms: 2^index zeros, 2^index ones,
     repeated."""
+    # Verify that p_index is one of the count atoms
     assert 0 <= index < count, (index, count)
     mask, length = ((1 << (1 << index)) - 1) << (1 << index), 2 << index
     while length < 1 << count:
@@ -189,6 +190,7 @@ def from_spec_model(model: se.EpistemicModel, atoms: Sequence[str] | None = None
     Within a cell, w's layer is fixed by how many worlds are at least as plausible as w (for a
     locally connected preorder, equally plausible worlds have the same count)."""
     order_of_atoms = tuple(sorted(model.atoms) if atoms is None else atoms)
+    # Verify that the order names exactly the model's atoms
     assert set(order_of_atoms) == set(model.atoms), order_of_atoms
     order = {}
     for agent in sorted(model.agents):
@@ -463,6 +465,7 @@ def process_awareness_expansion(
 def _lifted(model: BitModel, atoms: Sequence[str]) -> BitModel:
     """The model over ``atoms`` (a superset of its own): each world renumbered, then split on
     every atom it lacks, as Definition A.3's expansion does."""
+    # Verify that the model's atoms are among ``atoms`` (Definition A.3 only adds)
     assert set(model.atoms) <= set(atoms), (model.atoms, atoms)
     position = [atoms.index(a) for a in model.atoms]
 

@@ -286,13 +286,19 @@ def test_append_stops_at_a_rejected_turn_unless_told_to_keep_going(
     turns.write_text(_observations("a", 1) + json.dumps(bad) + "\n" + _observations("b", 1))
     code, out, _ = _answer(capsys, "session", "append", "--db", store, turns)
     assert code == 2 and out.splitlines()[0] == "T1 Alice:"
-    assert "T2 rejected: [unknown-record]" in out and "T2 b:" not in out
+    assert "T2 rejected (line 2): [unknown-record]" in out and "T2 b:" not in out
     code, out, _ = _answer(
         capsys, "session", "append", "--db", store, turns, "--keep-going", "--json"
     )
     replies = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and [r["accepted"] for r in replies] == [False, False, True]
     assert replies[0]["error"]["code"] == "duplicate-record"
+    # Two rejected turns in a row share the number the next turn takes: each names its line.
+    assert [(r["turn"], r.get("line")) for r in replies] == [
+        (2, "line 1"),
+        (2, "line 2"),
+        (2, None),
+    ]
     with open_session(store) as session:
         assert [(e.number, e.rejected) for e in session.log()] == [
             (1, None),
@@ -307,6 +313,16 @@ def test_append_stops_at_a_rejected_turn_unless_told_to_keep_going(
     not_json.write_text("observe o1\n")
     code, _, err = _answer(capsys, "session", "append", "--db", store, not_json)
     assert code == 2 and "line 1: a turn line is not valid JSON" in err
+    unknown = {"speaker": "a", "operations": [{"op": "observe", "id": "x", "claim": "y", "to": 1}]}
+    not_a_turn = tmp_path / "fifth.jsonl"
+    fine = [
+        {"speaker": "a", "operations": [{"op": "observe", "id": f"f{k}", "claim": "z"}]}
+        for k in range(4)
+    ]
+    not_a_turn.write_text("".join(json.dumps(t) + "\n" for t in [*fine, unknown]))
+    code, _, err = _answer(capsys, "session", "append", "--db", store, not_a_turn)
+    assert code == 2, err
+    assert "line 5: operation 0 (observe): unknown field 'to'; observe allows: claim," in err, err
 
 
 def test_show_prints_the_map_as_of_a_turn(

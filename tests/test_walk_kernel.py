@@ -14,7 +14,6 @@ import contextlib
 import copy
 import os
 import pickle
-import shutil
 import subprocess
 import sys
 from array import array
@@ -291,7 +290,7 @@ def test_gcv_pure_walk_forces_the_pure_walk_and_version_names_it() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="the sanitizers need gcc")
+@pytest.mark.needs_program("gcc")
 def test_the_kernel_passes_this_file_under_address_and_ub_sanitizers() -> None:
     """tests/sanitize_walk.sh builds _walk.c with -fsanitize=address,undefined and runs the
     fast tests of this file with that build; a planted overflow (the queue one slot short)

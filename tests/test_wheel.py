@@ -52,10 +52,14 @@ def installed(
 
 def _run(installed: tuple[Path, Path], *command: str | Path) -> subprocess.CompletedProcess[str]:
     bin_folder, work = installed
+    environment = outside_environment(bin_folder)
+    # The dependencies are the test environment's, and so are their commands (last on PATH):
+    # graphviz-pure's lays out gcv figures where Graphviz's dot is missing.
+    environment["PATH"] += os.pathsep + sysconfig.get_path("scripts")
     return subprocess.run(
         [str(c) for c in command],
         cwd=work,
-        env=outside_environment(bin_folder),
+        env=environment,
         capture_output=True,
         text=True,
     )

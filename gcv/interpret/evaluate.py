@@ -110,7 +110,8 @@ class TurnResult:
 
     def labels(self, row: str) -> frozenset[str]:
         """The predicted labels of ``row`` (``classified`` or ``applied``)."""
-        assert row in ROWS, f"row {row!r} is not one of {ROWS}"
+        if row not in ROWS:
+            raise ValueError(f"row {row!r} is not one of {ROWS}")
         return self.classified if row == "classified" else self.applied
 
 
