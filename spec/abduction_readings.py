@@ -289,8 +289,8 @@ class Reading:
     naming: str
 
     def __post_init__(self) -> None:
-        # Verify that each field is a value of its dimension
         for dimension in DIMENSIONS:
+            # Verify that each field is a value of its dimension
             assert getattr(self, dimension.name) in {v.key for v in dimension.values}, dimension
 
     def describe(self) -> str:
@@ -298,6 +298,7 @@ class Reading:
         return ", ".join(f"{d.name}={getattr(self, d.name)}" for d in DIMENSIONS)
 
 
+# Verify that a reading has one field per dimension, in the dimensions' order
 assert [f.name for f in fields(Reading)] == [d.name for d in DIMENSIONS]
 
 CHOSEN = Reading("with the others", "M_chi^t", "B", "B", "open", "alone", "S_t", "A.2", "record")
@@ -889,6 +890,7 @@ explained, in the paper's order.  A sentence that lists several observations giv
 statement per observation; a list given as the whole ("Remaining unexplained", "Observations
 now unexplained") gives one more, that nothing else is open.  Words in brackets are ours."""
 
+# Verify that each statement has an id of its own
 assert len({s.id for s in STATEMENTS}) == len(STATEMENTS)
 
 

@@ -228,6 +228,12 @@ TABLES: dict[str, Source] = {
     "tests/test_refinement.py::test_a_planted_divergence_in_the_encoding_is_caught": spec(
         "the refinement check's report for each planted change of the encoding"
     ),
+    "tests/test_docs.py::test_a_planted_stale_name_is_caught": spec(
+        "the docs check's message for each planted stale name (tests/docs_check.py)"
+    ),
+    "tests/test_layout.py::test_without_a_layout_program_a_picture_says_what_to_install": spec(
+        "the one-line message of a picture command without a layout program (README)"
+    ),
     "tests/test_refinement.py::_NO_FRESH_IDENTIFIER": hand(
         "the pairs the pair pool cannot build, each with why beside it"
     ),
@@ -236,6 +242,8 @@ TABLES: dict[str, Source] = {
         f"{path}::*": inputs(what)
         for path, what in (
             ("tests/broken_engines.py", "planted bugs"),
+            ("tests/docs_check.py", "the folders and suffixes a name in the docs may start with"),
+            ("tests/test_no_bare_asserts.py", "the folders scanned and planted sources"),
             ("tests/conformance/fakes/fake_impl.py", "the fake's sizes"),
             ("tests/conformance/helpers.py", "commands"),
             ("tests/conformance/test_builder.py", "a trace"),
