@@ -127,7 +127,7 @@ class SessionFolder:
         return opened
 
     @icontract.ensure(
-        lambda self, name, result: result[0].path == self.store_path(name),
+        lambda self, name, result: result[0].path == str(self.store_path(name)),
         "the session's store is its name's, in the folder",
     )
     def create_or_open(

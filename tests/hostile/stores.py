@@ -52,12 +52,16 @@ def files(folder: Path) -> dict[str, str]:
 
 
 def raw_edit(path: Path, edit: Edit) -> None:
-    """Edit the store with plain sqlite3, as anyone could (the append-only triggers dropped)."""
+    """Edit the store with plain sqlite3, as anyone could: the append-only triggers dropped
+    for the edit, then put back as they were (a forger leaves the schema as gcv made it)."""
     db = sqlite3.connect(path, isolation_level=None)
     try:
+        triggers = db.execute("SELECT sql FROM sqlite_schema WHERE type = 'trigger'").fetchall()
         db.execute("DROP TRIGGER IF EXISTS log_no_update")
         db.execute("DROP TRIGGER IF EXISTS log_no_delete")
         edit(db)
+        for (sql,) in triggers:
+            db.execute(sql)
     finally:
         db.close()
 
@@ -72,17 +76,21 @@ def statement(sql: str, *parameters: object) -> Edit:
 
 
 def recompute_chain(db: sqlite3.Connection) -> None:
-    """The chain, the head and the snapshot's digest, recomputed as docs/sessions.md states."""
+    """The chain and the head recomputed as docs/sessions.md states (a snapshot's seal
+    cannot be: its key is not in the store)."""
     (header,) = db.execute("SELECT value FROM meta WHERE key = 'header'").fetchone()
     link = _sha256(["gcv-store/2", header])
     rows = db.execute("SELECT seq, turn, error_code, error, body FROM log ORDER BY seq")
     for seq, turn, code, error, body in rows.fetchall():
         link = _sha256([link, turn, code, error, body])
         db.execute("UPDATE log SET chain = ? WHERE seq = ?", (link, seq))
-        for (blob,) in db.execute("SELECT state FROM snapshot WHERE turn = ?", (turn,)).fetchall():
-            digest = hashlib.sha256(link.encode() + bytes(blob)).hexdigest()
-            db.execute("UPDATE snapshot SET sha256 = ? WHERE turn = ?", (digest, turn))
     db.execute("UPDATE meta SET value = ? WHERE key = 'head'", (link,))
+
+
+def plant_state(db: sqlite3.Connection, state: bytes) -> None:
+    """Every snapshot's state replaced by ``state``, its SHA-256 recomputed (its seal kept)."""
+    digest = hashlib.sha256(state).hexdigest()
+    db.execute("UPDATE snapshot SET state = ?, state_sha256 = ?", (state, digest))
 
 
 def forge(path: Path, edit: Edit) -> None:
