@@ -59,6 +59,7 @@ __all__ = [
     "PostgresBackend",
     "create_database_session",
     "open_database_session",
+    "session_names",
     "session_url",
     "split_url",
 ]
@@ -369,6 +370,17 @@ def _opened(url: str, name: str, where: str, wait: float, durable: bool) -> Stor
     except BaseException:
         backend.close()
         raise
+
+
+def session_names(url: str) -> list[str]:
+    """The names of the sessions in the database at ``url``, sorted."""
+    connection = _connect(url, shown_url(url), durable=True)
+    try:
+        with PostgresBackend(connection, shown_url(url), "", 10.0).typed():
+            found = connection.execute("SELECT name FROM gcv_session ORDER BY name").fetchall()
+    finally:
+        connection.close()
+    return [str(name) for (name,) in found]
 
 
 def open_database_session(db: str, *, wait: float, durable: bool) -> StoredSession:
