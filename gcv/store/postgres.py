@@ -285,7 +285,8 @@ class PostgresBackend:
         self._db.execute("UPDATE gcv_session SET head = %s WHERE name = %s", (link, self.name))
 
     def put_snapshot(self, checkpoint: Checkpoint, state: bytes) -> None:
-        """Keep the snapshot, and no older one."""
+        """Keep the snapshot, and no other (one left by a log since cut short included)."""
+        self._db.execute("DELETE FROM gcv_snapshot WHERE session = %s", (self.name,))
         self._db.execute(
             "INSERT INTO gcv_snapshot (session, turn, seq, layout, seal, state_sha256, state) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s)",
@@ -298,10 +299,6 @@ class PostgresBackend:
                 checkpoint.state_sha256,
                 state,
             ),
-        )
-        self._db.execute(
-            "DELETE FROM gcv_snapshot WHERE session = %s AND turn < %s",
-            (self.name, checkpoint.turn),
         )
 
     def close(self) -> None:

@@ -314,7 +314,8 @@ class SQLiteBackend:
         self._db.execute("UPDATE meta SET value = ? WHERE key = 'head'", (link,))
 
     def put_snapshot(self, checkpoint: Checkpoint, state: bytes) -> None:
-        """Keep the snapshot, and no older one."""
+        """Keep the snapshot, and no other (one left by a log since cut short included)."""
+        self._db.execute("DELETE FROM snapshot")
         self._db.execute(
             "INSERT INTO snapshot (turn, seq, layout, seal, state_sha256, state) "
             "VALUES (?, ?, ?, ?, ?, ?)",
@@ -327,7 +328,6 @@ class SQLiteBackend:
                 state,
             ),
         )
-        self._db.execute("DELETE FROM snapshot WHERE turn < ?", (checkpoint.turn,))
 
     def close(self) -> None:
         """Close the connection (idempotent)."""
