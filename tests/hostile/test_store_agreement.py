@@ -73,70 +73,57 @@ def _body(turn: dict[str, Any]) -> str:
 
 _REVISE_NOPE = _body({"speaker": "a", "operations": [{"op": "revise", "target": "nope"}]})
 
-# Each damage: what it does to the store ``db`` (``other`` names a second store to use).
-DAMAGE: dict[str, Callable[[RawStore, str], None]] = {
-    "intact": lambda raw, other: None,
+Statement = tuple[str, tuple[object, ...]]
+Damage = Callable[[RawStore, str], None]
+
+
+def _edited(*statements: Statement) -> Damage:
+    """The damage of these statements (in SQLite's form: :meth:`RawStore.run`)."""
+    return lambda raw, other: raw.run(*statements)
+
+
+def _forged(*statements: Statement) -> Damage:
+    """These statements, then the chain recomputed as a forger who read the docs would."""
+
+    def forge(raw: RawStore, other: str) -> None:
+        raw.run(*statements)
+        raw.recompute_chain()
+
+    return forge
+
+
+# Each damage: what it does to the store (``other`` names a second store it may use).
+DAMAGE: dict[str, Damage] = {
+    "intact": _edited(),
     "a snapshot from another store, its digest recomputed": lambda raw, other: raw.plant_state(
         _other_snapshot(other)
     ),
     "a planted pickle as the snapshot": lambda raw, other: raw.plant_state(
         pickle.dumps(_Planted())
     ),
-    "turn 1 replaced by one that no longer applies, the chain recomputed": lambda raw, other: (
-        (
-            raw.run(("UPDATE log SET body = ? WHERE seq = 1", (_REVISE_NOPE,))),
-            raw.recompute_chain(),
-        )
-        and None
+    "turn 1 replaced by one that no longer applies, the chain recomputed": _forged(
+        ("UPDATE log SET body = ? WHERE seq = 1", (_REVISE_NOPE,))
     ),
-    "rows 1 and 2 swapped, the chain recomputed": lambda raw, other: (
-        (
-            raw.run(
-                ("UPDATE log SET seq = 1000000 WHERE seq = 1", ()),
-                ("UPDATE log SET seq = 1 WHERE seq = 2", ()),
-                ("UPDATE log SET seq = 2 WHERE seq = 1000000", ()),
-            ),
-            raw.recompute_chain(),
-        )
-        and None
+    "rows 1 and 2 swapped, the chain recomputed": _forged(
+        ("UPDATE log SET seq = 1000000 WHERE seq = 1", ()),
+        ("UPDATE log SET seq = 1 WHERE seq = 2", ()),
+        ("UPDATE log SET seq = 2 WHERE seq = 1000000", ()),
     ),
-    "the last rows deleted, the head moved": lambda raw, other: (
-        (
-            raw.run(("DELETE FROM log WHERE seq > 2", ())),
-            raw.recompute_chain(),
-        )
-        and None
+    "the last rows deleted, the head moved": _forged(("DELETE FROM log WHERE seq > 2", ())),
+    "the rows from the snapshot's on deleted, the head moved": _forged(
+        ("DELETE FROM log WHERE seq >= 2", ())
     ),
-    "the rows from the snapshot's on deleted, the head moved": lambda raw, other: (
-        (
-            raw.run(("DELETE FROM log WHERE seq >= 2", ())),
-            raw.recompute_chain(),
-        )
-        and None
-    ),
-    "a row before the snapshot edited": lambda raw, other: raw.run(
+    "a row before the snapshot edited": _edited(
         ("UPDATE log SET body = replace(body, '401', '402') WHERE seq = 1", ())
     ),
-    "an agent removed from the header, the chain recomputed": lambda raw, other: (
-        (
-            raw.run(("UPDATE meta SET value = ? WHERE key = 'header'", ('{"agents":{"a":"A"}}',))),
-            raw.recompute_chain(),
-        )
-        and None
+    "an agent removed from the header, the chain recomputed": _forged(
+        ("UPDATE meta SET value = ? WHERE key = 'header'", ('{"agents":{"a":"A"}}',))
     ),
-    "a rejected row made no turn, the chain recomputed": lambda raw, other: (
-        (
-            raw.run(("UPDATE log SET body = 'not json' WHERE seq = 3", ())),
-            raw.recompute_chain(),
-        )
-        and None
+    "a rejected row made no turn, the chain recomputed": _forged(
+        ("UPDATE log SET body = 'not json' WHERE seq = 3", ())
     ),
-    "the last row removed, the head kept": lambda raw, other: raw.run(
-        ("DELETE FROM log WHERE seq = 4", ())
-    ),
-    "the snapshot's seal edited": lambda raw, other: raw.run(
-        ("UPDATE snapshot SET seal = ?", ("0" * 64,))
-    ),
+    "the last row removed, the head kept": _edited(("DELETE FROM log WHERE seq = 4", ())),
+    "the snapshot's seal edited": _edited(("UPDATE snapshot SET seal = ?", ("0" * 64,))),
 }
 
 # What the issue's forgeries must come to: refused with this code, or answered (None).
