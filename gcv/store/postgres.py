@@ -248,6 +248,15 @@ class PostgresBackend:
         ).fetchall()
         return found[0][0] if found else None
 
+    def end(self) -> tuple[object, object]:
+        """The recorded last link and the last row's ``seq``, in one round trip."""
+        found = self._db.execute(
+            "SELECT head, (SELECT coalesce(max(seq), 0) FROM gcv_log WHERE session = %s) "
+            "FROM gcv_session WHERE name = %s",
+            (self.name, self.name),
+        ).fetchall()
+        return (found[0][0], found[0][1]) if found else (None, None)
+
     def checkpoint(self) -> tuple[object, ...] | None:
         """The latest snapshot's ``(turn, seq, layout, seal, state_sha256)``."""
         found = self._db.execute(

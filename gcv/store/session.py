@@ -155,6 +155,10 @@ class Backend(Protocol):
         """The recorded last link."""
         ...
 
+    def end(self) -> tuple[object, object]:
+        """The recorded last link and the last row's ``seq`` (0 when none), in one read."""
+        ...
+
     def checkpoint(self) -> tuple[object, ...] | None:
         """The latest snapshot's ``(turn, seq, layout, seal, state_sha256)``, or None."""
         ...
@@ -468,6 +472,12 @@ class StoredSession:
     def refresh(self) -> int:
         """Apply the turns other processes appended since this one last read; return how many."""
         before = self.turn
+        with self._backend.typed():
+            # One read when nothing was added: the head is still the last link checked, and
+            # the last row still the last one checked.
+            found = self._backend.end()
+            if found == (self._checked.link, self._checked.seq) and self._live is not None:
+                return 0
         with self._backend.typed(), self._backend.reading():
             self._check_new_rows()
             self._replay_onto(self.verifier, None)

@@ -282,6 +282,14 @@ class SQLiteBackend:
         heads = self._db.execute("SELECT value FROM meta WHERE key = 'head'").fetchall()
         return heads[0][0] if heads else None
 
+    def end(self) -> tuple[object, object]:
+        """The recorded last link and the last row's ``seq``, in one statement."""
+        found = self._db.execute(
+            "SELECT (SELECT value FROM meta WHERE key = 'head'), "
+            "(SELECT ifnull(max(seq), 0) FROM log)"
+        ).fetchone()
+        return found[0], found[1]
+
     def checkpoint(self) -> tuple[object, ...] | None:
         """The latest snapshot's ``(turn, seq, layout, seal, state_sha256)``."""
         found = self._db.execute(
