@@ -344,7 +344,7 @@ class StoredSession:
                     start = self._checked_at(self._checkpoint)
                 self._checked = _check_rows(self.where, backend.rows(start.seq), start)
                 _check_head(self.where, backend.head(), self._checked)
-                self._live = self._load(None)
+                self._live: Verifier | None = self._load(None)
         except BaseException:
             backend.close()
             raise

@@ -32,7 +32,6 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import anyio
 from mcp import Client
@@ -180,8 +179,10 @@ def main(argv: list[str]) -> int:
     try:
         database = fresh_schema(cluster)
         service = subprocess.Popen(
-            [sys.executable, "-O", "-m", "gcv.cli", "mcp", "--sessions", database, "--http"]
-            + ["--workers", str(args.workers)],
+            [
+                *(sys.executable, "-O", "-m", "gcv.cli", "mcp", "--sessions", database),
+                *("--http", "--workers", str(args.workers)),
+            ],
             stderr=subprocess.PIPE,
             text=True,
         )

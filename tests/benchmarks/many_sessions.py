@@ -38,8 +38,10 @@ def main(argv: list[str]) -> int:
     max_open = argv[argv.index("--max-open") + 1] if "--max-open" in argv else "64"
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
-            [sys.executable, "-m", "gcv.cli", "mcp", "--sessions", folder, "--http"]
-            + ["--max-open", max_open],
+            [
+                *(sys.executable, "-m", "gcv.cli", "mcp", "--sessions", folder),
+                *("--http", "--max-open", max_open),
+            ],
             stderr=subprocess.PIPE,
             text=True,
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)),
