@@ -116,7 +116,17 @@ async def _client(url: str, index: int, turns: int, sessions: int, load: Load) -
 
 
 def _worker_pids(supervisor: int) -> list[int]:
-    return sorted(pid for pid in _tree(supervisor) if pid != supervisor)
+    """The service's worker processes (multiprocessing's spawned children, not its
+    resource tracker)."""
+    workers = []
+    for pid in _tree(supervisor):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command and b"resource_tracker" not in command:
+            workers.append(pid)
+    return sorted(workers)
 
 
 async def _drive(args: argparse.Namespace, url: str, supervisor: int, load: Load) -> float:
@@ -127,10 +137,11 @@ async def _drive(args: argparse.Namespace, url: str, supervisor: int, load: Load
         nonlocal killed_at
         while load.acknowledged < args.kill_at * load.total:
             await anyio.sleep(0.05)
-        victim = _worker_pids(supervisor)[0]
+        workers = _worker_pids(supervisor)
+        victim = workers[0]
         os.kill(victim, signal.SIGKILL)
         killed_at = load.acknowledged
-        print(f"killed worker {victim} after {load.acknowledged} turns", flush=True)
+        print(f"killed worker {victim} of {workers} after {load.acknowledged} turns", flush=True)
 
     with anyio.move_on_after(args.deadline):
         async with anyio.create_task_group() as group:
