@@ -199,8 +199,10 @@ def _checkout(python: str) -> Path:
     return Path(python).absolute().parents[2]
 
 
-def compare(other: str, sizes: Sequence[int], rounds: int = 5) -> None:
-    """Reopen CPU with snapshots, this tree against ``other``'s, alternating in one run."""
+def compare(other: str, sizes: Sequence[int], rounds: int = 5) -> list[str]:
+    """Reopen CPU with snapshots, this tree against ``other``'s, alternating in one run;
+    the lines printed."""
+    said = []
     pythons = {"this tree": sys.executable, "compared": other}
     with tempfile.TemporaryDirectory() as folder:
         for size in sizes:
@@ -222,24 +224,27 @@ def compare(other: str, sizes: Sequence[int], rounds: int = 5) -> None:
                     )
                     spent[name].append(float(done.stdout))
             medians = {name: statistics.median(cpu) for name, cpu in spent.items()}
-            print(
+            said.append(
                 f"{size:,} turns, snapshots every {DEFAULT_SNAPSHOT_EVERY:,}: reopen CPU "
                 + ", ".join(f"{name} {cpu:.3f} s" for name, cpu in medians.items())
                 + f" (each {', '.join(f'{c:.3f}' for c in spent['this tree'])} / "
                 + f"{', '.join(f'{c:.3f}' for c in spent['compared'])}); compared / this "
-                + f"{medians['compared'] / medians['this tree']:.2f}",
-                flush=True,
+                + f"{medians['compared'] / medians['this tree']:.2f}"
             )
+            print(said[-1], flush=True)
+    return said
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure, print the table, and with ``--write`` update the docs."""
     words = list(sys.argv[1:] if argv is None else argv)
+    other = None
     if "--compare" in words:
         other = words[words.index("--compare") + 1]
         del words[words.index("--compare") : words.index("--compare") + 2]
-        compare(other, [int(w) for w in words] or [SIZES[-1]])
-        return 0
+        if "--write" not in words:
+            compare(other, [int(w) for w in words] or [SIZES[-1]])
+            return 0
     write = "--write" in words
     sizes = [int(w) for w in words if w != "--write"] or list(SIZES)
     conversation = Conversation(seed=0)
@@ -254,6 +259,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(json.dumps(row), flush=True)
                 rows.append(row)
     section = render(rows, contracts=__debug__, load=load)
+    if other is not None:
+        lines = compare(other, [SIZES[-1]])
+        section += (
+            "\nReopen CPU with snapshots, this tree against the checkout before sealed "
+            f"snapshots (`--compare {other}`), alternating, medians of five fresh "
+            "processes:\n\n" + "".join(f"- {line}\n" for line in lines)
+        )
     print(section)
     if write:
         figures = {"python": platform.python_version(), "load_average": load, "rows": rows}

@@ -8,8 +8,8 @@ Starts a throwaway PostgreSQL cluster (:mod:`tests.postgres`), then ``gcv mcp --
 CLIENTS concurrent clients of the ``mcp`` SDK (each its own connection, in one process),
 client i appending TURNS turns to session ``s{i mod SESSIONS}`` (an Observe of a record
 named for the client and the turn).  When a fraction KILL_AT of all turns has been
-acknowledged, one worker is killed with SIGKILL (uvicorn's supervisor starts another).
-A call that fails (the killed worker's) is retried on a new connection with the same
+acknowledged, the busiest worker (by CPU so far) is killed with SIGKILL (uvicorn's
+supervisor starts another).  A call that fails (the killed worker's) is retried on a new connection with the same
 turn: ``duplicate-record`` then says the first attempt was committed.  It stops when every
 turn is acknowledged, or at the deadline.
 
@@ -138,7 +138,8 @@ async def _drive(args: argparse.Namespace, url: str, supervisor: int, load: Load
         while load.acknowledged < args.kill_at * load.total:
             await anyio.sleep(0.05)
         workers = _worker_pids(supervisor)
-        victim = workers[0]
+        cpu = _tree(supervisor)
+        victim = max(workers, key=lambda pid: cpu.get(pid, 0.0))  # the busiest
         os.kill(victim, signal.SIGKILL)
         killed_at = load.acknowledged
         print(f"killed worker {victim} of {workers} after {load.acknowledged} turns", flush=True)
