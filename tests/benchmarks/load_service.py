@@ -9,9 +9,9 @@ CLIENTS concurrent clients of the ``mcp`` SDK (each its own connection, in one p
 client i appending TURNS turns to session ``s{i mod SESSIONS}`` (an Observe of a record
 named for the client and the turn).  When a fraction KILL_AT of all turns has been
 acknowledged, the busiest worker (by CPU so far) is killed with SIGKILL (uvicorn's
-supervisor starts another).  A call that fails (the killed worker's) is retried on a new connection with the same
-turn: ``duplicate-record`` then says the first attempt was committed.  It stops when every
-turn is acknowledged, or at the deadline.
+supervisor starts another).  A call that fails (the killed worker's) is retried on a new
+connection with the same turn: ``duplicate-record`` then says the first attempt was
+committed.  It stops when every turn is acknowledged, or at the deadline.
 
 Printed: turns per second (wall), the latency of an acknowledged append (p50, p99),
 the CPU per call of the service (its workers, the supervisor, the PostgreSQL server:
