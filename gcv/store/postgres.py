@@ -108,7 +108,7 @@ _ROWS = "SELECT seq, turn, body, chain, error_code, error FROM gcv_log WHERE ses
 # As the SQLite store's: every column of every row up to a seq, in one pass.
 _PREFIX = (
     "SELECT count(*), sum(seq), string_agg(body, E'\\x1e' ORDER BY seq), "
-    "string_agg(length(body)::text, ',' ORDER BY seq), string_agg(chain, '' ORDER BY seq), "
+    "string_agg(chain, '' ORDER BY seq), "
     "string_agg(coalesce(turn::text, '-'), ',' ORDER BY seq), "
     "string_agg(length(error_code) || ':' || error_code || ':' || "
     "coalesce(length(error) || ':' || error, '-'), ',' ORDER BY seq) "

@@ -88,16 +88,18 @@ CREATE TABLE snapshot (
 """
 
 _ROWS = "SELECT seq, turn, body, chain, error_code, error FROM log"
-# Every column of every row up to a seq, in one pass: the bodies and the links whole,
-# the bodies' lengths (so no body's end is taken for another's), each turn number or '-'
-# for a rejected row, and each rejection's code and message with their lengths.  The
-# schema fixes each column's type.
+# Every column of every row up to a seq, in one pass: the bodies whole, each ended by
+# char(30), which no body gcv writes holds (JSON escapes control characters), so that the
+# count of rows fixes where each ends; the links whole (64 characters each); each turn
+# number, or '-' for a rejected row; each rejection's code and message with their
+# lengths.  The schema fixes each column's type.  The rows are read in the order of their
+# seq (the table's rowid); a plan that read them otherwise would only make the seal fail.
 _PREFIX = (
-    "SELECT count(*), sum(seq), group_concat(body, char(30)), group_concat(length(body)), "
-    "group_concat(chain, ''), group_concat(ifnull(turn, '-')), "
+    "SELECT count(*), sum(seq), group_concat(body, char(30)), group_concat(chain, ''), "
+    "group_concat(ifnull(turn, '-')), "
     "group_concat(length(error_code) || ':' || error_code || ':' || "
     "ifnull(length(error) || ':' || error, '-')) "
-    "FROM (SELECT * FROM log WHERE seq <= ? ORDER BY seq)"
+    "FROM log WHERE seq <= ?"
 )
 
 
