@@ -17,6 +17,7 @@ stores", the choices.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from gcv.history import header_of, initial_verifier
 from gcv.reference.errors import GcvError, MalformedInput
 from gcv.store.session import STORE_FORMAT, STORE_VERSION, StoredSession, chain_link, chain_start
 from gcv.store.sqlite import STORE_APPLICATION_ID, create_file, open_file
-from gcv.trace import Trace
+from gcv.trace import Trace, load_trace
 
 __all__ = [
     "DEFAULT_SNAPSHOT_EVERY",
@@ -96,8 +97,6 @@ def _publish(
     if snapshot_every < 0:
         raise MalformedInput("snapshot_every is a number of turns, 0 or more", field="snapshot")
     initial_verifier(header)  # a header that cannot start a conversation creates nothing
-    import json
-
     header_text = json.dumps(header_of(header), ensure_ascii=False)
     if is_database_url(db):
         from gcv.store.postgres import create_database_session
@@ -180,11 +179,6 @@ def copy_session(
     MalformedTrace
         A turn is not handled as ``source`` logged it.
     """
-    from gcv.trace import load_trace
-
     document = source.export()
-    import json
-
-    return import_trace(
-        db, load_trace(json.dumps(document)), document, snapshot_every=snapshot_every
-    )
+    trace = load_trace(json.dumps(document))
+    return import_trace(db, trace, document, snapshot_every=snapshot_every)

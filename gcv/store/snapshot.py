@@ -15,6 +15,7 @@ import dataclasses
 import enum
 import gc
 import io
+import json
 import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,8 +41,6 @@ def layout(verifier: Verifier, engine_version: str) -> str:
     would unpickle into a state the running code does not expect, or not at all, so it is
     passed over and the log replayed instead.
     """
-    import json
-
     fields = sorted(verifier.state.__getstate__())
     return json.dumps([engine_version, _ENGINE_PACKAGE, fields], separators=(",", ":"))
 

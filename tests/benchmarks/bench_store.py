@@ -262,9 +262,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if other is not None:
         lines = compare(other, [SIZES[-1]])
         section += (
-            "\nReopen CPU with snapshots, this tree against the checkout before sealed "
-            f"snapshots (`--compare {other}`), alternating, medians of five fresh "
-            "processes:\n\n" + "".join(f"- {line}\n" for line in lines)
+            "\nReopen CPU with snapshots, this tree against the main branch before sealed "
+            "snapshots (`--compare MAIN/.venv/bin/python`, each building its own store of "
+            "the same turns), alternating, medians of five fresh processes:\n\n"
+            + "".join(f"- {line}\n" for line in lines)
         )
     print(section)
     if write:
