@@ -30,6 +30,7 @@ import json
 from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
 import icontract
@@ -289,17 +290,20 @@ def _decoded_turn(where: str, row: _Row) -> Turn:
 
 
 def stored_header(where: str, text: object) -> dict[str, Any]:
-    """The stored trace header, read by the bounded JSON reader and able to start D_0."""
+    """The stored trace header, read by the bounded JSON reader (that it can start D_0 is
+    checked when the session is opened, which builds D_0)."""
     if not isinstance(text, str):
         raise StoreCorrupt(f"{where}: the stored header is not text", field="db")
     header = parse_json(text, MAX_TRACE_BYTES, StoreCorrupt, f"{where}: the header")
     if not isinstance(header, dict):
         raise StoreCorrupt(f"{where}: the stored header is not an object", field="db")
-    try:
-        initial_verifier(header)
-    except GcvError as error:
-        raise StoreCorrupt(f"{where}: the stored header is damaged: {error}", field="db") from None
     return header
+
+
+@cache
+def _engine_layout() -> str:
+    """This engine's state layout (it does not depend on the conversation)."""
+    return layout(Verifier(["a"]), _ENGINE_VERSION)
 
 
 class StoredSession:
@@ -334,8 +338,14 @@ class StoredSession:
         self.header = header_of(header)
         self._header_text = header_text
         self.snapshot_every = snapshot_every
-        self._layout = layout(initial_verifier(self.header), _ENGINE_VERSION)
+        self._layout = _engine_layout()
         try:
+            try:
+                start_map = initial_verifier(self.header)
+            except GcvError as error:
+                raise StoreCorrupt(
+                    f"{self.where}: the stored header is damaged: {error}", field="db"
+                ) from None
             with backend.typed(), backend.reading():
                 self._checkpoint = self._sealed_checkpoint()
                 if self._checkpoint is None:
@@ -344,7 +354,7 @@ class StoredSession:
                     start = self._checked_at(self._checkpoint)
                 self._checked = _check_rows(self.where, backend.rows(start.seq), start)
                 _check_head(self.where, backend.head(), self._checked)
-                self._live: Verifier | None = self._load(None)
+                self._live: Verifier | None = self._load(None, start_map)
         except BaseException:
             backend.close()
             raise
@@ -463,9 +473,11 @@ class StoredSession:
             raise StoreCorrupt(f"{self.where}: the snapshot at turn {checkpoint.turn} is not it")
         return verifier
 
-    def _load(self, until: int | None) -> Verifier:
+    def _load(self, until: int | None, start: Verifier | None = None) -> Verifier:
+        """D_until (D_t when None): the sealed snapshot, or ``start`` (a fresh D_0), with
+        the turns after it replayed."""
         with collector_paused():
-            verifier = self._from_snapshot(until) or initial_verifier(self.header)
+            verifier = self._from_snapshot(until) or start or initial_verifier(self.header)
             self._replay_onto(verifier, until)
         return verifier
 
