@@ -1,7 +1,7 @@
 """``gcv session`` and ``--db``/``--at``: the command line over a store, with real processes.
 
 The crash test appends Phase 2 through the command line, then kills a second
-appending process with SIGKILL at seeded random moments (25 kills),
+appending process with SIGKILL at seeded random moments (15 kills),
 reopening the store after each, and finally checks every ``gcv verify`` and
 ``gcv affected`` answer against ``gcv replay``'s for the same prefix.
 """
@@ -33,7 +33,7 @@ from gcv.trace import load_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 GCV = [sys.executable, "-m", "gcv.cli"]
-KILLS = 25
+KILLS = 15
 CONTINUATION = 3000  # generated turns after Phase 2: more than the killed writers reach
 
 
