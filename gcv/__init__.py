@@ -6,8 +6,9 @@ engine that computes it), :mod:`gcv.proofs` (why it holds); the modules directly
 the conformance kit, the paper registry).
 
 The public API: a :class:`Verifier` over one conversation, the eight operations,
-:class:`Turn`, the query answers and the typed errors; a conversation kept in an
-SQLite store (:func:`create_session`, :func:`open_session`), a :class:`TraceWriter`
+:class:`Turn`, the query answers and the typed errors; a conversation kept in a
+store, SQLite or PostgreSQL (:func:`create_session`, :func:`open_session`,
+:func:`copy_session`), a :class:`TraceWriter`
 for an in-memory history, and :func:`load_scenario` for the built-in traces.
 """
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # what the checkers see; at run time __getattr__ below import
     from gcv.reference import *  # noqa: F403  (the engine's API is the package's)
     from gcv.scenarios import load_scenario as load_scenario
     from gcv.store import StoredSession as StoredSession
+    from gcv.store import copy_session as copy_session
     from gcv.store import create_session as create_session
     from gcv.store import import_trace as import_trace
     from gcv.store import open_session as open_session
@@ -31,6 +33,7 @@ __version__ = version("grounded-continuation")
 _TOOLS = {
     "StoredSession": "gcv.store",
     "TraceWriter": "gcv.history",
+    "copy_session": "gcv.store",
     "create_session": "gcv.store",
     "import_trace": "gcv.store",
     "load_scenario": "gcv.scenarios",

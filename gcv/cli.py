@@ -188,7 +188,9 @@ def _final_state(args: argparse.Namespace) -> Verifier:
             return session.verifier if args.at is None else session.state_at(args.at)
     from gcv.mapview import map_at
 
-    return map_at(read_trace(args.trace or DEFAULT_SCENARIO), args.at).verifier
+    # An empty --trace is a trace name, refused as gcv replay '' is, not "not given".
+    trace = DEFAULT_SCENARIO if args.trace is None else args.trace
+    return map_at(read_trace(trace), args.at).verifier
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -1,11 +1,13 @@
 """``gcv session``: a conversation kept in a store, fed turn by turn from the command line.
 
-    gcv session new --db FILE (--agents a,b,c | --trace T) [--snapshot-every K]
-    gcv session append --db FILE [TURNS] [--json] [--keep-going] [--wait SECONDS]
-    gcv session show --db FILE [--at N] [--json]
-    gcv session export --db FILE [--output OUT]
-    gcv session import TRACE --db FILE [--snapshot-every K]
+    gcv session new --db DB (--agents a,b,c | --trace T) [--snapshot-every K]
+    gcv session append --db DB [TURNS] [--json] [--keep-going] [--wait SECONDS]
+    gcv session show --db DB [--at N] [--json]
+    gcv session export --db DB [--output OUT]
+    gcv session import TRACE --db DB [--snapshot-every K]
 
+DB is a store file, or ``postgresql://...#NAME`` (session NAME of a PostgreSQL
+database); an export of one imported into the other moves a session between them.
 ``append`` reads one ``gcv-trace/1`` turn object per line (``turn`` optional:
 when given it must be the session's next number; a line is at most as long as a
 trace may be) from TURNS or standard input and prints the renderer's summary of
@@ -40,6 +42,7 @@ from gcv.store import (
     StoredSession,
     create_session,
     import_trace,
+    is_database_url,
     open_session,
 )
 from gcv.trace import MAX_TRACE_BYTES, Trace, load_trace
@@ -96,8 +99,9 @@ def _new(args: argparse.Namespace) -> int:
     if args.trace is not None:
         _, header = _trace_and_document(args.trace)
     else:
-        # Named for its file, so that an export says which conversation it is.
-        header = {"name": Path(args.db).stem, "agents": parse_agents(args.agents)}
+        # Named for its file (or its session), so that an export says which it is.
+        name = args.db.rsplit("#", 1)[1] if is_database_url(args.db) else Path(args.db).stem
+        header = {"name": name, "agents": parse_agents(args.agents)}
     with create_session(args.db, header, snapshot_every=args.snapshot_every) as session:
         print(f"{args.db}: new session, agents {', '.join(session.verifier.state.agents)}")
     return EXIT_OK
@@ -227,10 +231,11 @@ def turn_number(text: str) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = OptionParser(
-        prog="gcv session", description="A conversation kept in an SQLite store, turn by turn."
+        prog="gcv session",
+        description="A conversation kept in a store (SQLite or PostgreSQL), turn by turn.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    db_help = f"the session's SQLite store (default: ${DB_VARIABLE})"
+    db_help = f"the session's store: a file, or postgresql://...#NAME (default: ${DB_VARIABLE})"
     db: dict[str, Any] = {"default": default_db(), "required": default_db() is None}
     snapshot_help = (
         f"accepted turns between snapshots, 0 for none (default {DEFAULT_SNAPSHOT_EVERY})"

@@ -171,6 +171,12 @@ def _family(base: type[GcvError]) -> tuple[str, ...]:
 # -- arguments ------------------------------------------------------------------------
 
 
+@cache
+def _validator(name: str) -> Any:
+    """Tool ``name``'s input schema, compiled once."""
+    return SchemaValidator(tool_named(name).input_schema)
+
+
 @icontract.ensure(lambda result: isinstance(result, dict), "the arguments are an object")
 def check_arguments(tool: Tool, arguments: object) -> dict[str, Any]:
     """``arguments`` checked for ``tool``: within the JSON reader's bounds, then its input schema.
@@ -186,8 +192,11 @@ def check_arguments(tool: Tool, arguments: object) -> dict[str, Any]:
     except (TypeError, ValueError, RecursionError) as error:
         raise MalformedInput(f"{what} are not JSON: {error}", field="arguments") from None
     document = parse_json(text, MAX_ARGUMENT_BYTES, MalformedInput, what)
-    validator = SchemaValidator(tool.input_schema)
-    problem = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    validator = _validator(tool.name)
+    # One pass for the common case; the best of every error only for a refusal.
+    problem = None
+    if not validator.is_valid(document):
+        problem = jsonschema.exceptions.best_match(validator.iter_errors(document))
     if problem is not None:
         where = problem.json_path.removeprefix("$").removeprefix(".") or "(arguments)"
         raise MalformedInput(f"{tool.name}: {where}: {problem.message}", field=where)
@@ -556,6 +565,9 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 
+_BY_NAME = {tool.name: tool for tool in TOOLS}
+
+
 def tool_named(name: str) -> Tool:
     """The tool called ``name``.
 
@@ -564,9 +576,9 @@ def tool_named(name: str) -> Tool:
     MalformedInput
         No tool has that name (field ``name``).
     """
-    for tool in TOOLS:
-        if tool.name == name:
-            return tool
+    found = _BY_NAME.get(name)
+    if found is not None:
+        return found
     known = ", ".join(t.name for t in TOOLS)
     raise MalformedInput(f"no tool {name[:40]!r}; the tools are {known}", field="name")
 
