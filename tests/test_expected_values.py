@@ -234,6 +234,10 @@ TABLES: dict[str, Source] = {
     "tests/test_layout.py::test_without_a_layout_program_a_picture_says_what_to_install": spec(
         "the one-line message of a picture command without a layout program (README)"
     ),
+    "tests/hostile/test_store_agreement.py::DAMAGE": inputs("edits and forgeries of a store"),
+    "tests/hostile/test_store_agreement.py::EXPECTED": spec(
+        "what each damaged store comes to (docs/sessions.md, 'What the store protects')"
+    ),
     "tests/test_refinement.py::_NO_FRESH_IDENTIFIER": hand(
         "the pairs the pair pool cannot build, each with why beside it"
     ),
@@ -242,6 +246,9 @@ TABLES: dict[str, Source] = {
         f"{path}::*": inputs(what)
         for path, what in (
             ("tests/broken_engines.py", "planted bugs"),
+            ("tests/store_backends.py", "the store backends a test runs on"),
+            ("tests/test_store_backends.py", "a session's header"),
+            ("tests/test_store_kill.py", "how many kills"),
             ("tests/docs_check.py", "the folders and suffixes a name in the docs may start with"),
             ("tests/test_no_bare_asserts.py", "the folders scanned and planted sources"),
             ("tests/conformance/fakes/fake_impl.py", "the fake's sizes"),
