@@ -19,10 +19,12 @@ Section 2 ("The runtime check", "Retraction queries") and Appendix A.2.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
 from itertools import pairwise
 from operator import itemgetter
+from types import ModuleType
 from typing import NamedTuple
 
 import icontract
@@ -31,8 +33,11 @@ from gcv.reference.identifiers import RecordId
 
 __all__ = [
     "COMPILED",
+    "KERNEL_CHECKED",
     "PURE",
     "QUERIES",
+    "WALK",
+    "Answering",
     "Grounding",
     "Queries",
     "Walk",
@@ -40,6 +45,7 @@ __all__ = [
     "names_of",
     "one_step_affected",
     "reverse_closure",
+    "select_walk",
 ]
 
 
@@ -450,18 +456,60 @@ PURE = Queries("pure Python", _grounding, _affected_star, _affected_star_active)
 """The definition: the walks above, named (and the fallback)."""
 
 
-def _compiled() -> Queries | None:
-    # The kernel is absent when the install had no C compiler, and refuses to load when
-    # GCV_PURE_WALK is set (reference/_walk.c): either way the pure walk answers.
+def _kernel() -> ModuleType | None:
+    # Absent when the install had no C compiler: then the pure walk answers.
     try:
         import gcv.reference._walk as kernel
     except ImportError:
         return None
-    return Queries("compiled (C)", kernel.walk, kernel.affected_star, kernel.affected_star_active)
+    return kernel
 
 
-COMPILED = _compiled()
-"""The same queries compiled from ``reference/_walk.c``, or ``None`` when it is not built."""
+def _checked_build() -> str | None:
+    # setup.py writes this module beside the kernel only when the build it names passed
+    # gcv.reference.walk_check (equal to the pure walk on every small map and long ones).
+    try:
+        checked = importlib.import_module("gcv.reference._walk_checked")
+    except ImportError:
+        return None
+    build: str | None = checked.BUILD
+    return build
 
-QUERIES = COMPILED or PURE
-"""The queries the Verifier asks."""
+
+class Answering(NamedTuple):
+    """Which walk answers the Verifier's queries, and why."""
+
+    compiled: Queries | None
+    queries: Queries
+    why: str
+
+
+def select_walk(kernel: ModuleType | None, checked_build: str | None) -> Answering:
+    """The kernel's queries answer only when it is built, ``GCV_PURE_WALK`` does not ask for
+    the pure walk, and ``checked_build`` (what setup.py recorded) names this very build."""
+    if kernel is None:
+        return Answering(None, PURE, f"{PURE.walk} (the kernel is not built)")
+    if kernel.PURE_FORCED:
+        return Answering(None, PURE, f"{PURE.walk} (GCV_PURE_WALK is set)")
+    compiled = Queries(
+        "compiled (C)", kernel.walk, kernel.affected_star, kernel.affected_star_active
+    )
+    if kernel.BUILD is None or checked_build != kernel.BUILD:
+        return Answering(compiled, PURE, f"{PURE.walk} (this build of the kernel is unchecked)")
+    return Answering(compiled, compiled, f"{compiled.walk}, checked against the pure walk")
+
+
+_ANSWERING = select_walk(_kernel(), _checked_build())
+
+COMPILED = _ANSWERING.compiled
+"""The same queries compiled from ``reference/_walk.c``, or ``None`` when it is not built or
+``GCV_PURE_WALK`` asks for the pure walk (set to anything but "" or "0")."""
+
+QUERIES = _ANSWERING.queries
+"""The queries the Verifier asks: the kernel's only when this build of it was checked."""
+
+KERNEL_CHECKED = QUERIES is COMPILED
+"""Whether the kernel answers: this build of it passed the check against the pure walk."""
+
+WALK = _ANSWERING.why
+"""Which walk answers, and why (``gcv --version``)."""
