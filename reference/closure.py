@@ -42,6 +42,7 @@ __all__ = [
     "Queries",
     "Walk",
     "dependency_walk",
+    "in_good_standing",
     "names_of",
     "one_step_affected",
     "reverse_closure",
@@ -314,23 +315,27 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     if not good[start]:
         return Walk(False, (), start, (start,))
     # marks[r] is 1 + the record r was first reached from (the start from itself).
-    # The queue is a list read while it grows: breadth-first with no deque.
+    # The queue is a list read at ``head`` while it grows: breadth-first with no deque.
     marks = {start: start + 1}
     queue = [start]
-    for record in queue:
+    head = 0
+    while head < len(queue):
+        record = queue[head]
+        head += 1
         for support in supports[record]:
             if support not in marks:
                 marks[support] = record + 1
                 if not good[support]:
                     return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
-    return Walk(True, tuple(queue))
+    return Walk(True, tuple(queue), None, ())
 
 
 def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
+    # Back from ``end`` along the marks to the start, the one record marked from itself.
     path = [end]
-    while (step := marks[path[-1]] - 1) != path[-1]:
-        path.append(step)
+    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:
+        path.append(marks[path[len(path) - 1]] - 1)
     return tuple(reversed(path))
 
 
@@ -409,12 +414,31 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     # enter twice: as the start and, on a cycle, as a dependent).
     seen: set[int] = set()
     queue = [withdrawn]
-    for record in queue:
+    head = 0
+    while head < len(queue):
+        record = queue[head]
+        head += 1
         for dependent in dependents[record]:
             if dependent not in seen:
                 seen.add(dependent)
                 queue.append(dependent)
     return tuple(queue[1:])
+
+
+@icontract.ensure(lambda result, good: are_all_good(result, good), "every record kept is in S_t")
+def in_good_standing(records: Sequence[int], good: Sequence[int]) -> list[int]:
+    """The members of ``records`` in S_t, in order: Affected*(beta) within S_t, "the
+    currently active dependents" (Section 2), is ``in_good_standing(reverse_closure(...))``.
+
+    >>> in_good_standing((2, 0, 1), [1, 0, 1])  # record 1 is out of S_t
+    [2, 0]
+    """
+    # A loop, not a filtering comprehension: the form the source proof reads (Nagini).
+    active: list[int] = []
+    for record in records:
+        if good[record]:
+            active.append(record)
+    return active
 
 
 # -- the queries by name, as the Verifier asks them: compiled when the kernel is built ----
@@ -435,7 +459,7 @@ def _affected_star(
 def _affected_star_active(
     dependents: Links, good: Sequence[int], name: Sequence[RecordId], withdrawn: int
 ) -> tuple[RecordId, ...]:
-    return names_of([r for r in reverse_closure(dependents, withdrawn) if good[r]], name)
+    return names_of(in_good_standing(reverse_closure(dependents, withdrawn), good), name)
 
 
 class Queries(NamedTuple):
@@ -459,10 +483,9 @@ PURE = Queries("pure Python", _grounding, _affected_star, _affected_star_active)
 def _kernel() -> ModuleType | None:
     # Absent when the install had no C compiler: then the pure walk answers.
     try:
-        import gcv.reference._walk as kernel
+        return importlib.import_module("gcv.reference._walk")
     except ImportError:
         return None
-    return kernel
 
 
 def _checked_build() -> str | None:
