@@ -32,7 +32,7 @@ from typing import Any
 
 from gcv.spec import core
 
-__all__ = ["RECORDS", "binding_problems", "load_planted"]
+__all__ = ["RECORDS", "binding_problems", "load_module", "load_planted"]
 
 _PLANTED = "gcv.reference.closure_under_check"
 
@@ -59,6 +59,18 @@ def _recorded(build: str) -> ModuleType:
     record = ModuleType(_RECORD)
     record.__dict__.update(BUILD=build)
     return record
+
+
+def load_module(source: str, path: str, name: str) -> ModuleType:
+    """``source`` (a copy of an engine module, planted or not) as a module of its own."""
+    module = ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module  # dataclasses read their module while they are made
+    try:
+        exec(compile(source, path, "exec"), module.__dict__)
+    finally:
+        del sys.modules[name]
+    return module
 
 
 def load_planted(

@@ -222,6 +222,9 @@ IN_GOOD_STANDING = Annotated(
             Assert((Previous(record) + PSeq(record)).take(len(Previous(record)))
                 == Previous(record))
             Assert(ToSeq(active) == kept(Previous(record) + PSeq(record), good))
+            Assert(ToSeq(records).take(len(Previous(record)) + 1)
+                == Previous(record) + PSeq(record))
+            Assert(ToSeq(active) == kept(ToSeq(records).take(len(Previous(record)) + 1), good))
             """,
         ),
     ),
@@ -290,10 +293,10 @@ DEPENDENCY_WALK = Annotated(
             and 0 <= ghost_position[x] and ghost_position[x] < len(queue)
             and queue[ghost_position[x]] == x)))
         Invariant(start in marks and marks[start] == start + 1)
-        Invariant(Forall(int, lambda x: Implies(x in marks, (marks[x] - 1) in marks
-            and 0 <= marks[x] - 1 and marks[x] - 1 < len(supports))))
-        Invariant(Forall(int, lambda x: Implies(x in marks and x != start,
-            marks[x] - 1 != x and x in supports[marks[x] - 1])))
+        Invariant(Forall(int, lambda x: (Implies(x in marks, (marks[x] - 1) in marks
+            and 0 <= marks[x] - 1 and marks[x] - 1 < len(supports)), [[marks[x]]])))
+        Invariant(Forall(int, lambda x: (Implies(x in marks and x != start,
+            marks[x] - 1 != x and x in supports[marks[x] - 1]), [[marks[x]]])))
         # every record read so far has its supports marked
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < head, Forall(int, lambda k:
             Implies(0 <= k and k < len(supports[queue[i]]), supports[queue[i]][k] in marks)))))
@@ -321,10 +324,10 @@ DEPENDENCY_WALK = Annotated(
             and 0 <= ghost_position[x] and ghost_position[x] < len(queue)
             and queue[ghost_position[x]] == x)))
         Invariant(start in marks and marks[start] == start + 1)
-        Invariant(Forall(int, lambda x: Implies(x in marks, (marks[x] - 1) in marks
-            and 0 <= marks[x] - 1 and marks[x] - 1 < len(supports))))
-        Invariant(Forall(int, lambda x: Implies(x in marks and x != start,
-            marks[x] - 1 != x and x in supports[marks[x] - 1])))
+        Invariant(Forall(int, lambda x: (Implies(x in marks, (marks[x] - 1) in marks
+            and 0 <= marks[x] - 1 and marks[x] - 1 < len(supports)), [[marks[x]]])))
+        Invariant(Forall(int, lambda x: (Implies(x in marks and x != start,
+            marks[x] - 1 != x and x in supports[marks[x] - 1]), [[marks[x]]])))
         # every record read so far has its supports marked
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < head - 1, Forall(int, lambda k:
             Implies(0 <= k and k < len(supports[queue[i]]), supports[queue[i]][k] in marks)))))
@@ -344,7 +347,7 @@ PATH_TO = Annotated(
     returns="Tuple[int, ...]",
     contract="""
     Requires(Acc(dict_pred(marks), 1/2) and end in marks)
-    Requires(Forall(int, lambda x: Implies(x in marks, (marks[x] - 1) in marks)))
+    Requires(Forall(int, lambda x: (Implies(x in marks, (marks[x] - 1) in marks), [[marks[x]]])))
     Ensures(Acc(dict_pred(marks), 1/2))
     Ensures(len(Result()) >= 1 and Result()[len(Result()) - 1] == end)
     # starts at the record marked from itself, follows the marks back, and meets it once
@@ -356,7 +359,8 @@ PATH_TO = Annotated(
     loops=(
         """
         Invariant(Acc(dict_pred(marks), 1/4) and Acc(list_pred(path)))
-        Invariant(Forall(int, lambda x: Implies(x in marks, (marks[x] - 1) in marks)))
+        Invariant(Forall(int, lambda x: (
+            Implies(x in marks, (marks[x] - 1) in marks), [[marks[x]]])))
         Invariant(len(path) >= 1 and path[0] == end)
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path), path[i] in marks)))
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path) - 1,
