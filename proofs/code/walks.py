@@ -52,9 +52,8 @@ from typing import Dict, List, Optional, Set, Tuple
 def Walk(
     grounded: bool, closure: Tuple[int, ...], witness: Optional[int], path: Tuple[int, ...]
 ) -> Tuple[bool, Tuple[int, ...], Optional[int], Tuple[int, ...]]:
-    Ensures(Result()[0] == grounded and Result()[1] == closure and Result()[3] == path)
-    Ensures(Implies(witness is None, Result()[2] is None))
-    Ensures(Implies(witness is not None, Result()[2] is not None and Result()[2] == witness))
+    Ensures(Result()[0] is grounded and Result()[1] is closure and Result()[2] is witness)
+    Ensures(Result()[3] is path)
 
 
 @ContractOnly
@@ -62,7 +61,7 @@ def as_tuple(xs: List[int]) -> Tuple[int, ...]:
     Requires(Acc(list_pred(xs), 1/100))
     Ensures(Acc(list_pred(xs), 1/100))
     Ensures(len(Result()) == len(xs))
-    Ensures(Forall(int, lambda i: Implies(0 <= i and i < len(xs), Result()[i] == xs[i])))
+    Ensures(Forall(int, lambda i: Implies(0 <= i and i < len(xs), Result()[i] is xs[i])))
 
 
 @ContractOnly
@@ -71,7 +70,7 @@ def reversed_tuple(xs: List[int]) -> Tuple[int, ...]:
     Ensures(Acc(list_pred(xs), 1/100))
     Ensures(len(Result()) == len(xs))
     Ensures(Forall(int, lambda i: Implies(0 <= i and i < len(xs),
-        Result()[i] == xs[len(xs) - 1 - i])))
+        Result()[i] is xs[len(xs) - 1 - i])))
 
 
 @Pure
@@ -366,6 +365,15 @@ PATH_TO = Annotated(
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path) - 1,
             path[i + 1] == marks[path[i]] - 1 and marks[path[i]] - 1 != path[i])))
         """,
+    ),
+    ghosts=(
+        (
+            "<after loop 1>",
+            """
+            Assert(path[len(path) - 1] in marks)
+            Assert(marks[path[len(path) - 1]] - 1 == path[len(path) - 1])
+            """,
+        ),
     ),
 )
 

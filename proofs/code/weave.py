@@ -41,7 +41,8 @@ class Annotated:
     ``loops`` holds one block of ``Invariant(...)`` lines per loop of the function;
     ``ghosts`` pairs a source statement (as ``ast.unparse`` prints it) with the ghost
     statements that follow it; the anchor ``"<entry>"`` puts them before the first
-    statement, ``"<end of loop k>"`` at the end of the k-th loop's body).
+    statement, ``"<end of loop k>"`` at the end of the k-th loop's body and ``"<after loop
+    k>"`` right after that loop).
     """
 
     function: str
@@ -99,7 +100,9 @@ def _woven_body(body: list[ast.stmt], spec: Annotated, loops: list[str]) -> list
     """``body`` with each loop's invariants and each anchored ghost in place."""
     out: list[ast.stmt] = []
     for statement in body:
+        text = ast.unparse(statement)  # the source's, before its loops are annotated
         if isinstance(statement, ast.While | ast.For):
+            text = f"<after loop {len(spec.loops) - len(loops) + 1}>"
             if not loops:
                 raise WeavingError(f"{spec.function}: a loop the proof has no invariant for")
             number = len(spec.loops) - len(loops) + 1
@@ -112,7 +115,6 @@ def _woven_body(body: list[ast.stmt], spec: Annotated, loops: list[str]) -> list
             statement.body = _woven_body(statement.body, spec, loops)
             statement.orelse = _woven_body(statement.orelse, spec, loops)
         out.append(statement)
-        text = ast.unparse(statement)
         for anchor, ghost in spec.ghosts:
             if anchor == text:
                 out.extend(_statements(ghost))
