@@ -128,6 +128,13 @@ def test_the_proofs_environment_holds_the_dependency_group() -> None:
     assert tuple(pyproject["dependency-groups"]["proofs"]) == nagini.REQUIREMENTS
 
 
+def test_the_proofs_environment_is_found_from_any_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(nagini.ENV_VARIABLE, raising=False)
+    assert nagini.environment() == Path(".venv-proofs").absolute()
+    monkeypatch.setenv(nagini.ENV_VARIABLE, "somewhere")
+    assert nagini.environment() == Path("somewhere").absolute()
+
+
 def test_a_missing_proofs_environment_is_named(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="gcv prove --code --setup"):
         nagini.verify("", "reverse_closure", tmp_path / "absent")

@@ -39,7 +39,7 @@ DEFAULT_ENV = Path(".venv-proofs")
 
 def environment(chosen: Path | None = None) -> Path:
     """The proofs environment: ``chosen``, else ``$GCV_PROOFS_ENV``, else ``.venv-proofs``."""
-    return chosen or Path(os.environ.get(ENV_VARIABLE) or DEFAULT_ENV)
+    return (chosen or Path(os.environ.get(ENV_VARIABLE) or DEFAULT_ENV)).absolute()
 
 
 def set_up(env: Path) -> None:

@@ -148,8 +148,9 @@ class CodeReport:
         )
 
 
-def _woven(source: str, function: str) -> str:
-    """The program for ``function``: it, and the proved functions it calls (by contract)."""
+def _woven(source: str) -> str:
+    """The program: every proved function (each verified alone, ``--select``; what it calls
+    is read by its contract)."""
     return weave(source, PRELUDE, WALKS)
 
 
@@ -158,7 +159,7 @@ def _nagini_twin(source: str, planted: Planted, env: Path) -> TwinResult:
     if changed is None:
         return TwinResult(planted, False, f"{planted.old!r} no longer occurs once in the source")
     try:
-        program = _woven(changed, planted.function)
+        program = _woven(changed)
     except WeavingError as error:
         return TwinResult(planted, False, f"the change does not weave: {error}")
     result = verify(program, planted.function, env)
@@ -189,7 +190,7 @@ def run(
     verifications = []
     for function in chosen:
         progress(f"verifying {function}")
-        verifications.append(verify(_woven(source, function), function, env))
+        verifications.append(verify(_woven(source), function, env))
     progress("checking the module-level bindings")
     bindings = tuple(binding_problems(source, path, records))
     results = []
