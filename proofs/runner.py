@@ -116,6 +116,8 @@ def _code(args: argparse.Namespace) -> int:
         verdict = "refuted" if t.refuted else "NOT REFUTED"
         cost = f" ({t.cpu_seconds:.1f} s CPU)" if t.cpu_seconds else ""
         print(f"twin of {t.planted.function}: {t.planted.what}: {verdict}{cost}")
+        if t.detail:
+            print("    " + t.detail.splitlines()[0][:160])
     return 0 if report.ok else 1
 
 

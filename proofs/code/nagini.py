@@ -71,8 +71,9 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def verify(program: str, function: str, env: Path) -> Verification:
-    """Run Nagini on ``program``, verifying ``function`` (and what it calls, by contract)."""
+def verify(program: str, function: str, env: Path, *, timeout_s: int | None = None) -> Verification:
+    """Run Nagini on ``program``, verifying ``function`` (and what it calls, by contract);
+    with ``timeout_s``, Silicon gives up after about that many seconds (not verified)."""
     nagini = env / "bin" / "nagini"
     if not nagini.exists():
         raise FileNotFoundError(
@@ -82,8 +83,9 @@ def verify(program: str, function: str, env: Path) -> Verification:
         file = Path(folder) / "woven.py"
         file.write_text(program)
         before = _children_cpu()
+        limit = [f"--viper-arg=--timeout,{timeout_s}"] if timeout_s else []
         done = subprocess.run(
-            [str(nagini), "--select", function, str(file)],
+            [str(nagini), *limit, "--select", function, str(file)],
             capture_output=True,
             text=True,
             cwd=folder,

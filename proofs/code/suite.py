@@ -119,6 +119,11 @@ BINDING_TWINS: tuple[Planted, ...] = (
 """Changes to the bindings that decide which function answers; the check must find each."""
 
 
+TWIN_TIMEOUT_S = 600
+"""A twin's Nagini run is cut off after about this long: a planted bug may send Z3 searching
+for a long while, and a run that does not verify, for whatever reason, refutes the twin."""
+
+
 @dataclass(frozen=True)
 class TwinResult:
     """A twin's outcome: ``refuted`` when the planted change was caught."""
@@ -162,7 +167,7 @@ def _nagini_twin(source: str, planted: Planted, env: Path) -> TwinResult:
         program = _woven(changed)
     except WeavingError as error:
         return TwinResult(planted, False, f"the change does not weave: {error}")
-    result = verify(program, planted.function, env)
+    result = verify(program, planted.function, env, timeout_s=TWIN_TIMEOUT_S)
     return TwinResult(planted, not result.verified, result.errors, result.cpu_seconds)
 
 
