@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TextIO
 from gcv import __version__
 from gcv.hints import extra_missing, install_hint
 from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, default_db
-from gcv.reference.closure import QUERIES
+from gcv.reference.closure import WALK
 from gcv.reference.errors import GcvError
 from gcv.reference.render import render_grounding, render_turn, render_value
 from gcv.reference.verifier import Verifier
@@ -289,11 +289,10 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gcv", description="Grounded Continuation reference verifier."
     )
-    # The walk answering Verify and Affected*: compiled when the install had a C compiler,
-    # pure when it had none or GCV_PURE_WALK is set (gcv.reference.closure.QUERIES).
-    parser.add_argument(
-        "--version", action="version", version=f"gcv {__version__} (walk: {QUERIES.walk})"
-    )
+    # The walk answering Verify and Affected*: compiled when the install had a C compiler and
+    # the build passed its check against the pure walk, pure when it had none, the check did
+    # not pass or GCV_PURE_WALK is set (gcv.reference.closure.QUERIES and WALK).
+    parser.add_argument("--version", action="version", version=f"gcv {__version__} (walk: {WALK})")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     trace_help = f"a trace file or built-in scenario name (default: {DEFAULT_SCENARIO})"
 

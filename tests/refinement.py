@@ -119,12 +119,17 @@ def operations(
     *,
     cited: int = 1,
     formulas: Sequence[Formula | None] = (None,),
+    choices: bool = False,
 ) -> tuple[Operation, ...]:
     """Every one-operation turn's operation over ``records``: each kind with cited sets of
     up to ``cited`` records (self-citations included: they must be refused), evidence
     registered or reused, Resolve consensual or authoritative with premises, subsumes and
     dissent; Observe, Hypothesize and Question once with each of ``formulas`` (the other
-    kinds take their target's)."""
+    kinds take their target's).  With ``choices``, each choice an operation makes of its
+    update of M_t too (Section 2's table): Support's conservative [up gamma] and its
+    gamma-specific [up-up gamma], Undermine's lexicographic [up-up ~gamma] and conservative
+    [up ~gamma] downgrade, Revise's [!~gamma] and its attack additions alone, with and
+    without attackers (only M_t tells them apart)."""
     sets = [c for size in range(1, cited + 1) for c in combinations(records, size)]
     ops: list[Operation] = [ExpandAwareness("q"), ExpandAwareness(ATOMS[0])]
     for x, f in product(records, formulas):
@@ -135,7 +140,13 @@ def operations(
     for x in records:
         for y in records:
             ops += [Support(x, y), Support(x, y, "e"), Undermine(x, y), Undermine(x, y, "e")]
+            if choices:
+                ops += [Support(x, y, specific=True), Support(x, y, "e", specific=True)]
+                ops += [Undermine(x, y, downgrade="conservative")]
+                ops += [Undermine(x, y, "e", downgrade="conservative")]
         ops += [Revise(x), *(Revise(x, ys) for ys in sets)]
+        if choices:
+            ops += [Revise(x, announce=False), *(Revise(x, ys, announce=True) for ys in sets)]
         ops += [Resolve(x), *(Resolve(x, ys) for ys in sets)]
         ops += [Resolve(x, authoritative=True)]
         ops += [Resolve(x, authoritative=True, dissenters=(a,)) for a in agents]
@@ -342,7 +353,13 @@ class Explorer:
         self.scope, self.rules, self.counts = scope, rules, Counts()
         self.refused = Refusal("", None)  # the last refusal
         formulas = FORMULAS if scope.epistemic else (None,)
-        self.singles = operations(scope.records, scope.agents, cited=scope.cited, formulas=formulas)
+        self.singles = operations(
+            scope.records,
+            scope.agents,
+            cited=scope.cited,
+            formulas=formulas,
+            choices=scope.epistemic,
+        )
         paired = paired_operations(scope.pair_records, scope.agents) if scope.pairs else ()
         self.pairs = [(a, b) for a in paired for b in paired]
         self.encoding = Evaluator(scope.records, rules)

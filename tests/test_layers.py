@@ -220,7 +220,9 @@ def test_the_mutation_selection_names_the_modules_the_tests_import() -> None:
 def test_the_tree_holds_no_link_and_gcv_no_copy_of_a_layer() -> None:
     """A checkout without symlink support gets the same tree; and a layer copied under gcv/
     (python -m tests.mutation does, in its clone) would shadow the folder setup.py maps."""
-    skipped = {".git", ".venv", ".venv-lowest", "build", "dist", "mutants", "__pycache__"}
+    skipped = {".git", ".venv", ".venv-lowest", ".venv-proofs", "build", "dist", "mutants"} | {
+        "__pycache__"
+    }
     links = []
     for folder, folders, files in os.walk(ROOT):
         folders[:] = [f for f in folders if f not in skipped and not f.endswith("_cache")]

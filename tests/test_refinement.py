@@ -241,8 +241,8 @@ def test_four_records_within_three_turns_of_d0_hold_no_divergence() -> None:
 # -- the whole of D_t: M_t and the problem queue -------------------------------------------------
 
 _EPISTEMIC = dataclasses.replace(EPISTEMIC, depth=2)
-"""Every step out of every state within two turns of D_0 (86 states up to renaming of the
-records, 720 more reached): the whole space with formulas on the claims grows past the test
+"""Every step out of every state within two turns of D_0 (90 states up to renaming of the
+records, 812 more reached): the whole space with formulas on the claims grows past the test
 command's budget by the third turn (each state takes about 200 steps, each with the spec's
 brute-force DEL update)."""
 
@@ -253,13 +253,22 @@ def test_m_t_and_the_problem_queue_agree_on_every_step() -> None:
     the solver enumerates the encoding's allowed steps from every state expanded."""
     counts = Explorer(_EPISTEMIC).run()
     print(*counts.lines(), sep="\n")
-    assert counts.states == 86 and counts.beyond == 720, (counts.states, counts.beyond)
+    assert counts.states == 90 and counts.beyond == 812, (counts.states, counts.beyond)
     assert counts.enumerated == counts.states, "the solver enumerates from every state"
     assert counts.codes["no-surviving-world"] > 0, "announcements refused by M_t are taken"
     for kind in ("observe", "hypothesize", "question", "revise", "resolve", "undermine"):
         assert counts.coverage[f"accepted {kind}"] >= 20, kind
-    two = [op for op in Explorer(_EPISTEMIC).singles if len(getattr(op, "depends_on", ())) == 2]
-    assert two, "cited sets of two records are in the pool"
+    pool = Explorer(_EPISTEMIC).singles
+    assert [op for op in pool if len(getattr(op, "depends_on", ())) == 2], "cited sets of two"
+    # every choice an operation makes of its update of M_t (Section 2's table)
+    assert {getattr(op, "downgrade", None) for op in pool} >= {"lexicographic", "conservative"}
+    assert {getattr(op, "specific", None) for op in pool} >= {True, False}
+    assert {(op.announces, bool(op.attackers)) for op in pool if isinstance(op, Revise)} == {
+        (True, True),
+        (True, False),
+        (False, True),
+        (False, False),
+    }
 
 
 def test_an_announcement_that_keeps_worlds_is_caught() -> None:

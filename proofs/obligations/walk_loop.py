@@ -69,20 +69,23 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
         return Walk(False, (), start, (start,))
     marks = {start: start + 1}
     queue = [start]
-    for record in queue:
+    head = 0
+    while head < len(queue):
+        record = queue[head]
+        head += 1
         for support in supports[record]:
             if support not in marks:
                 marks[support] = record + 1
                 if not good[support]:
                     return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
-    return Walk(True, tuple(queue))
+    return Walk(True, tuple(queue), None, ())
 """,
     "_path_to": """
 def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
     path = [end]
-    while (step := marks[path[-1]] - 1) != path[-1]:
-        path.append(step)
+    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:
+        path.append(marks[path[len(path) - 1]] - 1)
     return tuple(reversed(path))
 """,
     "Walk.named": """
