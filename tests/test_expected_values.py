@@ -238,6 +238,14 @@ TABLES: dict[str, Source] = {
     "tests/hostile/test_store_agreement.py::EXPECTED": spec(
         "what each damaged store comes to (docs/sessions.md, 'What the store protects')"
     ),
+    "tests/test_code_proofs.py::_SOURCE": inputs("the builtins the woven program renames"),
+    "tests/test_code_proofs.py::test_every_twin_still_changes_the_source": inputs(
+        "the planted twins of gcv prove --code"
+    ),
+    "tests/test_code_proofs.py::test_weaving_fails_when_the_source_leaves_the_proofs_shape": spec(
+        "the weaver's refusal for each shape Nagini cannot read (docs/proofs.md)"
+    ),
+    "tests/test_proofs_abduction.py::PLANTED": inputs("planted changes of Definition A.2's check"),
     "tests/test_refinement.py::_NO_FRESH_IDENTIFIER": hand(
         "the pairs the pair pool cannot build, each with why beside it"
     ),

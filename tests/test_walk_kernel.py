@@ -253,7 +253,7 @@ def _planted_kernel(edits: tuple[str, ...], folder: Path) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="building a planted kernel needs gcc")
+@pytest.mark.needs_program("gcc")
 @pytest.mark.parametrize("change", PLANTED)
 def test_the_check_catches_a_planted_kernel_change(change: str, tmp_path: Path) -> None:
     built = _planted_kernel(PLANTED[change], tmp_path)
