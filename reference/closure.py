@@ -425,6 +425,10 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     return tuple(queue[1:])
 
 
+@icontract.require(
+    lambda records, good: all(0 <= record < len(good) for record in records),
+    "the records are numbered records of the map, S_t marked for each (Definition 2.1)",
+)
 @icontract.ensure(lambda result, good: are_all_good(result, good), "every record kept is in S_t")
 def in_good_standing(records: Sequence[int], good: Sequence[int]) -> list[int]:
     """The members of ``records`` in S_t, in order: Affected*(beta) within S_t, "the
