@@ -33,6 +33,7 @@ from gcv.mapview import (
     GROUNDED,
     GROUNDINGS,
     NOT_GROUNDED,
+    MapAt,
     add_trace_arguments,
     committed_by,
     grounding_of,
@@ -46,7 +47,6 @@ from gcv.reference.errors import MalformedInput
 from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.render import render_grounding, render_value
 from gcv.reference.verifier import Verifier
-from gcv.replay import Replay
 
 __all__ = [
     "BOX_LEGEND",
@@ -55,6 +55,7 @@ __all__ = [
     "MAX_DRAWN_WORLDS",
     "NO_ONE_COMMITTED",
     "Highlight",
+    "affected_caption",
     "draw_dot",
     "draw_mermaid",
     "draw_model",
@@ -110,6 +111,7 @@ class Highlight:
         result.query != "affected" or result.marked == verifier.affected_star(result.record)
     ),
     "affected:R marks Affected*(R) (Definition 2.3)",
+    enabled=icontract.SLOW,  # the query again
 )
 @icontract.ensure(
     lambda verifier, result: (
@@ -118,6 +120,7 @@ class Highlight:
         == (verifier.verify(result.record).closure or verifier.verify(result.record).path)
     ),
     "verify:R marks Dep*(R) when R is grounded, else the path to the witness (Lemma 2.1)",
+    enabled=icontract.SLOW,  # the walk twice again: beyond the answer's size when it rejects
 )
 def find_highlight(verifier: Verifier, spec: str) -> Highlight:
     """Answer ``spec`` (``verify:R`` or ``affected:R``) on the verifier's map.
@@ -139,8 +142,17 @@ def find_highlight(verifier: Verifier, spec: str) -> Highlight:
         caption = render_grounding(grounding, verifier.state)
         return Highlight(query, record, tuple(grounding.closure) or path, path, caption)
     found = verifier.affected_star(record)
-    caption = f"Affected*({record}) = {render_value(frozenset(found))}"
-    return Highlight(query, record, found, (), caption)
+    return Highlight(query, record, found, (), affected_caption(record, found))
+
+
+def affected_caption(record: str, affected: Collection[str]) -> str:
+    """The caption of ``affected:R``: Affected*(R) written as a set, its members sorted
+    (:func:`gcv.reference.render.render_value`).
+
+    >>> affected_caption("o5", ("h3", "h4", "h1"))
+    'Affected*(o5) = {h1, h3, h4}'
+    """
+    return f"Affected*({record}) = {render_value(frozenset(affected))}"
 
 
 def fill_of(dmap: DependencyMap, record: str, grounding: str | None = None) -> str:
@@ -560,10 +572,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     args = parser.parse_args(argv)
 
-    def draw(replayed: Replay) -> int:
-        verifier = replayed.verifier
-        title = f"{replayed.trace.name} at T{verifier.state.turn}"
-        agents = dict(replayed.trace.agents)
+    def draw(shown: MapAt) -> int:
+        verifier, agents = shown.verifier, shown.agents
+        title = f"{shown.name} at T{verifier.state.turn}"
         if args.model:
             return _draw_model(verifier, title, args.format, args.output)
         highlight = None if args.highlight is None else find_highlight(verifier, args.highlight)
