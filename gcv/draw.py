@@ -357,36 +357,44 @@ def draw_dot(
             **{"class": " ".join(classes)},
             **attributes,
         )
+    # Each kind of link's attributes are stated once, as the defaults of the edges after
+    # them (DOT's "edge [...]"), and each link states only what differs: a map has about
+    # two links per record, and the DOT writer quotes every attribute of every statement.
+    graph.attr("edge", **_DEP_LINK)
     for dependent in dmap.records:
         for support in dmap.dep.get(dependent, ()):
             bold = (dependent, support) in on_path
             broken = dmap.standing[support] not in GOOD_STANDING
-            colour = _MARK if bold else _BROKEN_DEP if broken else _DEP
-            kind = "dep path" if bold else "dep broken" if broken else "dep"
-            graph.edge(
-                dependent,
-                support,
-                label="rests on",
-                color=colour,
-                fontcolor=colour,
-                penwidth="3" if bold or broken else "1",
-                id=f"dep-{dependent}-{support}",
-                **{"class": kind},
-            )
+            odd = {}
+            if bold or broken:
+                colour = _MARK if bold else _BROKEN_DEP
+                kind = "dep path" if bold else "dep broken"
+                odd = {"color": colour, "fontcolor": colour, "penwidth": "3", "class": kind}
+            graph.edge(dependent, support, id=f"dep-{dependent}-{support}", **odd)
+    graph.attr("edge", **_ATTACK_LINK)
     for attacker in dmap.records:
         for target in dmap.att.get(attacker, ()):
-            graph.edge(
-                attacker,
-                target,
-                label="attacks",
-                color=_ATTACK,
-                fontcolor=_ATTACK,
-                style="dashed",
-                constraint="false",
-                id=f"attack-{attacker}-{target}",
-                **{"class": "attack"},
-            )
+            graph.edge(attacker, target, id=f"attack-{attacker}-{target}")
     return graph
+
+
+_DEP_LINK = {
+    "label": "rests on",
+    "color": _DEP,
+    "fontcolor": _DEP,
+    "penwidth": "1",
+    "class": "dep",
+}
+"""A Dep link's attributes in :func:`draw_dot`, where it is not broken nor on the path."""
+_ATTACK_LINK = {
+    "label": "attacks",
+    "color": _ATTACK,
+    "fontcolor": _ATTACK,
+    "style": "dashed",
+    "constraint": "false",
+    "class": "attack",
+}
+"""An attack's attributes in :func:`draw_dot` (penwidth 1 stays from the Dep links')."""
 
 
 def _stack_unlinked(graph: graphviz.Digraph, dmap: DependencyMap) -> None:
