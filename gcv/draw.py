@@ -23,8 +23,8 @@ import math
 import textwrap
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import graphviz
 import icontract
 
 from gcv.errors import Unsupported
@@ -47,6 +47,11 @@ from gcv.reference.errors import MalformedInput
 from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.render import render_grounding, render_value
 from gcv.reference.verifier import Verifier
+
+if TYPE_CHECKING:
+    # Imported where a graph is built: the commands that only read a record's lines
+    # (gcv session show, the MCP tools) skip the import.
+    import graphviz
 
 __all__ = [
     "BOX_LEGEND",
@@ -316,6 +321,8 @@ def draw_dot(
     marked = set(highlight.marked) if highlight else set()
     on_path = _path_edges(highlight)
     caption_lines = [part for part in (title, highlight.caption if highlight else "") if part]
+    import graphviz
+
     graph = graphviz.Digraph(
         graph_attr={
             "rankdir": "TB",
@@ -444,6 +451,8 @@ def draw_model(verifier: Verifier, title: str = "") -> graphviz.Graph:
     """
     size = verifier.state.model.size
     atoms = sorted(verifier.state.atoms)
+    import graphviz
+
     graph = graphviz.Graph(
         graph_attr={
             "label": _dot_text([f"{title}: |W| = {size}" if title else f"|W| = {size}"]),
