@@ -23,8 +23,8 @@ import math
 import textwrap
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import graphviz
 import icontract
 
 from gcv.errors import Unsupported
@@ -33,6 +33,7 @@ from gcv.mapview import (
     GROUNDED,
     GROUNDINGS,
     NOT_GROUNDED,
+    MapAt,
     add_trace_arguments,
     committed_by,
     grounding_of,
@@ -46,7 +47,11 @@ from gcv.reference.errors import MalformedInput
 from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.render import render_grounding, render_value
 from gcv.reference.verifier import Verifier
-from gcv.replay import Replay
+
+if TYPE_CHECKING:
+    # Imported where a graph is built: the commands that only read a record's lines
+    # (gcv session show, the MCP tools) skip the import.
+    import graphviz
 
 __all__ = [
     "BOX_LEGEND",
@@ -55,6 +60,7 @@ __all__ = [
     "MAX_DRAWN_WORLDS",
     "NO_ONE_COMMITTED",
     "Highlight",
+    "affected_caption",
     "draw_dot",
     "draw_mermaid",
     "draw_model",
@@ -110,6 +116,7 @@ class Highlight:
         result.query != "affected" or result.marked == verifier.affected_star(result.record)
     ),
     "affected:R marks Affected*(R) (Definition 2.3)",
+    enabled=icontract.SLOW,  # the query again
 )
 @icontract.ensure(
     lambda verifier, result: (
@@ -118,6 +125,7 @@ class Highlight:
         == (verifier.verify(result.record).closure or verifier.verify(result.record).path)
     ),
     "verify:R marks Dep*(R) when R is grounded, else the path to the witness (Lemma 2.1)",
+    enabled=icontract.SLOW,  # the walk twice again: beyond the answer's size when it rejects
 )
 def find_highlight(verifier: Verifier, spec: str) -> Highlight:
     """Answer ``spec`` (``verify:R`` or ``affected:R``) on the verifier's map.
@@ -139,8 +147,17 @@ def find_highlight(verifier: Verifier, spec: str) -> Highlight:
         caption = render_grounding(grounding, verifier.state)
         return Highlight(query, record, tuple(grounding.closure) or path, path, caption)
     found = verifier.affected_star(record)
-    caption = f"Affected*({record}) = {render_value(frozenset(found))}"
-    return Highlight(query, record, found, (), caption)
+    return Highlight(query, record, found, (), affected_caption(record, found))
+
+
+def affected_caption(record: str, affected: Collection[str]) -> str:
+    """The caption of ``affected:R``: Affected*(R) written as a set, its members sorted
+    (:func:`gcv.reference.render.render_value`).
+
+    >>> affected_caption("o5", ("h3", "h4", "h1"))
+    'Affected*(o5) = {h1, h3, h4}'
+    """
+    return f"Affected*({record}) = {render_value(frozenset(affected))}"
 
 
 def fill_of(dmap: DependencyMap, record: str, grounding: str | None = None) -> str:
@@ -304,6 +321,8 @@ def draw_dot(
     marked = set(highlight.marked) if highlight else set()
     on_path = _path_edges(highlight)
     caption_lines = [part for part in (title, highlight.caption if highlight else "") if part]
+    import graphviz
+
     graph = graphviz.Digraph(
         graph_attr={
             "rankdir": "TB",
@@ -345,36 +364,44 @@ def draw_dot(
             **{"class": " ".join(classes)},
             **attributes,
         )
+    # Each kind of link's attributes are stated once, as the defaults of the edges after
+    # them (DOT's "edge [...]"), and each link states only what differs: a map has about
+    # two links per record, and the DOT writer quotes every attribute of every statement.
+    graph.attr("edge", **_DEP_LINK)
     for dependent in dmap.records:
         for support in dmap.dep.get(dependent, ()):
             bold = (dependent, support) in on_path
             broken = dmap.standing[support] not in GOOD_STANDING
-            colour = _MARK if bold else _BROKEN_DEP if broken else _DEP
-            kind = "dep path" if bold else "dep broken" if broken else "dep"
-            graph.edge(
-                dependent,
-                support,
-                label="rests on",
-                color=colour,
-                fontcolor=colour,
-                penwidth="3" if bold or broken else "1",
-                id=f"dep-{dependent}-{support}",
-                **{"class": kind},
-            )
+            odd = {}
+            if bold or broken:
+                colour = _MARK if bold else _BROKEN_DEP
+                kind = "dep path" if bold else "dep broken"
+                odd = {"color": colour, "fontcolor": colour, "penwidth": "3", "class": kind}
+            graph.edge(dependent, support, id=f"dep-{dependent}-{support}", **odd)
+    graph.attr("edge", **_ATTACK_LINK)
     for attacker in dmap.records:
         for target in dmap.att.get(attacker, ()):
-            graph.edge(
-                attacker,
-                target,
-                label="attacks",
-                color=_ATTACK,
-                fontcolor=_ATTACK,
-                style="dashed",
-                constraint="false",
-                id=f"attack-{attacker}-{target}",
-                **{"class": "attack"},
-            )
+            graph.edge(attacker, target, id=f"attack-{attacker}-{target}")
     return graph
+
+
+_DEP_LINK = {
+    "label": "rests on",
+    "color": _DEP,
+    "fontcolor": _DEP,
+    "penwidth": "1",
+    "class": "dep",
+}
+"""A Dep link's attributes in :func:`draw_dot`, where it is not broken nor on the path."""
+_ATTACK_LINK = {
+    "label": "attacks",
+    "color": _ATTACK,
+    "fontcolor": _ATTACK,
+    "style": "dashed",
+    "constraint": "false",
+    "class": "attack",
+}
+"""An attack's attributes in :func:`draw_dot` (penwidth 1 stays from the Dep links')."""
 
 
 def _stack_unlinked(graph: graphviz.Digraph, dmap: DependencyMap) -> None:
@@ -424,6 +451,8 @@ def draw_model(verifier: Verifier, title: str = "") -> graphviz.Graph:
     """
     size = verifier.state.model.size
     atoms = sorted(verifier.state.atoms)
+    import graphviz
+
     graph = graphviz.Graph(
         graph_attr={
             "label": _dot_text([f"{title}: |W| = {size}" if title else f"|W| = {size}"]),
@@ -560,10 +589,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     args = parser.parse_args(argv)
 
-    def draw(replayed: Replay) -> int:
-        verifier = replayed.verifier
-        title = f"{replayed.trace.name} at T{verifier.state.turn}"
-        agents = dict(replayed.trace.agents)
+    def draw(shown: MapAt) -> int:
+        verifier, agents = shown.verifier, shown.agents
+        title = f"{shown.name} at T{verifier.state.turn}"
         if args.model:
             return _draw_model(verifier, title, args.format, args.output)
         highlight = None if args.highlight is None else find_highlight(verifier, args.highlight)

@@ -45,6 +45,7 @@ from gcv.store import (
     is_database_url,
     open_session,
 )
+from gcv.store.snapshot import collector_paused
 from gcv.trace import MAX_TRACE_BYTES, Trace, load_trace
 
 __all__ = ["main", "parse_agents", "show_state", "state_json", "turn_number"]
@@ -83,7 +84,9 @@ def state_json(verifier: Verifier) -> dict[str, Any]:
         for p in verifier.unexplained()
     ]
     dmap = verifier.state
-    return {**dmap.snapshot(), "grounding": groundings(dmap), "open_problems": problems}
+    # One object or more per record, all kept: the cyclic collector's passes find nothing.
+    with collector_paused():
+        return {**dmap.snapshot(), "grounding": groundings(dmap), "open_problems": problems}
 
 
 def _trace_and_document(name: str) -> tuple[Trace, dict[str, Any]]:
@@ -193,9 +196,12 @@ def _show(args: argparse.Namespace) -> int:
     with open_session(args.db) as session:
         last = session.last_turn()
         at = last if args.at is None else args.at
-        verifier = session.state_at(at)
+        # The live map is D_last: a map of its own is made only for an earlier turn.
+        verifier = session.verifier if at == last else session.state_at(at)
         if args.json:
-            print(json.dumps(state_json(verifier), ensure_ascii=False))
+            state = state_json(verifier)
+            with collector_paused():  # the text's pieces, all kept until it is written
+                print(json.dumps(state, ensure_ascii=False))
             return EXIT_OK
         rejected = sum(entry.rejected is not None for entry in session.log())
         print(f"{args.db}: {last} turns accepted, {rejected} rejected; as of turn {at}")

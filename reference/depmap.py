@@ -408,14 +408,17 @@ class DependencyMap:
         M_t is covered by Prop_t, the awareness sets, the model's fingerprint and
         the problem queue; a record's formula is listed when it has one.
         """
-        model = self._epistemic.model
+        model, name = self._epistemic.model, self._name
         return {
             "turn": self.turn,
             "agents": sorted(self.agents),
             "atoms": sorted(model.atoms),
             "awareness": {a: sorted(atoms) for a, atoms in sorted(model.awareness.items())},
             "records": [self._record_data(r) for r in sorted(self._records.values(), key=_id)],
-            "dep": sorted([r, s] for r, supports in self._dep_view.items() for s in supports),
+            # Read by number: the named view makes an object per record.
+            "dep": sorted(
+                [name[r], name[s]] for r, links in enumerate(self._supports) for s in links
+            ),
             "att": sorted([a, t] for a, targets in self._att.items() for t in targets),
             "commitments": {a: sorted(rs) for a, rs in sorted(self._commitments.items())},
             "dissent": {r: sorted(ags) for r, ags in sorted(self._dissent.items())},
