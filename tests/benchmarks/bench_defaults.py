@@ -153,9 +153,7 @@ def slopes(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         if name == START_UP:
             continue
         sizes = [row["turns"] for row in rows]
-        net = [
-            row["commands"][name]["cpu"] - row["commands"][START_UP]["cpu"] for row in rows
-        ]
+        net = [row["commands"][name]["cpu"] - row["commands"][START_UP]["cpu"] for row in rows]
         found[name] = {
             "overall": round(slope(sizes, net), 2),
             "steps": [
