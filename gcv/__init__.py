@@ -37,6 +37,7 @@ _TOOLS = {
     "open_session": "gcv.store",
 }
 _ENGINE = (
+    "ORDER",
     "ExpandAwareness",
     "GcvError",
     "Grounding",

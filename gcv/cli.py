@@ -103,7 +103,7 @@ def _print_replay(result: Replay, quiet: bool) -> None:
             text = t.turn.text if len(t.turn.text) <= 100 else t.turn.text[:97] + "..."
             print(f"\nT{t.number} {speaker}: {text}")
             applied = outcome.report.applied if outcome.report else t.turn.operations
-            ops = ", ".join(op.operation.value for op in applied)
+            ops = ", ".join(op.name for op in applied)
             print(f"  operations: {ops or '(none)'}")
             if outcome.report is not None:
                 for line in render_turn(outcome.report, result.verifier.state, trace.agents):

@@ -183,7 +183,7 @@ def _step(
     turn = trace_turn.turn
     speaker = agents.get(turn.speaker, turn.speaker)
     step = _unchanged_step(trace_turn.number, accepted, speaker, turn.text)
-    step["operations"] = [op.operation.value for op in turn.operations]
+    step["operations"] = [op.name for op in turn.operations]
     try:
         report = verifier.apply_turn(turn)
     except GcvError as error:

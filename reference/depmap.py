@@ -28,11 +28,13 @@ import json
 from array import array
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 import icontract
 
+from gcv.reference.epistemic.abduction import Problem
 from gcv.reference.epistemic.effects import EpistemicState
 from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.identifiers import AgentId, RecordId
@@ -148,14 +150,45 @@ Change = (
 )
 
 
+def _nothing() -> Mapping[str, Any]:
+    return MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class StateView:
-    """A read-only view of the parts of D_t that preconditions read, over plain mappings."""
+    """A read-only view of the whole of D_t, over plain mappings: what preconditions read.
+
+    :meth:`DependencyMap.view` fills every part.  A view made by hand (a test's, a search's)
+    may leave out the parts its checks do not read, which are then empty; a formula is
+    read in ``model``, which such a view may not carry.
+    """
 
     agents: Collection[AgentId]
+    """Ags."""
     standing: Mapping[RecordId, Standing]
+    """st_t, over Args_t."""
     attackers: Mapping[RecordId, Collection[RecordId]]
+    """Att_t by target: record -> its recorded attackers."""
     awareness: Mapping[AgentId, Collection[str]]
+    """A_i for each agent of Ags."""
+    records: Mapping[RecordId, Record] = field(default_factory=_nothing)
+    """Args_t with each record's fixed facts."""
+    dep: Mapping[RecordId, Collection[RecordId]] = field(default_factory=_nothing)
+    """Dep_t: record -> the records it rests on."""
+    rdep: Mapping[RecordId, Collection[RecordId]] = field(default_factory=_nothing)
+    """The reverse index of Dep_t: record -> the records resting on it."""
+    att: Mapping[RecordId, Collection[RecordId]] = field(default_factory=_nothing)
+    """Att_t by attacker: record -> the records it attacks."""
+    commitments: Mapping[AgentId, Collection[RecordId]] = field(default_factory=_nothing)
+    """Cm_t: agent -> its public commitments."""
+    dissent: Mapping[RecordId, Collection[AgentId]] = field(default_factory=_nothing)
+    """decision -> the agents whose dissent from it is recorded."""
+    model: PlausibilityModel | None = None
+    """M_t (Prop_t, the worlds, the orders, the awareness sets)."""
+    problems: tuple[Problem, ...] = ()
+    """The queue of abductive problems (Definition A.2) posed so far."""
+    turn: int = 0
+    """t: the turns applied so far."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +343,11 @@ class DependencyMap:
             self._dependents,
             self._good,
         )
+        self._commitments_view: Mapping[AgentId, Collection[RecordId]] = MappingProxyType(
+            self._commitments
+        )
+        self._dissent_view: Mapping[RecordId, Collection[AgentId]] = MappingProxyType(self._dissent)
+        self._state_view = self._view_of(self._epistemic)
 
     def __getstate__(self) -> dict[str, object]:
         # Views cannot be copied or pickled; a copy makes its own over its own dicts.
@@ -390,12 +428,33 @@ class DependencyMap:
         return frozenset(r for r, s in self._standing.items() if s in GOOD_STANDING)
 
     def view(self) -> StateView:
-        """The plain-mapping view the precondition checks read (O(1): no copy)."""
+        """The whole of D_t as the precondition checks read it (O(1): no copy)."""
+        made, epistemic = self._state_view, self._epistemic
+        # The mappings are live views; only M_t and its queue (new values on each update)
+        # and t change under them, so the view is remade only then.
+        if (
+            made.model is not epistemic.model
+            or made.problems is not epistemic.problems
+            or made.turn != self.turn
+        ):
+            made = self._state_view = self._view_of(epistemic)
+        return made
+
+    def _view_of(self, epistemic: EpistemicState) -> StateView:
         return StateView(
             agents=self.agents,
-            standing=self.standing,
-            attackers=self.ratt,
-            awareness=self._epistemic.model.awareness,
+            standing=self._standing_view,
+            attackers=self._ratt_view,
+            awareness=epistemic.model.awareness,
+            records=self._records_view,
+            dep=self._dep_view,
+            rdep=self._rdep_view,
+            att=self._att_view,
+            commitments=self._commitments_view,
+            dissent=self._dissent_view,
+            model=epistemic.model,
+            problems=epistemic.problems,
+            turn=self.turn,
         )
 
     def snapshot(self) -> dict[str, object]:

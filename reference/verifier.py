@@ -2,7 +2,7 @@
 
 :meth:`Verifier.apply_turn` is the only way to change the dependency map.  It
 applies a turn's operations in the fixed order of
-:data:`~gcv.reference.operations.APPLICATION_ORDER`, each checked against the state
+:data:`~gcv.reference.operations.ORDER`, each checked against the state
 the turn has produced so far, and commits all of them or none.  The queries
 (:meth:`~Verifier.verify`, :meth:`~Verifier.affected`,
 :meth:`~Verifier.affected_star`, ...) never mutate.  The epistemic queries

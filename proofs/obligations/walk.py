@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import z3
 
 from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
-from gcv.proofs.encode import LABEL, REC, State, good
+from gcv.proofs.encode import LABEL, REC, EncodedState, good
 from gcv.proofs.obligations.worklist import Frame, Step, empty, singleton
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
@@ -69,10 +69,10 @@ class Walk:
             z3.And(p[self.c], closed), z3.ForAll([_x], z3.Implies(self.reach(_x), p[_x]))
         )
 
-    def as_state(self) -> State:
+    def as_state(self) -> EncodedState:
         """The map as an encoded state whose every record is registered."""
         no_attacks = z3.Lambda([_x, _y], z3.BoolVal(False))
-        return State(z3.K(REC, z3.BoolVal(True)), self.st, no_attacks, self.dep)
+        return EncodedState(z3.K(REC, z3.BoolVal(True)), self.st, no_attacks, self.dep)
 
 
 def invariant(w: Walk, f: Frame, *, checks_standing: bool = True) -> z3.BoolRef:

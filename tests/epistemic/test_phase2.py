@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from gcv.reference.epistemic.formula import parse
-from gcv.reference.operations import EPISTEMIC_FIELDS, Revise, Undermine
-from gcv.reference.rules import Update, realisation
+from gcv.reference.operations import EPISTEMIC_FIELDS, Revise, Undermine, realisation
+from gcv.reference.rules import Update
 from gcv.reference.verifier import Verifier
 from gcv.replay import replay
 from gcv.trace import EPISTEMIC_QUERIES, Trace, load_trace
