@@ -53,6 +53,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "prove": ("gcv.proofs.runner", "run the Z3 proof obligations and their non-vacuity twins"),
     "paper": ("gcv.paper", "the papers' claims: where each is implemented and checked"),
     "normative": ("gcv.normative", "rewrite (or --check) spec/normative.md's clause entries"),
+    "schemas": ("gcv.schemas", "rewrite (or --check) the schemas' operations, from the engine's"),
     "serve": ("gcv.conformance.server", "answer gcv-conform/1 requests on stdin/stdout"),
     "conform": ("gcv.conformance.runner", "check an implementation against the vectors"),
     "smoke": ("gcv.conformance.smoke", "check a handshake and one case per declared feature"),
