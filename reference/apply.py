@@ -158,14 +158,18 @@ def apply_operations(
     for index, op in ordered:
         rule = rule_of(op)
         if rule is not kind:
-            if kind is not None:
-                kind.settle(dmap, applied)
+            _settle(dmap, kind, applied)
             kind, applied = rule, []
         try:
             apply_operation(dmap, op, speaker)
         except GcvError as error:
             raise error.locate(turn=number, operation_index=index, operation=rule.name) from None
         applied.append((index, op))
-    if kind is not None:
-        kind.settle(dmap, applied)
+    _settle(dmap, kind, applied)
     return tuple(op for _, op in ordered)
+
+
+def _settle(dmap: DependencyMap, kind: Rule[Any] | None, applied: list[tuple[int, Any]]) -> None:
+    """What ``kind``'s rule does once the turn's operations of that kind are applied."""
+    if kind is not None and kind.settle is not None:
+        kind.settle(dmap, applied)

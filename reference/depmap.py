@@ -28,9 +28,9 @@ import json
 from array import array
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 import icontract
 
@@ -150,17 +150,16 @@ Change = (
 )
 
 
-def _nothing() -> Mapping[str, Any]:
-    return MappingProxyType({})
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class StateView:
+class StateView(NamedTuple):
     """A read-only view of the whole of D_t, over plain mappings: what preconditions read.
 
     :meth:`DependencyMap.view` fills every part.  A view made by hand (a test's, a search's)
     may leave out the parts its checks do not read, which are then empty; a formula is
-    read in ``model``, which such a view may not carry.
+    read in ``model``, which such a view may not carry.  (A named tuple: the engine makes
+    one per turn, and a tuple is made in a third of a frozen dataclass's time.)
     """
 
     agents: Collection[AgentId]
@@ -171,17 +170,17 @@ class StateView:
     """Att_t by target: record -> its recorded attackers."""
     awareness: Mapping[AgentId, Collection[str]]
     """A_i for each agent of Ags."""
-    records: Mapping[RecordId, Record] = field(default_factory=_nothing)
+    records: Mapping[RecordId, Record] = _NOTHING
     """Args_t with each record's fixed facts."""
-    dep: Mapping[RecordId, Collection[RecordId]] = field(default_factory=_nothing)
+    dep: Mapping[RecordId, Collection[RecordId]] = _NOTHING
     """Dep_t: record -> the records it rests on."""
-    rdep: Mapping[RecordId, Collection[RecordId]] = field(default_factory=_nothing)
+    rdep: Mapping[RecordId, Collection[RecordId]] = _NOTHING
     """The reverse index of Dep_t: record -> the records resting on it."""
-    att: Mapping[RecordId, Collection[RecordId]] = field(default_factory=_nothing)
+    att: Mapping[RecordId, Collection[RecordId]] = _NOTHING
     """Att_t by attacker: record -> the records it attacks."""
-    commitments: Mapping[AgentId, Collection[RecordId]] = field(default_factory=_nothing)
+    commitments: Mapping[AgentId, Collection[RecordId]] = _NOTHING
     """Cm_t: agent -> its public commitments."""
-    dissent: Mapping[RecordId, Collection[AgentId]] = field(default_factory=_nothing)
+    dissent: Mapping[RecordId, Collection[AgentId]] = _NOTHING
     """decision -> the agents whose dissent from it is recorded."""
     model: PlausibilityModel | None = None
     """M_t (Prop_t, the worlds, the orders, the awareness sets)."""
@@ -441,20 +440,21 @@ class DependencyMap:
         return made
 
     def _view_of(self, epistemic: EpistemicState) -> StateView:
+        model = epistemic.model
         return StateView(
-            agents=self.agents,
-            standing=self._standing_view,
-            attackers=self._ratt_view,
-            awareness=epistemic.model.awareness,
-            records=self._records_view,
-            dep=self._dep_view,
-            rdep=self._rdep_view,
-            att=self._att_view,
-            commitments=self._commitments_view,
-            dissent=self._dissent_view,
-            model=epistemic.model,
-            problems=epistemic.problems,
-            turn=self.turn,
+            self.agents,
+            self._standing_view,
+            self._ratt_view,
+            model.awareness,
+            self._records_view,
+            self._dep_view,
+            self._rdep_view,
+            self._att_view,
+            self._commitments_view,
+            self._dissent_view,
+            model,
+            epistemic.problems,
+            self.turn,
         )
 
     def snapshot(self) -> dict[str, object]:

@@ -73,16 +73,30 @@ Operation = (
 """An operation value: one of the eight rules' values."""
 
 
+_INDEX: list[Any] = [None, {}, {}]
+"""The order last read, and for it each value's rule and rank: read from ORDER, made again
+whenever ORDER is another tuple (an alternative engine swaps one in)."""
+
+
+def _indexed() -> tuple[dict[type, Rule[Any]], dict[type, int]]:
+    order, rules, ranks = _INDEX
+    if order is not ORDER:
+        rules = {rule.value: rule for rule in ORDER}
+        ranks = {rule.value: rank for rank, rule in enumerate(ORDER)}
+        _INDEX[:] = [ORDER, rules, ranks]
+    return rules, ranks
+
+
 def rule_of(op: object) -> Rule[Any]:
     """The rule of ``op``'s operation: the one of :data:`ORDER` whose value it is.
 
     >>> rule_of(Revise("h2")).name
     'revise'
     """
-    for rule in ORDER:
-        if type(op) is rule.value:
-            return rule
-    raise AssertionError(f"{op!r} is not an operation of ORDER")
+    rule = _indexed()[0].get(type(op))
+    if rule is None:
+        raise AssertionError(f"{op!r} is not an operation of ORDER")
+    return rule
 
 
 def own_formula(op: Operation) -> Formula | None:
@@ -141,5 +155,5 @@ def in_application_order(operations: tuple[Operation, ...]) -> list[tuple[int, O
     >>> [(i, op.name) for i, op in in_application_order(ops)]
     [(1, 'observe'), (0, 'question')]
     """
-    rank = {rule.value: position for position, rule in enumerate(ORDER)}
+    rank = _indexed()[1]
     return sorted(enumerate(operations), key=lambda pair: rank[type(pair[1])])

@@ -432,12 +432,8 @@ def _observations_one_after_another() -> AbstractContextManager[None]:
 
     return _all(
         lambda: _wrapped(gcv.reference.apply, "apply_operation", alone),
-        _rule_changed("observe", lambda rule: dataclasses.replace(rule, settle=_settle_nothing)),
+        _rule_changed("observe", lambda rule: dataclasses.replace(rule, settle=None)),
     )()
-
-
-def _settle_nothing(dmap: DependencyMap, applied: Any) -> None:
-    return None
 
 
 # -- preconditions ------------------------------------------------------------------------------

@@ -133,15 +133,12 @@ def own_formula_in_language(
 ) -> PreconditionViolation | None:
     """The epistemic precondition of an operation that may carry a formula: its own
     formula, when it gives one, is in M_t's language (:func:`formula_violation`)."""
-    return formula_violation(view, op.formula)
+    formula: Formula | None = op.formula
+    return None if formula is None else formula_violation(view, formula)
 
 
 def _no_attackers(op: Any) -> tuple[RecordId, ...]:
     return ()
-
-
-def _settles_nothing(dmap: DependencyMap, applied: Sequence[tuple[int, Any]]) -> None:
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +166,7 @@ class Rule(Generic[Op]):
         (``attacks_target``): read by the turn's postcondition.
     settle:
         What the turn does after its last operation of this kind (Observe's
-        simultaneous announcement); nothing for the others.
+        simultaneous announcement); None for the others.
     realisation:
         The plausibility update it applies to gamma (Section 2's operation table), for the
         operations whose realisation is one update of their formula or its negation
@@ -182,7 +179,7 @@ class Rule(Generic[Op]):
     effect: Effect[Op]
     epistemic: Preconditions[Op] = own_formula_in_language
     attackers: Callable[[Op], tuple[RecordId, ...]] = _no_attackers
-    settle: Settle[Op] = _settles_nothing
+    settle: Settle[Op] | None = None
     realisation: Callable[[Op], Realisation] | None = None
 
     @property
