@@ -14,7 +14,8 @@ map's journaled primitives, inside the turn's transaction.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Annotated, ClassVar, Protocol
 
 from gcv.reference.depmap import DependencyMap, StateView
 from gcv.reference.epistemic.effects import EpistemicState
@@ -36,6 +37,7 @@ from gcv.reference.errors import (
 )
 from gcv.reference.identifiers import AgentId, RecordId
 from gcv.reference.records import GOOD_STANDING, Kind, Record
+from gcv.reference.rules import form
 from gcv.reference.rules.rule import Realisation, Row, Update
 
 __all__ = [
@@ -69,15 +71,25 @@ class Targeting(Protocol):
     def formula(self) -> Formula | None: ...
 
 
-class Citing(Targeting, Protocol):
-    """An operation that cites evidence for or against its target (Support, Undermine)."""
+@dataclass(frozen=True, slots=True, repr=False)
+class Citing:
+    """The fields of an operation that cites evidence for or against its target (Support,
+    Undermine): with ``evidence_claim`` the evidence is registered as a new record resting
+    on ``evidence_depends_on``; without it, ``evidence`` names an existing record."""
 
-    @property
-    def evidence(self) -> RecordId: ...
-    @property
-    def evidence_claim(self) -> str | None: ...
-    @property
-    def evidence_depends_on(self) -> tuple[RecordId, ...]: ...
+    name: ClassVar[str]
+    __repr__ = form.show
+    target: form.Identifier
+    evidence: form.Identifier
+    evidence_claim: form.OptionalClaim = None
+    evidence_depends_on: form.Identifiers = ()
+    formula: Annotated[
+        form.OptionalFormula, form.Described("gamma (default: the target's formula).")
+    ] = None
+
+    def __post_init__(self) -> None:
+        form.check_fields(self)
+        form.check_evidence_dependencies(self.name, self.evidence_claim, self.evidence_depends_on)
 
 
 # -- preconditions -------------------------------------------------------------------------

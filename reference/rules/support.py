@@ -21,7 +21,7 @@ __all__ = ["SUPPORT", "Support", "realisation"]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Support:
+class Support(shared.Citing):
     """Support: add the evidence record alpha_e to Dep(target) (DEL: [up gamma]).
 
     With ``evidence_claim`` the evidence is registered as a new record of its own;
@@ -31,22 +31,10 @@ class Support:
     """
 
     name: ClassVar[str] = "support"
-    __repr__ = form.show
-    target: form.Identifier
-    evidence: form.Identifier
-    evidence_claim: form.OptionalClaim = None
-    evidence_depends_on: form.Identifiers = ()
-    formula: Annotated[
-        form.OptionalFormula, form.Described("gamma (default: the target's formula).")
-    ] = None
     specific: Annotated[
         form.Flag,
         form.Described("evidence specific to gamma: [up-up gamma] instead of [up gamma]."),
     ] = False
-
-    def __post_init__(self) -> None:
-        form.check_fields(self)
-        form.check_evidence_dependencies(self.name, self.evidence_claim, self.evidence_depends_on)
 
 
 def preconditions(

@@ -24,7 +24,7 @@ DOWNGRADES = ("lexicographic", "conservative")
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Undermine:
+class Undermine(shared.Citing):
     """Undermine: add the attack (alpha_e, target) and label the target weakened.
 
     DEL: a plausibility downgrade of gamma (``formula``, else the target's
@@ -34,23 +34,11 @@ class Undermine:
     """
 
     name: ClassVar[str] = "undermine"
-    __repr__ = form.show
-    target: form.Identifier
-    evidence: form.Identifier
-    evidence_claim: form.OptionalClaim = None
-    evidence_depends_on: form.Identifiers = ()
-    formula: Annotated[
-        form.OptionalFormula, form.Described("gamma (default: the target's formula).")
-    ] = None
     downgrade: Annotated[
         str,
         form.Choice(*DOWNGRADES),
         form.Described("[up-up ~gamma] (lexicographic) or [up ~gamma]."),
     ] = "lexicographic"
-
-    def __post_init__(self) -> None:
-        form.check_fields(self)
-        form.check_evidence_dependencies(self.name, self.evidence_claim, self.evidence_depends_on)
 
 
 def preconditions(
