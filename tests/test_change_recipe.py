@@ -133,14 +133,16 @@ FIELD = (
 """A field of Support: its value (in its rule module), its effect there, the spec."""
 
 CHECK = """
-import importlib.util, sys
+import importlib.util, os, sys
 root = sys.argv[1]
 sys.path.insert(0, root)
 import gcv
 for layer in ("spec", "reference", "proofs"):
+    # the layer's folder (or, laid out as its import path, the folder's gcv/<layer>)
+    nested = f"{root}/{layer}/gcv/{layer}"
+    folder = nested if os.path.isdir(nested) else f"{root}/{layer}"
     found = importlib.util.spec_from_file_location(
-        f"gcv.{layer}", f"{root}/{layer}/__init__.py",
-        submodule_search_locations=[f"{root}/{layer}"],
+        f"gcv.{layer}", f"{folder}/__init__.py", submodule_search_locations=[folder]
     )
     module = importlib.util.module_from_spec(found)
     sys.modules[found.name] = module
