@@ -28,7 +28,7 @@ from gcv.reference.operations import (
 )
 from gcv.reference.records import GOOD_STANDING, MAX_CLAIM_LENGTH, Kind, Standing
 from gcv.reference.verifier import Turn, Verifier
-from gcv.spec import core
+from gcv.spec import core, transition
 from gcv.translate import spec_map
 from tests.maps import four_active
 from tests.strategies import AGENTS, turns_over
@@ -177,6 +177,15 @@ def test_malformed_operations_are_rejected_when_built(build: object, field: str)
     with pytest.raises(MalformedOperation) as caught:
         build()  # type: ignore[operator]
     assert caught.value.field == field
+
+
+def test_the_engines_order_is_the_specs() -> None:
+    """The engine's ORDER (its rules) and process_turn's ORDER (its process_<kind>) are two
+    statements of clause order.kinds: one sequence of operations, each settled where the
+    other settles it (the observations' announcement)."""
+    assert [rule.name for rule in ORDER] == [kind for kind, *_ in transition.ORDER]
+    settled = [rule.name for rule in ORDER if rule.settle is not None]
+    assert settled == [kind for kind, _, settle in transition.ORDER if settle is not None]
 
 
 def test_operations_apply_in_the_fixed_order_not_as_written() -> None:
