@@ -19,6 +19,12 @@ the plausibility model with Prop_t, the worlds and the awareness sets A_i, and
 the queue of abductive problems) is one immutable value.  An operation that
 changes it replaces it, journaling :class:`ModelReplaced` with both values, so
 undoing a turn restores M_t exactly and costs O(1) per replacement.
+
+Every operation's checks read the map through one :class:`StateView`, the whole of D_t
+over read-only mappings, which the map makes from its own live views.  The module is one
+structure, read in one sitting: the changes it journals, the view it gives, the map with
+its indexes, primitives and undo; split, each primitive's undo would sit in another file
+from the change it reverses.
 """
 
 from __future__ import annotations
