@@ -418,22 +418,18 @@ def _kind(pair: tuple[int, Operation]) -> str:
 
 def _observations_one_after_another() -> AbstractContextManager[None]:
     """Each Observe announces its psi as it is applied; the turn announces nothing more."""
-    announce = gcv.reference.rules.observe.announce
 
-    def alone(original: Any) -> Any:
-        def apply_operation(
-            dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
-        ) -> None:
-            original(dmap, op, speaker, **kw)
-            if isinstance(op, Observe):
-                announce(dmap, [(0, op)])  # the turn locates a failure at the operation
+    def alone(rule: Rule[Any]) -> Rule[Any]:
+        settle = rule.settle
 
-        return apply_operation
+        def effect(op: Observe, dmap: DependencyMap, speaker: AgentId, row: Any) -> None:
+            rule.effect(op, dmap, speaker, row)
+            if settle is not None:
+                settle(dmap, [(0, op)])  # the turn locates a failure at the operation
 
-    return _all(
-        lambda: _wrapped(gcv.reference.apply, "apply_operation", alone),
-        _rule_changed("observe", lambda rule: dataclasses.replace(rule, settle=None)),
-    )()
+        return dataclasses.replace(rule, effect=effect, settle=None)
+
+    return _rule_changed("observe", alone)()
 
 
 # -- preconditions ------------------------------------------------------------------------------
@@ -658,7 +654,10 @@ def _empty_announcement_ignored() -> AbstractContextManager[None]:
     return _all(
         lambda: _wrapped(gcv.reference.apply, "apply_operation", ignoring),
         _rule_changed(
-            "observe", lambda rule: dataclasses.replace(rule, settle=ignoring(rule.settle))
+            "observe",
+            lambda rule: dataclasses.replace(
+                rule, settle=None if rule.settle is None else ignoring(rule.settle)
+            ),
         ),
     )()
 
