@@ -111,14 +111,12 @@ def own_formula(op: Operation) -> Formula | None:
 
 def target_of(op: Operation) -> RecordId | None:
     """The record an operation with a target acts on (Table 3: Support, Undermine, Revise,
-    Resolve, whose rows name the labels a target may carry); None otherwise.
+    Resolve: the values with a ``target`` field); None otherwise.
 
     >>> target_of(Revise("h2")), target_of(Observe("o1", "401s"))
     ('h2', None)
     """
-    if not rule_of(op).row.target_standing:
-        return None
-    target: RecordId = getattr(op, "target")  # noqa: B009  (every targeting value has one)
+    target: RecordId | None = getattr(op, "target", None)
     return target
 
 
@@ -138,7 +136,8 @@ Realisation(update=None, negated=False))
 def _is_stable_order(
     operations: tuple[Operation, ...], result: list[tuple[int, Operation]]
 ) -> bool:
-    ranks = [(ORDER.index(rule_of(op)), index) for index, op in result]
+    rank = _indexed()[1]
+    ranks = [(rank[type(op)], index) for index, op in result]
     return sorted(i for i, _ in result) == list(range(len(operations))) and ranks == sorted(ranks)
 
 

@@ -3,7 +3,7 @@
 Mirrors ``process_observe`` of ``spec/transition.py``, and the turn's
 ``process_announcements``: within a turn the observations' announcements are one
 simultaneous announcement (``order.simultaneous-observations``), which the turn makes
-after its last Observe (:func:`announce`, the rule's ``settle``).
+after its last Observe (:func:`announce`, through the rule's :func:`settle`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from gcv.reference.identifiers import AgentId
 from gcv.reference.records import Kind
 from gcv.reference.rules.rule import Registration, Row, Rule
 
-__all__ = ["OBSERVE", "Observe", "announce"]
+__all__ = ["OBSERVE", "Observe", "announce", "settle"]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -122,10 +122,17 @@ def announce(dmap: DependencyMap, observed: Sequence[tuple[int, Observe]]) -> No
     dmap.replace_epistemic(announce_simultaneously(dmap.epistemic, pairs))
 
 
+def settle(dmap: DependencyMap, observed: Sequence[tuple[int, Observe]]) -> None:
+    """What the turn does once its observations are applied: their psi announced together
+    (:func:`announce`), when one of them gives a psi."""
+    if any(op.formula is not None for _, op in observed):
+        announce(dmap, observed)
+
+
 OBSERVE = Rule(
     value=Observe,
     row=Row(registers=Registration.ALWAYS),
     preconditions=preconditions,
     effect=effect,
-    settle=announce,
+    settle=settle,
 )
