@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what the checkers see; at run time __getattr__ below imports them
     from gcv.history import TraceWriter as TraceWriter
     from gcv.reference import *  # noqa: F403  (the engine's API is the package's)
+    from gcv.reference.operations import *  # noqa: F403  (the operations, by their order)
     from gcv.scenarios import load_scenario as load_scenario
     from gcv.store import StoredSession as StoredSession
     from gcv.store import copy_session as copy_session
@@ -40,6 +41,7 @@ _TOOLS = {
     "open_session": "gcv.store",
 }
 _ENGINE = (
+    "ORDER",
     "ExpandAwareness",
     "GcvError",
     "Grounding",

@@ -286,7 +286,7 @@ CLAIMS: tuple[Claim, ...] = (
         "under the operation preconditions of Table 3, no argument of S_t is the target "
         "of an attack; S_t is conflict-free at every turn",
         Status.PROVED_UNBOUNDED,
-        implemented_in=("gcv.spec.core.is_conflict_free_map", "gcv.reference.rules.RULES"),
+        implemented_in=("gcv.spec.core.is_conflict_free_map", "gcv.reference.operations.ORDER"),
         tests=(
             _t("test_operations.py", "test_random_turns_keep_every_invariant"),
             _t("test_scenarios.py", "test_reference_agrees_with_spec_after_every_turn"),
@@ -315,8 +315,8 @@ CLAIMS: tuple[Claim, ...] = (
         implemented_in=(
             "gcv.spec.transition.process_turn",
             "gcv.spec.clauses.CLAUSES",
-            "gcv.reference.rules.RULES",
-            "gcv.reference.preconditions.find_violation",
+            "gcv.reference.operations.ORDER",
+            "gcv.reference.apply.find_violation",
             "gcv.reference.apply.apply_operation",
         ),
         tests=(
@@ -349,7 +349,7 @@ CLAIMS: tuple[Claim, ...] = (
         Status.TESTED,
         implemented_in=(
             "gcv.spec.transition.ORDER",
-            "gcv.reference.operations.APPLICATION_ORDER",
+            "gcv.reference.operations.ORDER",
             "gcv.reference.verifier.Verifier.apply_turn",
         ),
         tests=(
@@ -614,7 +614,7 @@ CLAIMS: tuple[Claim, ...] = (
         "effect",
         Status.TESTED,
         implemented_in=(
-            "gcv.reference.rules.realisation",
+            "gcv.reference.operations.realisation",
             "gcv.reference.apply.apply_operation",
             "gcv.spec.epistemic.DEL_REALISATIONS",
             "gcv.spec.transition.realisation",

@@ -53,6 +53,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "prove": ("gcv.proofs.runner", "run the Z3 proof obligations and their non-vacuity twins"),
     "paper": ("gcv.paper", "the papers' claims: where each is implemented and checked"),
     "normative": ("gcv.normative", "rewrite (or --check) spec/normative.md's clause entries"),
+    "schemas": ("gcv.schemas", "rewrite (or --check) the schemas' operations, from the engine's"),
     "serve": ("gcv.conformance.server", "answer gcv-conform/1 requests on stdin/stdout"),
     "conform": ("gcv.conformance.runner", "check an implementation against the vectors"),
     "smoke": ("gcv.conformance.smoke", "check a handshake and one case per declared feature"),
@@ -107,7 +108,7 @@ def _print_replay(result: Replay, quiet: bool) -> None:
             text = t.turn.text if len(t.turn.text) <= 100 else t.turn.text[:97] + "..."
             print(f"\nT{t.number} {speaker}: {text}")
             applied = outcome.report.applied if outcome.report else t.turn.operations
-            ops = ", ".join(op.operation.value for op in applied)
+            ops = ", ".join(op.name for op in applied)
             print(f"  operations: {ops or '(none)'}")
             if outcome.report is not None:
                 for line in render_turn(outcome.report, result.verifier.state, trace.agents):

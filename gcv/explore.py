@@ -333,7 +333,7 @@ def _step(
     step = _unchanged_step(
         trace_turn.number, accepted, agents.get(turn.speaker, turn.speaker), turn.text
     )
-    step["operations"] = [op.operation.value for op in turn.operations]
+    step["operations"] = [op.name for op in turn.operations]
     try:
         report = verifier.apply_turn(turn)
     except GcvError as error:

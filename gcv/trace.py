@@ -27,19 +27,9 @@ from gcv.reference.epistemic.formula import Formula, parse, show
 from gcv.reference.epistemic.model import PlausibilityModel, build_model
 from gcv.reference.errors import GcvError, MalformedFormula, MalformedOperation
 from gcv.reference.identifiers import AgentId
-from gcv.reference.operations import (
-    ExpandAwareness,
-    Hypothesize,
-    Observe,
-    Operation,
-    OperationKind,
-    Question,
-    Resolve,
-    Revise,
-    Support,
-    Undermine,
-)
+from gcv.reference.operations import ORDER, Operation
 from gcv.reference.records import Kind
+from gcv.reference.rules.form import Form, Kinds, field_forms
 from gcv.reference.verifier import Turn
 
 __all__ = [
@@ -59,30 +49,6 @@ __all__ = [
 
 FORMAT = "gcv-trace/1"
 MAX_TRACE_BYTES = 64 * 1024 * 1024
-
-_CLASSES: Mapping[OperationKind, type[Operation]] = {
-    OperationKind.OBSERVE: Observe,
-    OperationKind.HYPOTHESIZE: Hypothesize,
-    OperationKind.SUPPORT: Support,
-    OperationKind.UNDERMINE: Undermine,
-    OperationKind.REVISE: Revise,
-    OperationKind.EXPAND_AWARENESS: ExpandAwareness,
-    OperationKind.RESOLVE: Resolve,
-    OperationKind.QUESTION: Question,
-}
-
-_SEQUENCE_FIELDS = frozenset(
-    {
-        "depends_on",
-        "evidence_depends_on",
-        "attackers",
-        "subsumes",
-        "premises",
-        "dissenters",
-        "agents",
-        "introduces",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,27 +233,33 @@ def operation_from_json(data: Mapping[str, Any]) -> Operation:
     >>> operation_from_json({"op": "revise", "target": "h2", "attackers": ["h4"]})
     Revise(target='h2', attackers=('h4',))
     """
+    value = {rule.name: rule.value for rule in ORDER}[data["op"]]
+    forms = {f.name: f.form for f in field_forms(value)}
     fields = {k: v for k, v in data.items() if k not in ("op", "why")}
-    for name in _SEQUENCE_FIELDS & fields.keys():
-        fields[name] = tuple(fields[name])
-    if "kind" in fields:
-        fields["kind"] = Kind(fields["kind"])
-    if isinstance(fields.get("formula"), str):
-        try:
-            fields["formula"] = parse(fields["formula"])
-        except MalformedFormula as error:
-            raise MalformedOperation(f"{data['op']}: {error.detail}", field="formula") from None
-    return _CLASSES[OperationKind(data["op"])](**fields)
+    for name, given in fields.items():
+        match forms.get(name):
+            case Form.IDENTIFIERS | Form.ATOMS:
+                fields[name] = tuple(given)
+            case Kinds():
+                fields[name] = Kind(given)
+            case Form.FORMULA if isinstance(given, str):
+                try:
+                    fields[name] = parse(given)
+                except MalformedFormula as error:
+                    raise MalformedOperation(f"{data['op']}: {error.detail}", field=name) from None
+    operation: Operation = value(**fields)
+    return operation
 
 
 @icontract.ensure(lambda op, result: operation_from_json(result) == op, "the encoding round-trips")
 def operation_to_json(op: Operation) -> dict[str, Any]:
     """The JSON object of an operation, omitting fields at their defaults.
 
+    >>> from gcv.reference.operations import Revise
     >>> operation_to_json(Revise("h2", ("h4",)))
     {'op': 'revise', 'target': 'h2', 'attackers': ['h4']}
     """
-    data: dict[str, Any] = {"op": op.operation.value}
+    data: dict[str, Any] = {"op": op.name}
     for field in dataclasses.fields(op):
         value = getattr(op, field.name)
         if value == field.default:

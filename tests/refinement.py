@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations, product
 
-from gcv.proofs.encode import Rules
+from gcv.proofs.encode import OPERATIONS, Rules, rows
 from gcv.reference.closure import COMPILED, PURE
 from gcv.reference.epistemic.formula import Atom, Formula, Not
 from gcv.reference.errors import GcvError
@@ -50,7 +50,6 @@ from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Question,
     Resolve,
     Revise,
@@ -58,7 +57,6 @@ from gcv.reference.operations import (
     Undermine,
     in_application_order,
 )
-from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core, transition
 from gcv.spec import epistemic as se
@@ -66,6 +64,9 @@ from gcv.translate import spec_model, spec_operation
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
 from tests.maps import answered_by
 from tests.test_transition import _same_map as same_map
+
+ROWS = rows()
+"""The engine's rows of Table 3, by operation."""
 
 ATOMS = ("p",)
 
@@ -313,7 +314,7 @@ def _covers(ops: Sequence[Operation], accepted: bool) -> Iterator[str]:
     """The coverage classes a step belongs to."""
     ordered = [op for _, op in in_application_order(tuple(ops))]
     verdict = "accepted" if accepted else "refused"
-    yield f"{verdict} {'+'.join(op.operation.value for op in ordered)}"
+    yield f"{verdict} {'+'.join(op.name for op in ordered)}"
     for op in ops:
         if isinstance(op, Resolve) and op.authoritative and op.premises:
             yield f"{verdict} authoritative resolve with premises"
@@ -348,7 +349,7 @@ class Explorer:
         self,
         scope: Scope,
         engine: Callable[[Sequence[str], Sequence[str]], Verifier] = Verifier,
-        rules: Rules = RULES,
+        rules: Rules = ROWS,
     ) -> None:
         self.scope, self.rules, self.counts = scope, rules, Counts()
         self.refused = Refusal("", None)  # the last refusal
@@ -471,8 +472,8 @@ class Explorer:
         refused for what the encoding does not model (M_t: a Revise announcing a formula
         true nowhere)."""
         self.counts.enumerated += 1
-        for kind in OperationKind:
-            if kind is OperationKind.EXPAND_AWARENESS:  # no parameter the encoding reads
+        for kind in OPERATIONS:
+            if kind == "expand-awareness":  # no parameter the encoding reads
                 continue
             for op in allowed(node.concrete, kind, self.scope.records, self.rules):
                 taken = self.step(node, Turn(self.scope.agents[0], (op,)))

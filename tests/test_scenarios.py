@@ -156,7 +156,7 @@ def test_the_scenario_labels_each_turn_as_the_paper_does(name: str) -> None:
         assert len(trace.turns) == len(stated), "B.1 has seven turns"
     for number, label, speaker, operations, sentence in stated:
         turn = trace.turns[number - 1].turn
-        kinds = sorted(op.operation.value for op in turn.operations)
+        kinds = sorted(op.name for op in turn.operations)
         assert (turn.speaker, kinds) == (speaker, list(operations)), (label, sentence)
 
 
@@ -164,8 +164,8 @@ def test_phase3_positions_enter_prop_by_their_hypothesize() -> None:
     # B.3: "Each Hypothesize adds its position to Prop".
     trace = _scenario("phase3-deliberation")
     ops = [op for t in trace.turns for op in t.turn.operations]
-    expanded = {op.atom for op in ops if op.operation.value == "expand-awareness"}
-    positions = [op for op in ops if op.operation.value == "hypothesize"]
+    expanded = {op.atom for op in ops if op.name == "expand-awareness"}
+    positions = [op for op in ops if op.name == "hypothesize"]
     assert positions and not expanded & {op.id for op in positions}
     for op in positions:
         assert op.id in trace.atoms or op.introduces == (op.id,), op.id

@@ -58,10 +58,10 @@ from gcv.reference.operations import (
     Question,
     Support,
     Undermine,
+    rule_of,
     target_of,
 )
 from gcv.reference.render import render_grounding, render_state, render_turn
-from gcv.reference.rules import RULES
 from gcv.reference.verifier import TurnReport, Verifier
 from gcv.session_cli import state_json
 from gcv.store import StoredSession
@@ -307,17 +307,17 @@ def _cause(report: TurnReport, record: str, change: object) -> Operation:
     """The operation of ``report``'s turn that made ``change`` to ``record``.
 
     A standing label and an attack on a record come only from the operation that
-    targets it (Table 3's rows, :data:`~gcv.reference.rules.RULES`); a new record
+    targets it (Table 3's rows, :data:`~gcv.reference.operations.ORDER`); a new record
     from the operation that registers it, or the Support or Undermine whose
     evidence it is.
     """
     for op in report.applied:
-        rule = RULES[op.operation]
+        row = rule_of(op).row
         match change:
             case StandingChanged(after=after) if target_of(op) == record:
-                if rule.target_becomes is after:
+                if row.target_becomes is after:
                     return op
-            case AttackAdded() if target_of(op) == record and rule.attacks_target:
+            case AttackAdded() if target_of(op) == record and row.attacks_target:
                 return op
             case RecordAdded() if _registers(op, record):
                 return op

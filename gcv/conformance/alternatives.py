@@ -20,7 +20,6 @@ import itertools
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from functools import partial
-from types import MappingProxyType
 from typing import Any
 
 import gcv.conformance.session
@@ -28,11 +27,10 @@ import gcv.reference.apply
 import gcv.reference.epistemic.abduction
 import gcv.reference.epistemic.effects
 import gcv.reference.operations
-import gcv.reference.preconditions
 import gcv.reference.rules.expand_awareness
+import gcv.reference.rules.form
 import gcv.reference.rules.hypothesize
 import gcv.reference.rules.observe
-import gcv.reference.rules.question
 import gcv.reference.rules.resolve
 import gcv.reference.rules.revise
 import gcv.reference.rules.shared
@@ -59,14 +57,15 @@ from gcv.reference.identifiers import AgentId
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
+    Observe,
     Operation,
-    OperationKind,
     Resolve,
     Revise,
     Support,
     Undermine,
 )
 from gcv.reference.records import Kind, Standing
+from gcv.reference.rules.rule import Rule
 
 __all__ = ["ALTERNATIVES", "HOMES", "all_alternatives"]
 
@@ -127,15 +126,20 @@ def _before_apply(
     return lambda: _wrapped(gcv.reference.apply, "apply_operation", wrap)
 
 
-def _table_row(kind: OperationKind, **change: object) -> Alternative:
-    """Swap one row of the operation table as the preconditions read it."""
+def _rule_changed(name: str, change: Callable[[Rule[Any]], Rule[Any]]) -> Alternative:
+    """Replace the rule of the operation ``name`` in the engine's order by ``change(rule)``."""
 
-    def wrap(table: Any) -> Any:
-        rows = dict(table)
-        rows[kind] = dataclasses.replace(rows[kind], **change)
-        return MappingProxyType(rows)
+    def wrap(order: tuple[Rule[Any], ...]) -> tuple[Rule[Any], ...]:
+        return tuple(change(rule) if rule.name == name else rule for rule in order)
 
-    return lambda: _wrapped(gcv.reference.preconditions, "RULES", wrap)
+    return lambda: _wrapped(gcv.reference.operations, "ORDER", wrap)
+
+
+def _table_row(name: str, **change: Any) -> Alternative:
+    """Swap one row of the operation table (what the operation's checks and effect read)."""
+    return _rule_changed(
+        name, lambda rule: dataclasses.replace(rule, row=dataclasses.replace(rule.row, **change))
+    )
 
 
 def _cited_field(field: str, **change: object) -> Alternative:
@@ -283,18 +287,13 @@ def _epistemic_before_table() -> AbstractContextManager[None]:
     """An operation's epistemic preconditions are checked before its Table 3 ones."""
 
     def wrap(original: Any) -> Any:
-        def apply_operation(
-            dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
-        ) -> None:
-            # Read through apply's namespace, which other alternatives patch.
-            found = vars(gcv.reference.apply)["find_epistemic_violation"](op, dmap.model)
-            if found is not None:
-                raise found
-            original(dmap, op, speaker, **kw)
+        def check(rule: Rule[Any], op: Operation, view: Any, speaker: AgentId) -> Any:
+            found = rule.epistemic(op, view, speaker, rule.row)
+            return found if found is not None else original(rule, op, view, speaker)
 
-        return apply_operation
+        return check
 
-    return _wrapped(gcv.reference.apply, "apply_operation", wrap)
+    return _wrapped(Rule, "check", wrap)
 
 
 # -- queries ------------------------------------------------------------------------------------
@@ -379,23 +378,21 @@ def _later_decision_replaces_dissent(dmap: DependencyMap, op: Operation, speaker
 # paper's scenarios narrate (order.kinds.narrated: Observe before Undermine, Hypothesize
 # before Revise, Support before Resolve).
 _RESOLVE_EARLY = (
-    OperationKind.EXPAND_AWARENESS,
-    OperationKind.OBSERVE,
-    OperationKind.HYPOTHESIZE,
-    OperationKind.SUPPORT,
-    OperationKind.RESOLVE,
-    OperationKind.UNDERMINE,
-    OperationKind.REVISE,
-    OperationKind.QUESTION,
+    "expand-awareness",
+    "observe",
+    "hypothesize",
+    "support",
+    "resolve",
+    "undermine",
+    "revise",
+    "question",
 )
 
 
 def _resolve_early() -> AbstractContextManager[None]:
     def wrap(original: Any) -> Any:
         def ordered(operations: Any) -> Any:
-            return sorted(
-                original(operations), key=lambda pair: _RESOLVE_EARLY.index(pair[1].operation)
-            )
+            return sorted(original(operations), key=lambda pair: _RESOLVE_EARLY.index(pair[1].name))
 
         return ordered
 
@@ -415,23 +412,24 @@ def _reversed_within_kind() -> AbstractContextManager[None]:
     return _wrapped(gcv.reference.apply, "in_application_order", wrap)
 
 
-def _kind(pair: tuple[int, Operation]) -> OperationKind:
-    return pair[1].operation
+def _kind(pair: tuple[int, Operation]) -> str:
+    return pair[1].name
 
 
 def _observations_one_after_another() -> AbstractContextManager[None]:
     """Each Observe announces its psi as it is applied; the turn announces nothing more."""
 
-    def alone(original: Any) -> Any:
-        def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId, **_: Any) -> None:
-            original(dmap, op, speaker, announce=True)
+    def alone(rule: Rule[Any]) -> Rule[Any]:
+        settle = rule.settle
 
-        return apply_operation
+        def effect(op: Observe, dmap: DependencyMap, speaker: AgentId, row: Any) -> None:
+            rule.effect(op, dmap, speaker, row)
+            if settle is not None:
+                settle(dmap, [(0, op)])  # the turn locates a failure at the operation
 
-    return _all(
-        lambda: _wrapped(gcv.reference.apply, "apply_operation", alone),
-        lambda: _wrapped(gcv.reference.apply, "apply_announcements", lambda _: lambda *a: None),
-    )()
+        return dataclasses.replace(rule, effect=effect, settle=None)
+
+    return _rule_changed("observe", alone)()
 
 
 # -- preconditions ------------------------------------------------------------------------------
@@ -513,7 +511,7 @@ def _premises_outside_dep(dmap: DependencyMap, op: Operation, speaker: AgentId) 
     """A decision lists its premises apart (checked as the reference checks them); they do
     not join Dep(target)."""
     if isinstance(op, Resolve) and op.premises:
-        found = gcv.reference.preconditions.find_violation(op, dmap.view(), speaker)
+        found = gcv.reference.apply.find_violation(op, dmap.view(), speaker)
         if found is not None:
             raise found
         return dataclasses.replace(op, premises=())
@@ -540,20 +538,15 @@ def _form_relaxed(check: str, accepts: Callable[..., bool]) -> Alternative:
 
         return relaxed
 
-    return lambda: _wrapped(gcv.reference.operations, check, wrap)
+    return lambda: _wrapped(gcv.reference.rules.form, check, wrap)
 
 
 def _is_blank(kind: Any, field: str, value: object) -> bool:
     return isinstance(value, str) and bool(value) and not value.strip()
 
 
-def _existing_evidence_with_dependencies(
-    kind: Any, evidence: object, claim: object, depends_on: object
-) -> bool:
-    if claim is None and depends_on != ():
-        gcv.reference.operations._check_evidence(kind, evidence, claim, ())
-        return True
-    return False
+def _existing_evidence_with_dependencies(name: str, claim: object, depends_on: object) -> bool:
+    return claim is None and depends_on != ()
 
 
 def _decision_fields_anywhere() -> AbstractContextManager[None]:
@@ -628,9 +621,8 @@ def _surprise_read_before_the_turn() -> AbstractContextManager[None]:
     def surprising(original: Any) -> Any:
         return lambda posed, agent, formula: original(before[0], agent, formula)
 
-    # The turn's announcement (gcv.reference.apply), or one Observe's (its home).
+    # The turn's announcement, in Observe's home.
     return _all(
-        lambda: _wrapped(gcv.reference.apply, "announce_simultaneously", announcing),
         lambda: _wrapped(gcv.reference.rules.observe, "announce_simultaneously", announcing),
         lambda: _wrapped(gcv.reference.epistemic.effects, "is_surprising", surprising),
     )()
@@ -661,7 +653,12 @@ def _empty_announcement_ignored() -> AbstractContextManager[None]:
 
     return _all(
         lambda: _wrapped(gcv.reference.apply, "apply_operation", ignoring),
-        lambda: _wrapped(gcv.reference.apply, "apply_announcements", ignoring),
+        _rule_changed(
+            "observe",
+            lambda rule: dataclasses.replace(
+                rule, settle=None if rule.settle is None else ignoring(rule.settle)
+            ),
+        ),
     )()
 
 
@@ -669,15 +666,15 @@ def _unknown_agent_malformed() -> AbstractContextManager[None]:
     """A formula naming an agent outside Ags is not a formula of the language."""
 
     def wrap(original: Any) -> Any:
-        def violation(op: Operation, model: Any) -> Any:
-            found = original(op, model)
-            if isinstance(found, UnknownAgent):
+        def violation(op: Operation, view: Any, speaker: AgentId) -> Any:
+            found = original(op, view, speaker)
+            if isinstance(found, UnknownAgent) and found.field == "formula":
                 return MalformedFormula(str(found), field="formula")
             return found
 
         return violation
 
-    return _wrapped(gcv.reference.apply, "find_epistemic_violation", wrap)
+    return _wrapped(gcv.reference.apply, "find_violation", wrap)
 
 
 ALTERNATIVES: dict[str, Alternative] = {
@@ -708,9 +705,7 @@ ALTERNATIVES: dict[str, Alternative] = {
     "T3.hypothesize.no-commitment": _after_apply(_hypothesis_commits_speaker),
     "T3.hypothesize.introduces-new-atoms": _before_apply(_known_atoms_not_introduced),
     "del.hypothesize.solves": _solution_read_in_the_current_model,
-    "T3.support.target-standing": _table_row(
-        OperationKind.SUPPORT, target_standing=frozenset(Standing)
-    ),
+    "T3.support.target-standing": _table_row("support", target_standing=frozenset(Standing)),
     "del.undermine.conservative": _switch_ignored(Undermine, downgrade="lexicographic"),
     "T3.revise.attackers-in-good-standing": _cited_field("attackers", in_good_standing=False),
     "T3.revise.retracts-commitment": _revise_keeps_commitments,
@@ -723,9 +718,9 @@ ALTERNATIVES: dict[str, Alternative] = {
     "T3.resolve.dissent-accumulates": _after_apply(_later_decision_replaces_dissent),
     "form.empty-list-as-absent": _empty_list_as_given,
     "T3.resolve.decision-fields": _decision_fields_anywhere,
-    "form.claim-not-blank": _form_relaxed("_check_claim", _is_blank),
+    "form.claim-not-blank": _form_relaxed("check_claim", _is_blank),
     "form.evidence-depends-on-needs-claim": _form_relaxed(
-        "_check_evidence", _existing_evidence_with_dependencies
+        "check_evidence_dependencies", _existing_evidence_with_dependencies
     ),
     "del.formula.agents-in-ags": _unknown_agent_malformed,
     "del.formula.own-else-target": _own_formula_only,

@@ -314,7 +314,7 @@ def evaluate(
             position=position,
             speaker=turn.speaker,
             utterance=turn.text,
-            gold=frozenset(op.operation.value for op in turn.operations),
+            gold=frozenset(op.name for op in turn.operations),
             classified=labels,
             applied=applied,
             key_shift=is_key_shift(gold_report),

@@ -146,7 +146,7 @@ BASE_ATOMS = ("p", "q")
 def operations(draw: st.DrawFn, records: Sequence[str], fresh: str) -> dict[str, Any]:
     """One operation of any kind: a new record or atom gets the name ``fresh``, a target is
     one of ``records`` (``fresh`` if none, to be refused), so that most turns are accepted."""
-    kind = draw(st.sampled_from(transition.ORDER))
+    kind = draw(st.sampled_from([name for name, *_ in transition.ORDER]))
     formula = spec_formulas(BASE_ATOMS, AGENTS[:2], max_leaves=3)
     op: dict[str, Any] = {"op": kind}
     if kind == "expand-awareness":

@@ -23,7 +23,6 @@ from typing import Any
 
 import gcv.conformance.session
 import gcv.reference.apply
-import gcv.reference.preconditions
 import gcv.reference.rules.expand_awareness
 import gcv.reference.rules.hypothesize
 import gcv.reference.rules.observe
@@ -34,8 +33,8 @@ from gcv.conformance.alternatives import (
     HOMES,
     Alternative,
     _after_apply,
-    _all,
     _before_apply,
+    _rule_changed,
     _table_row,
     _wrapped,
 )
@@ -52,7 +51,6 @@ from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Question,
     Resolve,
     Support,
@@ -91,17 +89,6 @@ def _engine(verifier: type[gcv.reference.verifier.Verifier]) -> Alternative:
     return lambda: _wrapped(gcv.conformance.session, "Verifier", lambda _: verifier)
 
 
-def _effect_row(kind: OperationKind, **change: object) -> Alternative:
-    """A row of the operation table changed as the effects read it (not the preconditions)."""
-
-    def wrap(table: Any) -> Any:
-        rows = dict(table)
-        rows[kind] = dataclasses.replace(rows[kind], **change)
-        return rows
-
-    return lambda: _wrapped(gcv.reference.apply, "RULES", wrap)
-
-
 @contextmanager
 def _while_applying(
     kind: type[Operation], target: Any, name: str, replacement: Callable[[Any], Any]
@@ -134,7 +121,7 @@ def _checked_then(
     def rewritten(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation:
         if not isinstance(op, kind):
             return op
-        found = gcv.reference.preconditions.find_violation(op, dmap.view(), speaker)
+        found = gcv.reference.apply.find_violation(op, dmap.view(), speaker)
         if found is not None:
             raise found
         return rewrite(op)
@@ -155,14 +142,14 @@ class _UnknownSpeakerSpeaksForTheFirstAgent(gcv.reference.verifier.Verifier):
 
 
 _RESOLVE_BEFORE_SUPPORT = (
-    OperationKind.EXPAND_AWARENESS,
-    OperationKind.OBSERVE,
-    OperationKind.HYPOTHESIZE,
-    OperationKind.UNDERMINE,
-    OperationKind.REVISE,
-    OperationKind.RESOLVE,
-    OperationKind.SUPPORT,
-    OperationKind.QUESTION,
+    "expand-awareness",
+    "observe",
+    "hypothesize",
+    "undermine",
+    "revise",
+    "resolve",
+    "support",
+    "question",
 )
 
 
@@ -172,7 +159,7 @@ def _resolve_before_support() -> AbstractContextManager[None]:
 
     def ordered(operations: Any) -> Any:
         pairs = enumerate(operations)
-        return sorted(pairs, key=lambda pair: _RESOLVE_BEFORE_SUPPORT.index(pair[1].operation))
+        return sorted(pairs, key=lambda pair: _RESOLVE_BEFORE_SUPPORT.index(pair[1].name))
 
     return _wrapped(gcv.reference.apply, "in_application_order", lambda _: ordered)
 
@@ -310,8 +297,8 @@ def _realisation_dropped(kind: type[Operation]) -> Alternative:
 def _introduced_atoms_unknown_to_the_formula(original: Any) -> Any:
     """Gamma may name only atoms already in Prop_t, not those the operation introduces."""
 
-    def violation(op: Operation, model: Any) -> Any:
-        found = original(op, model)
+    def violation(op: Operation, view: Any, speaker: AgentId, row: Any) -> Any:
+        found = original(op, view, speaker, row)
         if found is None and isinstance(op, Hypothesize) and op.introduces and op.formula:
             named = set(op.introduces) & atoms_of(op.formula)
             if named:
@@ -427,15 +414,10 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "del.observe",
             "a hard announcement keeping the worlds it should eliminate",
-            _all(
-                lambda: _wrapped(
-                    gcv.reference.apply, "announce_simultaneously", _announcement_keeping_the_worlds
-                ),
-                lambda: _wrapped(
-                    gcv.reference.rules.observe,
-                    "announce_simultaneously",
-                    _announcement_keeping_the_worlds,
-                ),
+            lambda: _wrapped(
+                gcv.reference.rules.observe,
+                "announce_simultaneously",
+                _announcement_keeping_the_worlds,
             ),
         ),
         PaperBug(
@@ -483,7 +465,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.undermine.attack-weakened",
             "Undermine adding no attack",
-            _effect_row(OperationKind.UNDERMINE, attacks_target=False),
+            _table_row("undermine", attacks_target=False),
         ),
         PaperBug(
             "del.undermine",
@@ -493,12 +475,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.revise.target-any-standing",
             "Revise of an active target only",
-            _table_row(OperationKind.REVISE, target_standing=frozenset({Standing.ACTIVE})),
+            _table_row("revise", target_standing=frozenset({Standing.ACTIVE})),
         ),
         PaperBug(
             "T3.revise.attacks-abandoned",
             "Revise adding no attack",
-            _effect_row(OperationKind.REVISE, attacks_target=False),
+            _table_row("revise", attacks_target=False),
         ),
         PaperBug(
             "del.revise",
@@ -508,7 +490,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.resolve.target-in-good-standing",
             "Resolve of a target of any standing",
-            _table_row(OperationKind.RESOLVE, target_standing=frozenset(Standing)),
+            _table_row("resolve", target_standing=frozenset(Standing)),
             contracts=True,
         ),
         PaperBug(
@@ -557,10 +539,11 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "del.formula.atoms-in-prop",
             "a formula naming the atoms its operation introduces refused",
-            lambda: _wrapped(
-                gcv.reference.apply,
-                "find_epistemic_violation",
-                _introduced_atoms_unknown_to_the_formula,
+            _rule_changed(
+                "hypothesize",
+                lambda rule: dataclasses.replace(
+                    rule, epistemic=_introduced_atoms_unknown_to_the_formula(rule.epistemic)
+                ),
             ),
         ),
     )
