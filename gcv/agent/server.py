@@ -32,12 +32,12 @@ from typing import Any
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 
 from gcv import __version__
 from gcv.agent.folder import DEFAULT_MAX_OPEN, SessionFolder
+from gcv.agent.stdio import stdio_streams
 from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS, call_tool, tool_named
 from gcv.draw import draw_mermaid
 from gcv.errors import StoreMissing
@@ -266,7 +266,7 @@ def build_server(folder: SessionFolder) -> Server[Any]:
 async def serve_stdio(folder: SessionFolder) -> None:
     """Serve ``folder``'s sessions over standard input and output until the client leaves."""
     server = build_server(folder)
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_streams() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
