@@ -34,6 +34,7 @@ from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
+from opentelemetry import trace
 
 from gcv import __version__
 from gcv.agent.folder import DEFAULT_MAX_OPEN, SessionFolder
@@ -245,7 +246,7 @@ def build_server(folder: SessionFolder) -> Server[Any]:
             ],
         )
 
-    return Server(
+    server: Server[Any] = Server(
         "gcv",
         version=__version__,
         instructions=(
@@ -261,6 +262,12 @@ def build_server(folder: SessionFolder) -> Server[Any]:
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
     )
+    if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+        # No tracer provider is installed (as opentelemetry-instrument installs one), so
+        # the SDK's default OpenTelemetry middleware would open a span that records
+        # nothing around every message; the SDK's documented opt-out is to drop it.
+        server.middleware.clear()
+    return server
 
 
 async def serve_stdio(folder: SessionFolder) -> None:
