@@ -80,19 +80,24 @@ def _protocol_error(error: GcvError) -> MCPError:
     return MCPError(code, str(error), _error_data(error))
 
 
-def _tool_result(answer: Mapping[str, Any]) -> types.CallToolResult:
-    text = json.dumps(answer, ensure_ascii=False)
-    return types.CallToolResult(
-        content=[types.TextContent(text=text)], structured_content=dict(answer)
-    )
+def _tool_result(structured: dict[str, Any], text: str, is_error: bool) -> dict[str, Any]:
+    """A ``CallToolResult`` as the wire writes it: the SDK checks it against the protocol's
+    schema for the connection's version either way, so a typed model built here would
+    only be built and dumped once more per call."""
+    return {
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": structured,
+        "isError": is_error,
+        "resultType": "complete",  # required from 2026-07-28; older versions' schemas drop it
+    }
 
 
-def _tool_error(error: GcvError) -> types.CallToolResult:
-    return types.CallToolResult(
-        content=[types.TextContent(text=str(error))],
-        structured_content={"error": _error_data(error)},
-        is_error=True,
-    )
+def _tool_answer(answer: Mapping[str, Any]) -> dict[str, Any]:
+    return _tool_result(dict(answer), json.dumps(answer, ensure_ascii=False), False)
+
+
+def _tool_error(error: GcvError) -> dict[str, Any]:
+    return _tool_result({"error": _error_data(error)}, str(error), True)
 
 
 def _split_uri(uri: str) -> tuple[str, str]:
@@ -153,13 +158,13 @@ def build_server(folder: SessionFolder) -> Server[Any]:
 
     async def call(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> dict[str, Any]:
         try:
             tool_named(params.name)
         except GcvError as error:  # no such tool: a protocol error, not the tool's
             raise _protocol_error(error) from None
         try:
-            return _tool_result(call_tool(folder, params.name, params.arguments))
+            return _tool_answer(call_tool(folder, params.name, params.arguments))
         except GcvError as error:
             return _tool_error(error)
 
@@ -255,13 +260,14 @@ def build_server(folder: SessionFolder) -> Server[Any]:
             "affected. explain says why a record stands as it does."
         ),
         on_list_tools=list_tools,
-        on_call_tool=call,
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
     )
+    # Registered as a plain request handler, whose result may be the wire's own dict.
+    server.add_request_handler("tools/call", types.CallToolRequestParams, call)
     if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
         # No tracer provider is installed (as opentelemetry-instrument installs one), so
         # the SDK's default OpenTelemetry middleware would open a span that records
