@@ -131,8 +131,12 @@ async def _measure(
     async with anyio.create_task_group():
         clients = []
         for (python, era), folder in zip(servers, folders, strict=True):
+            # Started in its sessions folder: from a checkout, ``-m`` would import that
+            # checkout's gcv first, whatever the interpreter has installed.
             params = StdioServerParameters(
-                command=python[0], args=[*python[1:], "-m", "gcv.cli", "mcp", "--sessions", folder]
+                command=python[0],
+                args=[*python[1:], "-m", "gcv.cli", "mcp", "--sessions", folder],
+                cwd=folder,
             )
             clients.append(Client(params, mode=ERAS[era]))
         entered = [await client.__aenter__() for client in clients]
