@@ -10,8 +10,10 @@ store that opens to a prefix; two servers on one session.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -20,12 +22,16 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema_rs
 import mcp_types as types
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types.methods import serialize_server_result
@@ -35,7 +41,7 @@ from opentelemetry import trace
 from gcv.agent import server, stdio
 from gcv.agent.folder import SessionFolder
 from gcv.agent.server import build_server
-from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS
+from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS, _validator, tool_named
 from gcv.cli import main
 from gcv.history import initial_verifier
 from gcv.jsoninput import SchemaValidator
@@ -444,6 +450,110 @@ def test_hostile_arguments_are_typed_errors_and_change_nothing(tmp_path: Path) -
         assert rejected == ["duplicate-record", "unknown-agent", "unknown-record"]
 
     _run(check)
+
+
+# -- the arguments' schema check: the native one agrees with the reference -------------------
+
+
+_TURN = ("speaker", "text", "operations")
+
+
+def _valid_calls() -> dict[str, list[dict[str, Any]]]:
+    """Arguments each tool accepts: Phase 2's turns, and a call of every other kind."""
+    turns = json.loads(scenario_text(PHASE2))["turns"]
+    return {
+        "open_session": [
+            {"session": "s", "agents": {"a": "Alice", "b": "Bob"}, "atoms": ["p", "q"]},
+            {"session": "s", "scenario": PHASE2},
+            {"session": "s"},
+        ],
+        "append_turn": [
+            {"session": "s", "expect_turn": t["turn"], **{k: t[k] for k in _TURN if k in t}}
+            for t in turns
+        ],
+        "verify": [{"session": "s", "record": "h4", "at": 3}, {"session": "s", "record": None}],
+        "affected": [{"session": "s", "record": "o5"}, {"session": "s", "record": "o5", "at": 0}],
+        "state_at": [{"session": "s"}, {"session": "s", "at": 13}],
+        "explain": [{"session": "s", "record": "h2", "at": 7}],
+    }
+
+
+def _seeds(tool: str) -> list[Any]:
+    """The valid calls of ``tool`` and its hostile ones small enough to walk."""
+    hostile = [a for t, a, *_ in HOSTILE if t == tool and len(json.dumps(a)) < 10_000]
+    return [*_valid_calls()[tool], *hostile]
+
+
+@cache
+def _native(tool: str) -> Any:
+    return jsonschema_rs.Draft202012Validator(dict(tool_named(tool).input_schema))
+
+
+def _places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """The path of every value inside ``value``, its own (the empty path) first."""
+    yield path
+    if isinstance(value, dict | list):
+        for key, inner in value.items() if isinstance(value, dict) else enumerate(value):
+            yield from _places(inner, (*path, key))
+
+
+_SCHEMA_WORDS = sorted(
+    {
+        word
+        for tool in TOOLS
+        for word in re.findall(r'"([a-z_]+)"', json.dumps(dict(tool.input_schema)))
+    }
+)
+_LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-2, max_value=3)
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.sampled_from(["x" * n for n in (63, 64, 65, 127, 128, 129)])  # the bounds' edges
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(_SCHEMA_WORDS)
+    | st.text(alphabet="ab01_-.:' \n\u0661\u00e9", max_size=9)
+)
+_JSON = st.recursive(
+    _LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(_SCHEMA_WORDS), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def test_the_native_schema_check_agrees_on_the_shipped_and_hostile_calls() -> None:
+    for tool in TOOLS:
+        for arguments in _seeds(tool.name):
+            expected = _validator(tool.name).is_valid(arguments)
+            assert _native(tool.name).is_valid(arguments) == expected, (tool.name, arguments)
+
+
+@given(st.data())
+def test_the_native_schema_check_agrees_with_the_reference_on_mutations(data: Any) -> None:
+    """Whatever jsonschema-rs accepts the reference accepts, and the other way round: a
+    value of a call, shipped or hostile, replaced, removed, or given a new member."""
+    tool = data.draw(st.sampled_from([t.name for t in TOOLS]))
+    document = copy.deepcopy(data.draw(st.sampled_from(_seeds(tool))))
+    path = data.draw(st.sampled_from(list(_places(document))))
+    value = data.draw(_JSON)
+    if not path:
+        document = value
+    else:
+        parent = document
+        for key in path[:-1]:
+            parent = parent[key]
+        change = data.draw(st.sampled_from(["replace", "remove", "add"]))
+        if change == "replace":
+            parent[path[-1]] = value
+        elif change == "remove":
+            del parent[path[-1]]
+        elif isinstance(parent[path[-1]], dict):
+            parent[path[-1]][data.draw(st.sampled_from(_SCHEMA_WORDS))] = value
+    expected = _validator(tool).is_valid(document)
+    assert _native(tool).is_valid(document) == expected, (tool, document)
 
 
 def test_links_out_of_the_folder_are_refused(tmp_path: Path) -> None:
