@@ -10,10 +10,8 @@ store that opens to a prefix; two servers on one session.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -50,6 +48,7 @@ from gcv.reference.render import render_turn
 from gcv.replay import replay
 from gcv.scenarios import load_scenario, scenario_text
 from gcv.store import open_session
+from tests.json_mutations import mutated, schema_words
 
 PHASE2 = "phase2-debugging"
 RECORD_QUERIES = ("verify", "affected", "affected_star", "affected_star_active")
@@ -489,39 +488,7 @@ def _native(tool: str) -> Any:
     return jsonschema_rs.Draft202012Validator(dict(tool_named(tool).input_schema))
 
 
-def _places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    """The path of every value inside ``value``, its own (the empty path) first."""
-    yield path
-    if isinstance(value, dict | list):
-        for key, inner in value.items() if isinstance(value, dict) else enumerate(value):
-            yield from _places(inner, (*path, key))
-
-
-_SCHEMA_WORDS = sorted(
-    {
-        word
-        for tool in TOOLS
-        for word in re.findall(r'"([a-z_]+)"', json.dumps(dict(tool.input_schema)))
-    }
-)
-_LEAVES = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-2, max_value=3)
-    | st.integers(min_value=-(10**20), max_value=10**20)
-    | st.sampled_from(["x" * n for n in (63, 64, 65, 127, 128, 129)])  # the bounds' edges
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.sampled_from(_SCHEMA_WORDS)
-    | st.text(alphabet="ab01_-.:' \n\u0661\u00e9", max_size=9)
-)
-_JSON = st.recursive(
-    _LEAVES,
-    lambda inner: (
-        st.lists(inner, max_size=3)
-        | st.dictionaries(st.sampled_from(_SCHEMA_WORDS), inner, max_size=3)
-    ),
-    max_leaves=6,
-)
+_SCHEMA_WORDS = schema_words(*(dict(tool.input_schema) for tool in TOOLS))
 
 
 def test_the_native_schema_check_agrees_on_the_shipped_and_hostile_calls() -> None:
@@ -536,22 +503,7 @@ def test_the_native_schema_check_agrees_with_the_reference_on_mutations(data: An
     """Whatever jsonschema-rs accepts the reference accepts, and the other way round: a
     value of a call, shipped or hostile, replaced, removed, or given a new member."""
     tool = data.draw(st.sampled_from([t.name for t in TOOLS]))
-    document = copy.deepcopy(data.draw(st.sampled_from(_seeds(tool))))
-    path = data.draw(st.sampled_from(list(_places(document))))
-    value = data.draw(_JSON)
-    if not path:
-        document = value
-    else:
-        parent = document
-        for key in path[:-1]:
-            parent = parent[key]
-        change = data.draw(st.sampled_from(["replace", "remove", "add"]))
-        if change == "replace":
-            parent[path[-1]] = value
-        elif change == "remove":
-            del parent[path[-1]]
-        elif isinstance(parent[path[-1]], dict):
-            parent[path[-1]][data.draw(st.sampled_from(_SCHEMA_WORDS))] = value
+    document = mutated(data, data.draw(st.sampled_from(_seeds(tool))), _SCHEMA_WORDS)
     expected = _validator(tool).is_valid(document)
     assert _native(tool).is_valid(document) == expected, (tool, document)
 

@@ -18,7 +18,6 @@ tool's input schema, then the trace format for the operations
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from gcv.errors import (
     UnknownEntity,
 )
 from gcv.history import initial_verifier, parse_turn_line
-from gcv.jsoninput import SchemaValidator, parse_json
+from gcv.jsoninput import SchemaValidator, accepts, parse_json
 from gcv.reference.depmap import AttackAdded, RecordAdded, StandingChanged
 from gcv.reference.errors import (
     GcvError,
@@ -180,22 +179,8 @@ def _validator(name: str) -> Any:
 
 @cache
 def _accepts(name: str) -> Callable[[object], bool]:
-    """Whether arguments are valid for tool ``name``: the reference's answer, given fast.
-
-    With jsonschema-rs installed (the ``mcp`` extra) the schema is also compiled to native
-    code, and its "valid" is taken as it is (a verify call's arguments: about 0.2 us
-    instead of the reference's 25 us); whatever it refuses is judged again by the
-    reference, which also names what is wrong, so it can only ever say "valid" sooner.
-    tests/test_mcp.py checks that the two agree on the shipped calls, the hostile ones and
-    generated mutations of both.
-    """
-    reference: Callable[[object], bool] = _validator(name).is_valid
-    try:
-        native = importlib.import_module("jsonschema_rs")
-    except ImportError:
-        return reference
-    compiled = native.Draft202012Validator(dict(tool_named(name).input_schema))
-    return lambda document: compiled.is_valid(document) or reference(document)
+    """Whether arguments are valid for tool ``name``, given fast (:func:`accepts`)."""
+    return accepts(tool_named(name).input_schema)
 
 
 @icontract.ensure(lambda result: isinstance(result, dict), "the arguments are an object")

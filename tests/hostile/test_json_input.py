@@ -12,7 +12,10 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from gcv import jsoninput
 from gcv.cli import main
 from gcv.conformance.vectors import load_vector_file
 from gcv.errors import MalformedTrace, MalformedVectors
@@ -170,3 +173,25 @@ def test_an_error_quotes_at_most_a_bounded_excerpt() -> None:
     with pytest.raises(MalformedTrace) as caught:
         load_trace(json.dumps(document))
     assert len(str(caught.value)) < 2000, len(str(caught.value))
+
+
+_STRINGS = st.sampled_from(["a", "\ud800", "b\udfff", "\u00e9", ""])
+_SMALL = st.recursive(
+    st.none() | st.integers() | _STRINGS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_STRINGS, inner, max_size=3),
+    max_leaves=5,
+)
+
+
+@pytest.mark.parametrize("wraps", [0, 1, MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1])
+@given(st.data())
+def test_the_quick_bounds_check_finds_what_the_naming_walk_finds(
+    wraps: int, data: st.DataObject
+) -> None:
+    """json_depth_problem passes a document on the level-by-level check alone, and names
+    the place only when it fails: the two must agree, at the depth bound's edges too."""
+    document = data.draw(_SMALL)
+    for _ in range(wraps):
+        key = data.draw(_STRINGS)
+        document = data.draw(st.sampled_from([[document], {key: document}, [1, document, "a"]]))
+    assert jsoninput._is_within_bounds(document) == (jsoninput._first_problem(document) is None)
