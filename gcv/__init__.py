@@ -13,7 +13,6 @@ for an in-memory history, and :func:`load_scenario` for the built-in traces.
 """
 
 import importlib
-from importlib.metadata import version
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the checkers see; at run time __getattr__ below imports them
@@ -27,7 +26,8 @@ if TYPE_CHECKING:  # what the checkers see; at run time __getattr__ below import
     from gcv.store import import_trace as import_trace
     from gcv.store import open_session as open_session
 
-__version__ = version("grounded-continuation")
+if TYPE_CHECKING:
+    __version__: str
 
 # Where each public name lives.  They are imported on first use, so that importing one
 # layer (``gcv.spec.core``, say) loads neither the engine nor the tools.
@@ -64,7 +64,14 @@ __all__ = ["__version__", *_TOOLS, *_ENGINE]
 
 
 def __getattr__(name: str) -> object:
-    """The public name ``name``, imported from its module on first use (PEP 562)."""
+    """The public name ``name``, imported from its module on first use (PEP 562); the
+    version read from the installed distribution's metadata on first use too."""
+    if name == "__version__":
+        value: object = importlib.import_module("importlib.metadata").version(
+            "grounded-continuation"
+        )
+        globals()[name] = value
+        return value
     home = _TOOLS.get(name) or ("gcv.reference" if name in _ENGINE else None)
     if home is None:
         raise AttributeError(f"module 'gcv' has no attribute {name!r}")

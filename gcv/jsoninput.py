@@ -28,17 +28,16 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import icontract
-import jsonschema
 
 from gcv.errors import UnreadableFile
 from gcv.reference.errors import GcvError
 
 __all__ = [
     "MAX_JSON_DEPTH",
-    "SchemaValidator",
+    "SchemaValidator",  # noqa: F822  (made on first use: __getattr__ below)
     "accepts",
     "ecma_pattern",
     "json_depth_problem",
@@ -319,13 +318,29 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 def _pattern(validator: Any, pattern: str, instance: object, schema: object) -> Iterator[Any]:
     if isinstance(instance, str) and not _compiled(pattern).search(instance):
         shown = instance if len(instance) <= 60 else instance[:57] + "..."
+        import jsonschema  # loaded already: this runs inside its validation
+
         yield jsonschema.ValidationError(f"{shown!r} does not match {pattern!r}")
 
 
-SchemaValidator: Any = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator, validators={"pattern": _pattern}
-)
-"""JSON Schema Draft 2020-12 with ECMA-262 ``pattern`` anchors; use it for every schema."""
+@cache
+def _schema_validator() -> Any:
+    """JSON Schema Draft 2020-12 with ECMA-262 ``pattern`` anchors (``SchemaValidator``),
+    made on first use: a run whose documents the native check accepts (gcv conform on
+    the shipped suite) never imports jsonschema."""
+    import jsonschema
+
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator, validators={"pattern": _pattern}
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """``SchemaValidator``: JSON Schema Draft 2020-12 with ECMA-262 ``pattern`` anchors;
+    use it for every schema (imported on first use, PEP 562)."""
+    if name == "SchemaValidator":
+        return _schema_validator()
+    raise AttributeError(f"module 'gcv.jsoninput' has no attribute {name!r}")
 
 
 def accepts(schema: Mapping[str, Any]) -> Callable[[object], bool]:
@@ -340,10 +355,14 @@ def accepts(schema: Mapping[str, Any]) -> Callable[[object], bool]:
     tests/test_mcp.py check that the two agree on the shipped documents, hostile ones and
     generated mutations of both.
     """
-    reference: Callable[[object], bool] = SchemaValidator(schema).is_valid
+
+    @cache
+    def judge() -> Callable[[object], bool]:  # made at the first refusal
+        return cast("Callable[[object], bool]", _schema_validator()(schema).is_valid)
+
     try:
         native = importlib.import_module("jsonschema_rs")
     except ImportError:
-        return reference
+        return lambda document: judge()(document)
     compiled = native.Draft202012Validator(dict(schema))
-    return lambda document: bool(compiled.is_valid(document)) or reference(document)
+    return lambda document: bool(compiled.is_valid(document)) or judge()(document)

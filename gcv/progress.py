@@ -12,8 +12,6 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
-from tqdm import tqdm
-
 __all__ = ["add_quiet_argument", "progress"]
 
 T = TypeVar("T")
@@ -31,13 +29,18 @@ def progress(
     >>> list(progress(range(3), "counting"))  # quiet by default: nothing on stderr
     [0, 1, 2]
     """
+    if quiet:  # nothing to draw: not even tqdm is loaded
+        yield from items
+        return
+    from tqdm import tqdm
+
     # disable=None is tqdm's own test: no bar unless the stream is a terminal.
     bar = tqdm(
         items,
         desc=description,
         total=total,
         file=sys.stderr,
-        disable=True if quiet else None,
+        disable=None,
         leave=False,
         dynamic_ncols=True,
     )

@@ -186,19 +186,19 @@ def _imports(dotted: str) -> bool:
 @cache
 def _commands() -> dict[str, frozenset[str]]:
     """Each ``gcv`` command, with its own subcommands (``session``'s, ``audit``'s)."""
-    from gcv import cli, session_cli
+    from gcv import commands, delegated, session_cli
 
-    commands = {name: frozenset[str]() for name in cli._DELEGATED}
-    commands |= {
+    known = {name: frozenset[str]() for name in delegated.DELEGATED}
+    known |= {
         "replay": frozenset(),
         "verify": frozenset(),
         "affected": frozenset(),
         "scenarios": frozenset(),
-        "audit": frozenset(cli._AUDITS),
+        "audit": frozenset(commands._AUDITS),
     }
     sessions = session_cli._parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    commands["session"] = frozenset(sessions)
-    return commands
+    known["session"] = frozenset(sessions)
+    return known
 
 
 def _command_problem(words: list[str]) -> str | None:

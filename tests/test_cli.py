@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gcv.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
+from gcv.cli import main
+from gcv.options import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 
 def test_replay_defaults_to_phase2_and_every_expectation_holds(

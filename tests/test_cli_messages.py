@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from gcv.cli import EXIT_BAD_INPUT, main
+from gcv.cli import main
 from gcv.hints import install_hint
+from gcv.options import EXIT_BAD_INPUT
 
 ROOT = Path(__file__).resolve().parent.parent
 

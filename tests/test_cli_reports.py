@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gcv.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, builtin_scenarios, main
+from gcv.cli import main
+from gcv.options import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from gcv.scenarios import builtin_scenarios
 
 # One accepted turn, one the trace says is rejected, one rejected unexpectedly, and a final
 # expectation that fails: the four kinds of case a report lists.

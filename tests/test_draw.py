@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from gcv.cli import main
 from gcv.mapview import map_at
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK
 from gcv.scenarios import read_trace, trace_text
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from gcv.cli import main
 from gcv.errors import UnknownEntity
 from gcv.evidence import Fact, FactMemory
 from gcv.experiments.evidence_command import load_facts
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK
 from gcv.reference.errors import DuplicateRecord, MalformedInput
 from gcv.reference.records import Standing
 

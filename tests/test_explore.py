@@ -17,7 +17,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 
-from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from gcv.cli import main
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK
 from tests.programs import require_programs
 from tests.test_draw import NOT_GROUNDED, phase2_resting_on_h2
 

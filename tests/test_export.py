@@ -16,11 +16,12 @@ import networkx as nx
 import pytest
 from argumentation.interop import iccma
 
-from gcv.cli import EXIT_BAD_INPUT, EXIT_OK, builtin_scenarios, main
+from gcv.cli import main
 from gcv.export import export
 from gcv.mapview import map_at
+from gcv.options import EXIT_BAD_INPUT, EXIT_OK
 from gcv.reference.depmap import DependencyMap
-from gcv.scenarios import read_trace
+from gcv.scenarios import builtin_scenarios, read_trace
 from gcv.spec import core
 from gcv.translate import spec_map
 

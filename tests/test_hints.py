@@ -8,8 +8,9 @@ import sys
 import pytest
 
 from gcv import paper
-from gcv.cli import EXIT_BAD_INPUT, main
+from gcv.cli import main
 from gcv.hints import EXTRA_OF
+from gcv.options import EXIT_BAD_INPUT
 
 
 @pytest.fixture

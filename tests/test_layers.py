@@ -176,9 +176,12 @@ def test_importing_a_layer_loads_neither_the_engine_nor_the_tools() -> None:
 def test_the_package_offers_the_engines_whole_api_and_the_tools() -> None:
     import gcv
     import gcv.reference
+    from gcv.reference import operations
 
     assert sorted(gcv.reference.__all__) == sorted(gcv._ENGINE)
+    assert set(operations.__all__) <= set(gcv.reference.__all__), "every operation is offered"
     assert all(getattr(gcv, name) is not None for name in gcv.__all__)
+    assert all(getattr(gcv.reference, name) is not None for name in gcv.reference.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = gcv.nothing  # type: ignore[attr-defined]
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from gcv import layout
-from gcv.cli import EXIT_BAD_INPUT, main
+from gcv.cli import main
 from gcv.figures import FIGURES, FOLDER, svg_signature
+from gcv.options import EXIT_BAD_INPUT
 
 _INSTALL = "Graphviz's dot (Debian: apt-get install graphviz) or graphviz-pure"
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gcv.cli import EXIT_FAILED, EXIT_OK, main
+from gcv.cli import main
+from gcv.options import EXIT_FAILED, EXIT_OK
 
 # Observe, hypothesize resting on it, support, revise the observation, ask a question.
 FIVE_TURNS = [

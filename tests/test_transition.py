@@ -22,7 +22,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gcv.reference.operations
-from gcv.cli import builtin_scenarios
 from gcv.conformance.cases import CaseBuilder, CaseError
 from gcv.conformance.fuzz import AGENTS, ATOMS, typed_operations_over
 from gcv.conformance.statements import LEMMA22
@@ -37,7 +36,7 @@ from gcv.reference.operations import (
 )
 from gcv.reference.records import Standing
 from gcv.reference.verifier import Turn, Verifier
-from gcv.scenarios import read_trace
+from gcv.scenarios import builtin_scenarios, read_trace
 from gcv.spec import transition
 from gcv.spec.clauses import CLAUSES
 from gcv.translate import spec_formula, spec_model, spec_operation

@@ -13,13 +13,15 @@ import json
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import icontract
-import jsonschema
-from referencing import Registry, Resource
 
-from gcv.jsoninput import SchemaValidator, accepts
+from gcv import jsoninput
+from gcv.jsoninput import accepts
+
+if TYPE_CHECKING:
+    from referencing import Registry
 
 __all__ = [
     "CASE_FEATURES",
@@ -110,6 +112,8 @@ def schema(uri: str) -> Mapping[str, Any]:
 
 @cache
 def _registry() -> Registry[Any]:
+    from referencing import Registry, Resource  # with jsonschema: for a refusal only
+
     resources_ = [(uri, Resource.from_contents(schema(uri))) for uri in _SCHEMAS]
     return Registry().with_resources(resources_)
 
@@ -117,7 +121,7 @@ def _registry() -> Registry[Any]:
 @cache
 def _validator(uri: str, pointer: str) -> Any:
     target = schema(uri) if not pointer else {"$ref": f"{uri}#{pointer}"}
-    return SchemaValidator(target, registry=_registry())
+    return jsoninput.SchemaValidator(target, registry=_registry())
 
 
 def _resolve(uri: str, pointer: str) -> Any:
@@ -216,6 +220,8 @@ def schema_problem(uri: str, pointer: str, document: object, prefix: str = "") -
     """The most relevant schema violation of ``document``, or ``None`` when it conforms."""
     if _accepts(uri, pointer)(document):  # the common case
         return None
+    import jsonschema  # only for a refusal: what is valid never loads it
+
     error = jsonschema.exceptions.best_match(_validator(uri, pointer).iter_errors(document))
     if error is None:
         return None

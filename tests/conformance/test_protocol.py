@@ -163,7 +163,7 @@ def test_serve_answers_each_line_skips_blank_ones_and_stops_at_shutdown() -> Non
 
 
 def test_gcv_serve_is_a_delegated_command() -> None:
-    from gcv.cli import _DELEGATED
+    from gcv.delegated import DELEGATED as _DELEGATED
 
     assert _DELEGATED["serve"][0] == "gcv.conformance.server"
     assert _DELEGATED["conform"][0] == "gcv.conformance.runner"
