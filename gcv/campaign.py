@@ -66,9 +66,7 @@ class Campaign:
             self.client.cancel(futures)
         return results
 
-    def completed(
-        self, function: Callable[[S], R], shards: Sequence[S]
-    ) -> Iterator[tuple[int, R]]:
+    def completed(self, function: Callable[[S], R], shards: Sequence[S]) -> Iterator[tuple[int, R]]:
         """``function`` of each shard as a task; each shard's position and result as soon as
         it is done, in whatever order they finish (for progress and checkpoints).  Tasks
         not yet done when the caller stops iterating are cancelled."""
@@ -92,7 +90,8 @@ def campaign(
     ``workers`` single-threaded workers (default: :func:`local_workers`) closed on exit.
 
     ``processes=False`` runs the local workers as threads of this process: no start-up
-    cost and no parallelism (the GIL), which is what a test of the merging wants.
+    cost and no parallelism (the GIL), which is what a test of the merging wants; more
+    than one only for work that may share an interpreter (Z3's context may not).
     """
     if address is not None:
         with Client(address) as client:
@@ -103,7 +102,8 @@ def campaign(
             n_workers=workers or local_workers(),
             threads_per_worker=1,
             processes=processes,
-            dashboard_address=None,
+            # Its status pages (on a free port: several campaigns may run at once).
+            dashboard_address=":0",
             # A campaign's tasks are CPU-bound Python: Dask's own guess at how long a
             # task takes is not needed to balance them, nor are its memory limits.
             memory_limit=0,

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, permutations, product
 from pathlib import Path
 
+from gcv.hints import extra_missing, install_hint
 from gcv.proofs.encode import OPERATIONS, Rules, rows
 from gcv.reference.closure import COMPILED, PURE
 from gcv.reference.epistemic.formula import Atom, Formula, Not
@@ -59,7 +60,6 @@ from gcv.reference.operations import (
     in_application_order,
 )
 from gcv.reference.verifier import Turn, Verifier
-from gcv.hints import extra_missing, install_hint
 from gcv.spec import core, transition
 from gcv.spec import epistemic as se
 from gcv.translate import spec_model, spec_operation

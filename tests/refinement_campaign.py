@@ -220,4 +220,3 @@ def run(
     driver = time.process_time() - cpu_before
     print(f"workers' CPU {cpu:.1f} s, the driver's {driver:.1f} s")
     return counts
-
