@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gcv.hints import extra_missing, install_hint
+
 
 def _is_contract(decorator: Any) -> bool:
     """``@icontract.require(...)``, ``@icontract.ensure(...)`` or ``@icontract.invariant(...)``."""
@@ -277,22 +279,52 @@ def installed_path(source: str) -> str:
 
 
 def lay_out_as_installed(root: Path) -> None:
-    """Copy each layer's folder under ``root`` to ``root/gcv/<layer>``, replacing an earlier
-    copy, so that mutmut's paths name the modules the tests import."""
-    for layer in LAYERS:
+    """Copy each layer's folder under ``root`` (those it has) to ``root/gcv/<layer>``,
+    replacing an earlier copy, so that mutmut's paths name the modules the tests import."""
+    for layer in (layer for layer in LAYERS if (root / layer).is_dir()):
         copy = root / installed_path(layer)
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(root / layer, copy, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def _campaign(argv: list[str]) -> int:
+    """``campaign``: mutmut's ``run`` with the mutants on a Dask cluster."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.mutation campaign",
+        description="mutmut's run, each mutant's tests a task on a Dask cluster "
+        f"(tests/mutation_campaign.py). Needs the campaign and mutation extras: "
+        f"{install_hint('campaign,mutation')}",
+    )
+    parser.add_argument("names", nargs="*", help="mutants or globs (default: every mutant)")
+    parser.add_argument("--workers", type=int, metavar="K", help="mutants run at once here")
+    parser.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler at ADDRESS")
+    arguments = parser.parse_args(argv)
+    try:
+        from tests.mutation_campaign import run_campaign
+    except ModuleNotFoundError as missing:
+        extra = extra_missing(missing) or ("mutation" if missing.name == "mutmut" else None)
+        if extra is None:
+            raise
+        parser.exit(2, f"a campaign needs {missing.name}: {install_hint(extra)}\n")
+    lay_out_as_installed(Path.cwd())
+    allow_contract_decorators()
+    return run_campaign(arguments.names, arguments.workers, arguments.cluster)
 
 
 def main(argv: list[str]) -> int:
     """Run mutmut's command line with contract-decorated functions mutated too."""
     if argv[:1] in (["sample"], ["score"]):
         return _own_command(argv)
-    lay_out_as_installed(Path.cwd())
-    allow_contract_decorators()
     use_mutation_profile()
     limit_memory()
+    if argv[:1] == ["one"]:  # a campaign's task: one mutant (tests/mutation_campaign.py)
+        from tests.mutation_campaign import run_one
+
+        return run_one(argv[1], int(argv[2]), argv[3:])
+    if argv[:1] == ["campaign"]:
+        return _campaign(argv[1:])
+    lay_out_as_installed(Path.cwd())
+    allow_contract_decorators()
     from mutmut.__main__ import cli
 
     return int(
