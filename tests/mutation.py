@@ -298,6 +298,7 @@ def _campaign(argv: list[str]) -> int:
     parser.add_argument("names", nargs="*", help="mutants or globs (default: every mutant)")
     parser.add_argument("--workers", type=int, metavar="K", help="mutants run at once here")
     parser.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler at ADDRESS")
+    parser.add_argument("--batch", type=int, default=16, help="mutants a task runs")
     arguments = parser.parse_args(argv)
     try:
         from tests.mutation_campaign import run_campaign
@@ -308,7 +309,7 @@ def _campaign(argv: list[str]) -> int:
         parser.exit(2, f"a campaign needs {missing.name}: {install_hint(extra)}\n")
     lay_out_as_installed(Path.cwd())
     allow_contract_decorators()
-    return run_campaign(arguments.names, arguments.workers, arguments.cluster)
+    return run_campaign(arguments.names, arguments.workers, arguments.cluster, arguments.batch)
 
 
 def main(argv: list[str]) -> int:
@@ -317,10 +318,12 @@ def main(argv: list[str]) -> int:
         return _own_command(argv)
     use_mutation_profile()
     limit_memory()
-    if argv[:1] == ["one"]:  # a campaign's task: one mutant (tests/mutation_campaign.py)
-        from tests.mutation_campaign import run_one
+    if argv[:1] == ["batch"]:  # a campaign's task (tests/mutation_campaign.py)
+        from tests.mutation_campaign import Mutant, run_mutants
 
-        return run_one(argv[1], int(argv[2]), argv[3:])
+        batch = [Mutant(name, tuple(tests), limit) for name, tests, limit in json.load(sys.stdin)]
+        print(json.dumps(run_mutants(batch)))
+        return 0
     if argv[:1] == ["campaign"]:
         return _campaign(argv[1:])
     lay_out_as_installed(Path.cwd())

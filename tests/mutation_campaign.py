@@ -10,11 +10,14 @@ each function (its per-mutant test selection), checks the clean run and a forced
 chooses the order (fastest first), sets each mutant's CPU limit and records each verdict in
 ``mutants/*.meta``, so ``python -m tests.mutation score`` and ``results`` read a campaign's
 run as they read a local one.  What a campaign changes is mutmut's runner (its
-``MutantRunner``, :class:`CampaignRunner`): a mutant becomes a task, :func:`run_mutant`,
-which runs the mutant's tests in a fresh interpreter (``python -m tests.mutation one``,
-:func:`run_one`) as mutmut's forked child would: the mutant switched on, the mutation
-Hypothesis profile, the memory and CPU limits.  A fresh interpreter rather than a fork, since
-a Dask worker is a threaded process; it costs an interpreter's start-up a mutant.
+``MutantRunner``, :class:`CampaignRunner`): mutants are gathered into batches of
+consecutive ones (mutmut hands them over fastest first, so a batch's mutants take alike),
+and a batch is a task, :func:`run_batch`.  The task starts a fresh interpreter
+(``python -m tests.mutation batch``, :func:`run_mutants`: a Dask worker is a threaded
+process, which must not fork), which imports the tests once, as mutmut's fork server does,
+then forks one child a mutant, as mutmut's own runner does: the mutant switched on, the
+mutation Hypothesis profile, the memory and CPU limits; the verdicts come back as the
+task's result.
 
 Locally the workers are threads of the driver (each only waits on its mutant's process), as
 many as ``--workers`` (default: the cores).  On a cluster every worker needs this clone at
@@ -24,6 +27,8 @@ same environment.
 
 from __future__ import annotations
 
+import json
+import os
 import resource
 import subprocess
 import sys
@@ -31,7 +36,6 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from distributed import Future, wait
 from mutmut.mutation.trampoline import set_mutant_under_test
@@ -42,79 +46,115 @@ from mutmut.workers.isolation import MutantResult, MutantRunner
 
 from gcv.campaign import Campaign, campaign
 
+@dataclass(frozen=True)
+class Mutant:
+    """A mutant to run: its name, its tests (fastest first) and its CPU limit in seconds."""
 
-def run_mutant(root: str, name: str, tests: list[str], cpu_limit: int) -> tuple[int, float]:
-    """Run ``tests`` with mutant ``name`` switched on, in the clone at ``root`` (a task);
-    the run's exit code (mutmut's: a failing test kills) and its wall seconds."""
-    began = time.perf_counter()
-    command = [sys.executable, "-m", "tests.mutation", "one", name, str(cpu_limit), *tests]
+    name: str
+    tests: tuple[str, ...]
+    cpu_limit: int
+
+
+def run_batch(root: str, batch: list[Mutant]) -> list[tuple[int, float]]:
+    """Run each mutant of ``batch`` in the clone at ``root`` (a task): each one's exit code
+    (mutmut's: a failing test kills) and its wall seconds, in order."""
+    order = json.dumps([[m.name, list(m.tests), m.cpu_limit] for m in batch])
     done = subprocess.run(
-        command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        [sys.executable, "-m", "tests.mutation", "batch"],
+        cwd=root,
+        input=order,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        check=True,
     )
-    return done.returncode, time.perf_counter() - began
+    verdicts: list[tuple[int, float]] = [tuple(v) for v in json.loads(done.stdout.splitlines()[-1])]
+    return verdicts
 
 
-def run_one(name: str, cpu_limit: int, tests: list[str]) -> int:
-    """``python -m tests.mutation one NAME CPU TEST...``: what mutmut's forked child does, in
-    this process: the mutant switched on, the tests run under a CPU limit of ``cpu_limit``
-    seconds (SIGXCPU, then SIGKILL a second later: mutmut's timeouts)."""
+def run_mutants(batch: list[Mutant]) -> list[tuple[int, float]]:
+    """``python -m tests.mutation batch``: the tests imported once, then each mutant's run
+    in a child forked from here, as mutmut's runner forks it: the mutant switched on, the
+    CPU limit set (SIGXCPU, then SIGKILL a second later: mutmut's timeouts), the output
+    dropped."""
     setup_source_paths()
-    set_mutant_under_test(name)
-    limit = cpu_limit + int(time.process_time())
-    resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
-    return PytestRunner().run_tests(mutant_name=name, tests=tests)
+    tests = PytestRunner()
+    tests.warm_up()  # conftest, plugins and test modules imported before the forks
+    verdicts = []
+    for mutant in batch:
+        began = time.perf_counter()
+        child = os.fork()
+        if child == 0:
+            set_mutant_under_test(mutant.name)
+            limit = mutant.cpu_limit + int(time.process_time())
+            resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
+            sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (the child exits)
+            os._exit(tests.run_tests(mutant_name=mutant.name, tests=mutant.tests))
+        _, status = os.waitpid(child, 0)
+        verdicts.append((os.waitstatus_to_exitcode(status), time.perf_counter() - began))
+    return verdicts
 
 
 @dataclass
-class _Running:
-    name: str
+class _Batch:
+    mutants: list[Mutant]
     future: Future
 
 
 class CampaignRunner(MutantRunner):
-    """mutmut's runner, its mutants run as the campaign's tasks and the rest (stats, the
-    clean run, the forced failure, listing the tests) by mutmut's own runner here."""
+    """mutmut's runner, its mutants run in batches as the campaign's tasks and the rest
+    (stats, the clean run, the forced failure, listing the tests) by mutmut's own runner
+    here."""
 
-    def __init__(self, running: Campaign, root: Path, local: MutantRunner) -> None:
-        self.running, self.root, self.local = running, root, local
-        self.capacity = 2 * running.workers  # a task queued behind each one running
-        self._pending: list[_Running] = []
-        self._without_tests: list[str] = []
+    def __init__(self, running: Campaign, root: Path, local: MutantRunner, batch: int) -> None:
+        self.running, self.root, self.local, self.batch = running, root, local, batch
+        self.in_flight = 2 * running.workers  # a batch queued behind each one running
+        self._gathering: list[Mutant] = []
+        self._running: list[_Batch] = []
+        self._results: list[MutantResult] = []
 
     def startup(self) -> None:
         """Nothing to start: the cluster is up."""
 
     def submit(self, mutant_name: str, tests: list[str], cpu_time_limit: int, _: float) -> None:
         if not tests:  # no test reaches the mutated function: mutmut's 33
-            self._without_tests.append(mutant_name)
+            self._results.append(MutantResult(mutant_name, 33, 0.0))
             return
         ordered = sorted(tests, key=lambda test: state().duration_by_test[test])  # fast first
-        future = self.running.client.submit(
-            run_mutant, str(self.root), mutant_name, ordered, cpu_time_limit, pure=False
-        )
-        self._pending.append(_Running(mutant_name, future))
+        self._gathering.append(Mutant(mutant_name, tuple(ordered), cpu_time_limit))
+        if len(self._gathering) == self.batch:
+            self._send()
+
+    def _send(self) -> None:
+        batch, self._gathering = self._gathering, []
+        future = self.running.client.submit(run_batch, str(self.root), batch, pure=False)
+        self._running.append(_Batch(batch, future))
 
     def has_capacity(self) -> bool:
-        return len(self._pending) < self.capacity
+        return len(self._running) < self.in_flight
 
     def wait_for_result(self, timeout: float | None = None) -> MutantResult:
-        if self._without_tests:
-            return MutantResult(self._without_tests.pop(0), 33, 0.0)
-        wait([r.future for r in self._pending], return_when="FIRST_COMPLETED")
-        done = next(r for r in self._pending if r.future.done())
-        self._pending.remove(done)
-        exit_code, seconds = done.future.result()
-        return MutantResult(done.name, exit_code, seconds)
+        if not self._results:
+            if not self._running:
+                self._send()
+            wait([b.future for b in self._running], return_when="FIRST_COMPLETED")
+            done = next(b for b in self._running if b.future.done())
+            self._running.remove(done)
+            for mutant, (code, seconds) in zip(done.mutants, done.future.result(), strict=True):
+                self._results.append(MutantResult(mutant.name, code, seconds))
+        return self._results.pop(0)
 
     def pending_count(self) -> int:
-        return len(self._pending) + len(self._without_tests)
+        running = sum(len(b.mutants) for b in self._running)
+        return running + len(self._gathering) + len(self._results)
 
     def signal_work_complete(self) -> None:
-        """Nothing to signal: every task was submitted."""
+        if self._gathering:
+            self._send()
 
     def stop_all_workers(self) -> None:
-        self.running.client.cancel([r.future for r in self._pending])
-        self._pending.clear()
+        self.running.client.cancel([b.future for b in self._running])
+        self._running.clear()
 
     def shutdown(self) -> None:
         self.stop_all_workers()
@@ -128,27 +168,28 @@ class CampaignRunner(MutantRunner):
     def run_forced_fail(self) -> int:
         return int(self.local.run_forced_fail())
 
-    def list_all_tests(self) -> Any:
+    def list_all_tests(self) -> object:
         return self.local.list_all_tests()
 
 
-def run_campaign(names: list[str], workers: int | None, address: str | None) -> int:
-    """mutmut's ``run`` of ``names`` (every mutant when empty), the mutants on the campaign.
-    The caller has set up the process as for ``python -m tests.mutation run``."""
+def run_campaign(names: list[str], workers: int | None, address: str | None, batch: int) -> int:
+    """mutmut's ``run`` of ``names`` (every mutant when empty), the mutants on the campaign
+    in batches of ``batch``.  The caller has set up the process as for ``python -m
+    tests.mutation run``."""
     import mutmut.__main__ as mutmut_main
 
     local = mutmut_main.get_mutant_runner
     root = Path.cwd()
     began = time.process_time()
-    # The workers are threads locally: each waits on its mutant's own process.
+    # The workers are threads locally: each waits on its batch's own process.
     with campaign(workers, address, processes=False) as running:
-        mutmut_main.get_mutant_runner = lambda _: CampaignRunner(running, root, local(1))
+        mutmut_main.get_mutant_runner = lambda _: CampaignRunner(running, root, local(1), batch)
         try:
             mutmut_main._run(names, running.workers)
         finally:
             mutmut_main.get_mutant_runner = local
     driver = time.process_time() - began
-    print(f"campaign of {names or 'every mutant'}: the driver's CPU {driver:.1f} s")
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(f"the mutants' processes' CPU {children.ru_utime + children.ru_stime:.1f} s")
+    print(f"the driver's CPU {driver:.1f} s (with the stats and clean runs' forks: ", end="")
+    print(f"{children.ru_utime + children.ru_stime:.1f} s more, the batches' processes)")
     return 0

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 
-MODULE = '''
+MODULE = """
 def scale(x, factor):
     return x * factor + 1
 
@@ -35,9 +35,9 @@ def clamp(x, low, high):
     if x > high:
         return high
     return x
-'''
+"""
 
-TESTS = '''
+TESTS = """
 from tinymath.arith import clamp, scale
 
 
@@ -48,7 +48,7 @@ def test_scale():
 def test_clamp_below_and_within():
     assert clamp(-1, 0, 10) == 0
     assert clamp(5, 0, 10) == 5
-'''
+"""
 """Every mutant of ``scale`` dies; ``clamp``'s (``<=`` for ``<``, ``>=`` for ``>``) live:
 no test tries a bound itself."""
 
@@ -92,7 +92,7 @@ def test_a_campaign_gives_each_mutant_mutmuts_own_verdict(tmp_path: Path) -> Non
     project = _project(tmp_path / "campaign")
     alone = shutil.copytree(project, tmp_path / "alone")
     by_mutmut = _verdicts(alone, "run", "--max-children", "1")
-    on_campaign = _verdicts(project, "campaign", "--workers", "2")
+    on_campaign = _verdicts(project, "campaign", "--workers", "2", "--batch", "2")
     assert on_campaign == by_mutmut
     codes = set(on_campaign.values())
     assert codes & KILLED and codes & SURVIVED, "some mutants are killed and some survive"
