@@ -46,8 +46,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gcv.hints import extra_missing, install_hint
-
 
 def _is_contract(decorator: Any) -> bool:
     """``@icontract.require(...)``, ``@icontract.ensure(...)`` or ``@icontract.invariant(...)``."""
@@ -289,6 +287,11 @@ def lay_out_as_installed(root: Path) -> None:
 
 def _campaign(argv: list[str]) -> int:
     """``campaign``: mutmut's ``run`` with the mutants on a Dask cluster."""
+    # mutmut runs the stats and the clean tests in this process, and icontract reads the
+    # switch once, on import (as tests/conftest.py sets it, before gcv imports icontract).
+    os.environ.setdefault("ICONTRACT_SLOW", "1")
+    from gcv.hints import extra_missing, install_hint
+
     parser = argparse.ArgumentParser(
         prog="python -m tests.mutation campaign",
         description="mutmut's run, each mutant's tests a task on a Dask cluster "
