@@ -46,6 +46,7 @@ from mutmut.workers.isolation import MutantResult, MutantRunner
 
 from gcv.campaign import Campaign, campaign
 
+
 @dataclass(frozen=True)
 class Mutant:
     """A mutant to run: its name, its tests (fastest first) and its CPU limit in seconds."""
