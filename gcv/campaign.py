@@ -9,13 +9,13 @@ here schedules, queues or moves data: Dask does.
 
 Why Dask distributed rather than Ray: every workload here is a bag of independent
 pure-Python tasks whose results the driver merges (a level of the refinement's frontier,
-a mutant, a shard of fuzzed conversations), which is ``Client.map`` and ``as_completed``
-and nothing more; ``distributed`` is pure-Python wheels (tornado, msgpack, cloudpickle,
-psutil: a few MB, every platform and Python CPython supports) where Ray is a large
-compiled wheel per platform, with a daemon and an object store, that lags new Pythons;
-and a Dask cluster is started with two commands (``dask scheduler``, ``dask worker
-ADDRESS``) or by any of its deployers (SSH, Kubernetes, SLURM/PBS through dask-jobqueue),
-while CI runs the local one in-process.
+a batch of mutants), which is ``Client.map``, ``submit`` and ``wait`` and nothing more;
+``distributed`` is pure-Python wheels (tornado, msgpack, cloudpickle, psutil: a few MB,
+every platform and Python CPython supports) where Ray is a large compiled wheel per
+platform, with a daemon and an object store, that lags new Pythons; and a Dask cluster is
+started with two commands (``dask scheduler``, ``dask worker ADDRESS``) or by any of its
+deployers (SSH, Kubernetes, SLURM/PBS through dask-jobqueue), while CI runs the local one
+in-process.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import icontract
-from distributed import Client, LocalCluster, as_completed
+from distributed import Client, LocalCluster
 
 __all__ = ["Campaign", "campaign", "local_workers"]
 
@@ -66,18 +66,6 @@ class Campaign:
             self.client.cancel(futures)
         return results
 
-    def completed(self, function: Callable[[S], R], shards: Sequence[S]) -> Iterator[tuple[int, R]]:
-        """``function`` of each shard as a task; each shard's position and result as soon as
-        it is done, in whatever order they finish (for progress and checkpoints).  Tasks
-        not yet done when the caller stops iterating are cancelled."""
-        futures = self.client.map(function, shards, pure=False)
-        position = {future.key: index for index, future in enumerate(futures)}
-        try:
-            for future in as_completed(futures):
-                yield position[future.key], future.result()
-        finally:
-            self.client.cancel(futures)
-
 
 @contextmanager
 @icontract.require(
@@ -92,9 +80,17 @@ def campaign(
     ``processes=False`` runs the local workers as threads of this process: no start-up
     cost and no parallelism (the GIL), which is what a test of the merging wants; more
     than one only for work that may share an interpreter (Z3's context may not).
+
+    Raises :class:`ConnectionError` naming ``address`` when no scheduler answers there.
     """
     if address is not None:
-        with Client(address) as client:
+        try:
+            client = Client(address)
+        except (OSError, ValueError) as unreachable:  # refused, timed out, or no address
+            raise ConnectionError(
+                f"no Dask scheduler answers at {address}: {unreachable}"
+            ) from None
+        with client:
             yield Campaign(client)
         return
     with (
@@ -104,8 +100,8 @@ def campaign(
             processes=processes,
             # Its status pages (on a free port: several campaigns may run at once).
             dashboard_address=":0",
-            # A campaign's tasks are CPU-bound Python: Dask's own guess at how long a
-            # task takes is not needed to balance them, nor are its memory limits.
+            # No memory limit a worker: Dask would pause or restart a worker near it,
+            # losing a level's shard; a mutation batch limits its own processes.
             memory_limit=0,
         ) as cluster,
         Client(cluster) as client,

@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -183,7 +184,11 @@ def run_campaign(names: list[str], workers: int | None, address: str | None, bat
     root = Path.cwd()
     began = time.process_time()
     # The workers are threads locally: each waits on its batch's own process.
-    with campaign(workers, address, processes=False) as running:
+    with ExitStack() as stack:
+        try:
+            running = stack.enter_context(campaign(workers, address, processes=False))
+        except ConnectionError as unreachable:
+            raise SystemExit(f"python -m tests.mutation campaign: {unreachable}") from None
         mutmut_main.get_mutant_runner = lambda _: CampaignRunner(running, root, local(1), batch)
         try:
             mutmut_main._run(names, running.workers)

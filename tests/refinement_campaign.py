@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -209,12 +210,15 @@ def run(
     campaign, printing each level's progress on stderr, and return the counts."""
     from gcv.campaign import campaign
 
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
     cpu_before = time.process_time()
-    with campaign(workers, address) as running:
-
-        def log(line: str) -> None:
-            print(line, file=sys.stderr, flush=True)
-
+    with ExitStack() as stack:
+        try:
+            running = stack.enter_context(campaign(workers, address))
+        except ConnectionError as unreachable:
+            raise SystemExit(f"python -m tests.refinement: {unreachable}") from None
         log(f"campaign on {running.workers} workers ({address or 'local cluster'})")
         counts, cpu = explore(scope, running, checkpoint=checkpoint, resume=resume, log=log)
     driver = time.process_time() - cpu_before
