@@ -290,13 +290,10 @@ def _campaign(argv: list[str]) -> int:
     # mutmut runs the stats and the clean tests in this process, and icontract reads the
     # switch once, on import (as tests/conftest.py sets it, before gcv imports icontract).
     os.environ.setdefault("ICONTRACT_SLOW", "1")
-    from gcv.hints import extra_missing, install_hint
-
     parser = argparse.ArgumentParser(
         prog="python -m tests.mutation campaign",
         description="mutmut's run, each mutant's tests a task on a Dask cluster "
-        f"(tests/mutation_campaign.py). Needs the campaign and mutation extras: "
-        f"{install_hint('campaign,mutation')}",
+        "(tests/mutation_campaign.py). Needs the campaign and mutation extras.",
     )
     parser.add_argument("names", nargs="*", help="mutants or globs (default: every mutant)")
     parser.add_argument("--workers", type=int, metavar="K", help="mutants run at once here")
@@ -306,6 +303,9 @@ def _campaign(argv: list[str]) -> int:
     try:
         from tests.mutation_campaign import run_campaign
     except ModuleNotFoundError as missing:
+        # gcv only now: mutmut's stats run must import it first, from its mutants' copy.
+        from gcv.hints import extra_missing, install_hint
+
         extra = extra_missing(missing) or ("mutation" if missing.name == "mutmut" else None)
         if extra is None:
             raise

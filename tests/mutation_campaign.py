@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from distributed import Future, wait
 from mutmut.mutation.trampoline import set_mutant_under_test
@@ -45,7 +46,8 @@ from mutmut.state import state
 from mutmut.utils.file_utils import setup_source_paths
 from mutmut.workers.isolation import MutantResult, MutantRunner
 
-from gcv.campaign import Campaign, campaign
+if TYPE_CHECKING:
+    from gcv.campaign import Campaign
 
 
 @dataclass(frozen=True)
@@ -106,17 +108,32 @@ class _Batch:
 class CampaignRunner(MutantRunner):
     """mutmut's runner, its mutants run in batches as the campaign's tasks and the rest
     (stats, the clean run, the forced failure, listing the tests) by mutmut's own runner
-    here."""
+    here.
 
-    def __init__(self, running: Campaign, root: Path, local: MutantRunner, batch: int) -> None:
-        self.running, self.root, self.local, self.batch = running, root, local, batch
-        self.in_flight = 2 * running.workers  # a batch queued behind each one running
+    The cluster is joined at :meth:`startup`, after mutmut's stats and clean runs, which
+    run the tests in this process: ``gcv`` must first be imported there, from mutmut's
+    copy with its mutants, or no test would reach a mutant (so this module imports
+    nothing of ``gcv`` before)."""
+
+    def __init__(
+        self, local: MutantRunner, root: Path, batch: int, workers: int | None, address: str | None
+    ) -> None:
+        self.local, self.root, self.batch = local, root, batch
+        self.workers, self.address = workers, address
+        self._cluster = ExitStack()
         self._gathering: list[Mutant] = []
         self._running: list[_Batch] = []
         self._results: list[MutantResult] = []
 
     def startup(self) -> None:
-        """Nothing to start: the cluster is up."""
+        from gcv.campaign import campaign
+
+        try:  # the workers are threads locally: each waits on its batch's own process
+            cluster = campaign(self.workers, self.address, processes=False)
+            self.running: Campaign = self._cluster.enter_context(cluster)
+        except ConnectionError as unreachable:
+            raise SystemExit(f"python -m tests.mutation campaign: {unreachable}") from None
+        self.in_flight = 2 * self.running.workers  # a batch queued behind each one running
 
     def submit(self, mutant_name: str, tests: list[str], cpu_time_limit: int, _: float) -> None:
         if not tests:  # no test reaches the mutated function: mutmut's 33
@@ -159,7 +176,9 @@ class CampaignRunner(MutantRunner):
         self._running.clear()
 
     def shutdown(self) -> None:
-        self.stop_all_workers()
+        if self._running:
+            self.stop_all_workers()
+        self._cluster.close()
 
     def collect_stats(self, tests: Iterable[str] | None) -> int:
         return int(self.local.collect_stats(tests))
@@ -175,7 +194,7 @@ class CampaignRunner(MutantRunner):
 
 
 def run_campaign(names: list[str], workers: int | None, address: str | None, batch: int) -> int:
-    """mutmut's ``run`` of ``names`` (every mutant when empty), the mutants on the campaign
+    """mutmut's ``run`` of ``names`` (every mutant when empty), the mutants on a campaign
     in batches of ``batch``.  The caller has set up the process as for ``python -m
     tests.mutation run``."""
     import mutmut.__main__ as mutmut_main
@@ -183,17 +202,13 @@ def run_campaign(names: list[str], workers: int | None, address: str | None, bat
     local = mutmut_main.get_mutant_runner
     root = Path.cwd()
     began = time.process_time()
-    # The workers are threads locally: each waits on its batch's own process.
-    with ExitStack() as stack:
-        try:
-            running = stack.enter_context(campaign(workers, address, processes=False))
-        except ConnectionError as unreachable:
-            raise SystemExit(f"python -m tests.mutation campaign: {unreachable}") from None
-        mutmut_main.get_mutant_runner = lambda _: CampaignRunner(running, root, local(1), batch)
-        try:
-            mutmut_main._run(names, running.workers)
-        finally:
-            mutmut_main.get_mutant_runner = local
+    mutmut_main.get_mutant_runner = lambda _: CampaignRunner(
+        local(1), root, batch, workers, address
+    )
+    try:
+        mutmut_main._run(names, workers or os.cpu_count() or 1)
+    finally:
+        mutmut_main.get_mutant_runner = local
     driver = time.process_time() - began
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"the driver's CPU {driver:.1f} s (with the stats and clean runs' forks: ", end="")

@@ -96,3 +96,17 @@ def test_a_campaign_gives_each_mutant_mutmuts_own_verdict(tmp_path: Path) -> Non
     assert on_campaign == by_mutmut
     codes = set(on_campaign.values())
     assert codes & KILLED and codes & SURVIVED, "some mutants are killed and some survive"
+
+
+def test_the_campaigns_driver_leaves_gcv_for_mutmut_to_import() -> None:
+    """mutmut's stats and clean runs import the tests in the driver, and with them ``gcv``
+    from its copy holding the mutants; a ``gcv`` imported before from the checkout would
+    be the one the tests use, and no test would reach a mutant."""
+    probe = (
+        "import sys, tests.mutation, tests.mutation_campaign; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'gcv'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout
