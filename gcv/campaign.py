@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
+import dask
 import icontract
 from distributed import Client, LocalCluster
 
@@ -93,7 +94,11 @@ def campaign(
         with client:
             yield Campaign(client)
         return
+    # A local worker starved of CPU on a shared machine misses its heartbeats, and the
+    # scheduler would drop it after worker-ttl with the shard it holds; its nanny
+    # watches the process instead.
     with (
+        dask.config.set({"distributed.scheduler.worker-ttl": None}),
         LocalCluster(
             n_workers=workers or local_workers(),
             threads_per_worker=1,
