@@ -285,6 +285,14 @@ def lay_out_as_installed(root: Path) -> None:
         shutil.copytree(root / layer, copy, ignore=shutil.ignore_patterns("__pycache__"))
 
 
+def at_least_one(text: str) -> int:
+    """A count given on the command line (``--workers``, ``--batch``): a whole number of at
+    least one."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count (1 or more)")
+    return int(text)
+
+
 def _campaign(argv: list[str]) -> int:
     """``campaign``: mutmut's ``run`` with the mutants on a Dask cluster."""
     # mutmut runs the stats and the clean tests in this process, and icontract reads the
@@ -296,9 +304,9 @@ def _campaign(argv: list[str]) -> int:
         "(tests/mutation_campaign.py). Needs the campaign and mutation extras.",
     )
     parser.add_argument("names", nargs="*", help="mutants or globs (default: every mutant)")
-    parser.add_argument("--workers", type=int, metavar="K", help="mutants run at once here")
+    parser.add_argument("--workers", type=at_least_one, metavar="K", help="mutants at once here")
     parser.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler at ADDRESS")
-    parser.add_argument("--batch", type=int, default=16, help="mutants a task runs")
+    parser.add_argument("--batch", type=at_least_one, default=16, help="mutants a task runs")
     arguments = parser.parse_args(argv)
     try:
         from tests.mutation_campaign import run_campaign

@@ -65,6 +65,7 @@ from gcv.spec import epistemic as se
 from gcv.translate import spec_model, spec_operation
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
 from tests.maps import answered_by
+from tests.mutation import at_least_one
 from tests.test_transition import _same_map as same_map
 
 ROWS = rows()
@@ -580,7 +581,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "campaign", "explore on a Dask cluster (the campaign extra: tests/refinement_campaign.py)"
     )
     campaign.add_argument(
-        "--workers", type=int, metavar="K", help="a local cluster of K worker processes"
+        "--workers", type=at_least_one, metavar="K", help="a local cluster of K worker processes"
     )
     campaign.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler at ADDRESS")
     campaign.add_argument(
