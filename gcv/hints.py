@@ -55,6 +55,8 @@ EXTRA_OF = {
     "hypothesis": "conformance",
     "mcp": "mcp",
     "mcp_types": "mcp",
+    "distributed": "campaign",
+    "dask": "campaign",
 }
 """The top-level modules of the optional dependencies, each with the extra that brings it
 (pyproject.toml's ``[project.optional-dependencies]``)."""

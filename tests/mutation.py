@@ -277,22 +277,68 @@ def installed_path(source: str) -> str:
 
 
 def lay_out_as_installed(root: Path) -> None:
-    """Copy each layer's folder under ``root`` to ``root/gcv/<layer>``, replacing an earlier
-    copy, so that mutmut's paths name the modules the tests import."""
-    for layer in LAYERS:
+    """Copy each layer's folder under ``root`` (those it has) to ``root/gcv/<layer>``,
+    replacing an earlier copy, so that mutmut's paths name the modules the tests import."""
+    for layer in (layer for layer in LAYERS if (root / layer).is_dir()):
         copy = root / installed_path(layer)
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(root / layer, copy, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def at_least_one(text: str) -> int:
+    """A count given on the command line (``--workers``, ``--batch``): a whole number of at
+    least one."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count (1 or more)")
+    return int(text)
+
+
+def _campaign(argv: list[str]) -> int:
+    """``campaign``: mutmut's ``run`` with the mutants on a Dask cluster."""
+    # mutmut runs the stats and the clean tests in this process, and icontract reads the
+    # switch once, on import (as tests/conftest.py sets it, before gcv imports icontract).
+    os.environ.setdefault("ICONTRACT_SLOW", "1")
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.mutation campaign",
+        description="mutmut's run, each mutant's tests a task on a Dask cluster "
+        "(tests/mutation_campaign.py). Needs the campaign and mutation extras.",
+    )
+    parser.add_argument("names", nargs="*", help="mutants or globs (default: every mutant)")
+    parser.add_argument("--workers", type=at_least_one, metavar="K", help="mutants at once here")
+    parser.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler at ADDRESS")
+    parser.add_argument("--batch", type=at_least_one, default=16, help="mutants a task runs")
+    arguments = parser.parse_args(argv)
+    try:
+        from tests.mutation_campaign import run_campaign
+    except ModuleNotFoundError as missing:
+        # gcv only now: mutmut's stats run must import it first, from its mutants' copy.
+        from gcv.hints import extra_missing, install_hint
+
+        extra = extra_missing(missing) or ("mutation" if missing.name == "mutmut" else None)
+        if extra is None:
+            raise
+        parser.exit(2, f"a campaign needs {missing.name}: {install_hint(extra)}\n")
+    lay_out_as_installed(Path.cwd())
+    allow_contract_decorators()
+    return run_campaign(arguments.names, arguments.workers, arguments.cluster, arguments.batch)
 
 
 def main(argv: list[str]) -> int:
     """Run mutmut's command line with contract-decorated functions mutated too."""
     if argv[:1] in (["sample"], ["score"]):
         return _own_command(argv)
-    lay_out_as_installed(Path.cwd())
-    allow_contract_decorators()
     use_mutation_profile()
     limit_memory()
+    if argv[:1] == ["batch"]:  # a campaign's task (tests/mutation_campaign.py)
+        from tests.mutation_campaign import Mutant, run_mutants
+
+        batch = [Mutant(name, tuple(tests), limit) for name, tests, limit in json.load(sys.stdin)]
+        print(json.dumps(run_mutants(batch)))
+        return 0
+    if argv[:1] == ["campaign"]:
+        return _campaign(argv[1:])
+    lay_out_as_installed(Path.cwd())
+    allow_contract_decorators()
     from mutmut.__main__ import cli
 
     return int(

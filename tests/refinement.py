@@ -40,7 +40,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations, product
+from pathlib import Path
 
+from gcv.hints import extra_missing, install_hint
 from gcv.proofs.encode import OPERATIONS, Rules, rows
 from gcv.reference.closure import COMPILED, PURE
 from gcv.reference.epistemic.formula import Atom, Formula, Not
@@ -63,6 +65,7 @@ from gcv.spec import epistemic as se
 from gcv.translate import spec_model, spec_operation
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
 from tests.maps import answered_by
+from tests.mutation import at_least_one
 from tests.test_transition import _same_map as same_map
 
 ROWS = rows()
@@ -254,6 +257,8 @@ class Node:
     engine: Verifier
     spec: transition.State
     depth: int
+    path: tuple[Turn, ...] = ()
+    """The turns from D_0 that reached it (a campaign's workers replay them)."""
     digest: str = ""
     concrete: Concrete = field(init=False)
 
@@ -282,6 +287,17 @@ class Counts:
     encoded: int = 0
     unmodelled: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
+
+    def add(self, other: Counts) -> None:
+        """Count what ``other`` saw too (another part of the same exploration)."""
+        for part in dataclasses.fields(self):
+            mine, theirs = getattr(self, part.name), getattr(other, part.name)
+            if part.name == "depth":
+                self.depth = max(mine, theirs)
+            elif isinstance(mine, Counter):
+                mine.update(theirs)
+            else:
+                setattr(self, part.name, mine + theirs)
 
     def lines(self) -> Iterator[str]:
         """The report, one figure a line."""
@@ -384,14 +400,16 @@ class Explorer:
         self.counts.seconds = time.perf_counter() - began
         return self.counts
 
-    def expand(self, node: Node, seen: set[Key]) -> list[Node]:
-        """Every step from ``node``; the successors of a class not yet ``seen``."""
+    def expand(self, node: Node, seen: set[Key], number: int | None = None) -> list[Node]:
+        """Every step from ``node``, the ``number``-th state in breadth-first order (default:
+        the next this explorer expands); the successors of a class not yet ``seen``."""
         counts, scope = self.counts, self.scope
+        number = counts.states if number is None else number
         counts.states += 1
         counts.depth = max(counts.depth, node.depth)
         counts.by_records[len(node.spec.records)] += 1
         counts.queries += check_queries(node.engine, node.spec)
-        if (counts.states - 1) % scope.enumerate_every == 0:  # the first, then every k-th
+        if number % scope.enumerate_every == 0:  # the first, then every k-th
             self.every_allowed_step_is_accepted(node)
         found = []
         for speaker in scope.agents:
@@ -456,9 +474,23 @@ class Explorer:
             ) from None
         counts.accepted += 1
         counts.coverage.update(_covers(turn.operations, accepted=True))
-        reached = Node(engine, spec.state, node.depth + 1)
+        reached = Node(engine, spec.state, node.depth + 1, (*node.path, turn))
         self._encoded(node, turn, reached.concrete)
         return reached
+
+    def node_at(self, path: Sequence[Turn]) -> Node:
+        """The state ``path`` reaches from D_0, each of its turns (accepted when it was
+        explored) taken again by the engine and the spec transition, unchecked."""
+        node = self.root
+        for turn in path:
+            engine = copy.deepcopy(node.engine)
+            engine.apply_turn(turn)
+            ops = tuple(self._spec_operation(op) for op in turn.operations)
+            spec = transition.process_turn(
+                node.spec, transition.Turn(turn.speaker, ops), epistemic=self.scope.epistemic
+            )
+            node = Node(engine, spec.state, node.depth + 1, (*node.path, turn))
+        return node
 
     def _spec_operation(self, op: Operation) -> dict[str, object]:
         """``op`` in the spec's form, converted once."""
@@ -545,6 +577,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="the whole of D_t: M_t and the problem queue compared, cited sets of up to two "
         "records, enumeration from every state, one-operation turns",
     )
+    campaign = parser.add_argument_group(
+        "campaign", "explore on a Dask cluster (the campaign extra: tests/refinement_campaign.py)"
+    )
+    campaign.add_argument(
+        "--workers", type=at_least_one, metavar="K", help="a local cluster of K worker processes"
+    )
+    campaign.add_argument("--cluster", metavar="ADDRESS", help="the Dask scheduler at ADDRESS")
+    campaign.add_argument(
+        "--checkpoint", type=Path, metavar="FILE", help="write the progress after each level"
+    )
+    campaign.add_argument(
+        "--resume", action="store_true", help="carry on from --checkpoint when it exists"
+    )
     args = parser.parse_args(argv)
     base = EPISTEMIC if args.epistemic else SMALL
     scope = dataclasses.replace(
@@ -562,7 +607,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"solver enumeration from one state in {scope.enumerate_every}"
         + ("" if scope.depth is None else f"; states within {scope.depth} turns of D_0")
     )
-    for line in explorer.run().lines():
+    if args.workers is None and args.cluster is None:
+        counts = explorer.run()
+    else:
+        try:
+            from tests import refinement_campaign
+        except ModuleNotFoundError as missing:
+            if extra_missing(missing) is None:
+                raise
+            parser.exit(2, f"a campaign needs {missing.name}: {install_hint('campaign')}\n")
+        counts = refinement_campaign.run(
+            scope, args.workers, args.cluster, args.checkpoint, args.resume
+        )
+    for line in counts.lines():
         print(line)
 
 

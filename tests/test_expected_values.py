@@ -319,6 +319,7 @@ TABLES: dict[str, Source] = {
             ("tests/mutation_rules.py", "tests to run"),
             ("tests/programs.py", "programs and their packages"),
             ("tests/refinement.py", "atoms, formulas and operation pairs"),
+            ("tests/test_campaign.py", "worker counts"),
             ("tests/test_ci.py", "a script and traces"),
             ("tests/test_cli_reports.py", "a trace"),
             ("tests/test_closure.py", "chain lengths"),
