@@ -260,9 +260,10 @@ def _registering(rules: Rules, s: State, p: Params, op: OperationKind) -> Transi
 
 
 def _question(rules: Rules, s: State, p: Params) -> Transition:
-    # The issue's id names no record; (Args, st, Att, Dep) are unchanged.
+    # No record, and its issue's id is checked against none (T3.question.issue-ids-apart);
+    # (Args, st, Att, Dep) are unchanged.
     assert rules[OperationKind.QUESTION].registers is Registration.NEVER
-    return Transition(OperationKind.QUESTION, {"issue id names no record": z3.Not(s.ex[p.new])}, s)
+    return Transition(OperationKind.QUESTION, {}, s)
 
 
 def _evidence(rules: Rules, s: State, p: Params, op: OperationKind) -> Transition:

@@ -29,7 +29,6 @@ from gcv.spec.clauses import (
     ID_NEW,
     NO_SELF_CITATION,
     PREMISES_GOOD,
-    QUESTION_NO_RECORD,
     RESOLVE_TARGET,
     RESOLVE_UNATTACKED,
     REVISE_ATTACKERS,
@@ -96,8 +95,9 @@ def _registering(s: State, p: Params, op: OperationKind) -> Transition:
 
 
 def _question(s: State, p: Params) -> Transition:
-    # T3.question.registers-record: no record, only the issue's id, which names none.
-    return Transition(OperationKind.QUESTION, {f"{QUESTION_NO_RECORD}: id": z3.Not(s.ex[p.new])}, s)
+    # T3.question.registers-record: no record; T3.question.issue-ids-apart: its issue's id
+    # is checked against none.
+    return Transition(OperationKind.QUESTION, {}, s)
 
 
 def _target(s: State, t: z3.ExprRef, clause: str, labels: Collection[str]) -> dict[str, z3.BoolRef]:

@@ -5,7 +5,6 @@ Mirrors ``process_question`` of ``spec/transition.py``.
 
 from __future__ import annotations
 
-import gcv.reference.rules.shared as shared
 from gcv.reference.depmap import DependencyMap, StateView
 from gcv.reference.epistemic.abduction import queue_question
 from gcv.reference.epistemic.effects import EpistemicState
@@ -20,10 +19,9 @@ ROW = Rule(registers=Registration.NEVER)
 
 
 def find_violation(op: Question, view: StateView) -> PreconditionViolation | None:
-    """The first clause of Table 3 ``op`` breaks in ``view``, or ``None``."""
-    # T3.question.registers-record: the issue's id is not a record's, so the problems it
-    # queues name an unambiguous source.
-    return shared.new_record(view, "id", op.id)
+    """The first clause of Table 3 ``op`` breaks in ``view``: none.  T3.question.issue-ids-apart:
+    the id names an issue, which is not a record (B.3 T1), so it is checked against nothing."""
+    return None
 
 
 def apply(dmap: DependencyMap, op: Question) -> None:
