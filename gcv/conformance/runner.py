@@ -11,10 +11,10 @@ implementation is killed, reported, restarted, and the run goes on.
 Exit codes (fixed; never a count):
 
 - 0: conforms: under the profile chosen (``--profile``, default ``paper``) no
-  selected case failed: in the ``paper`` profile no step the papers alone decide
-  differed (a step that depends on a choice of the reference may differ, and the
-  report names those choices by id); in the ``reference`` profile no step differed;
-  fuzzing (if asked) found no difference;
+  selected case failed: in the ``paper`` profile every step that differed is explained by
+  the reference's paper-compatible alternatives, alone or together (the report names them
+  by id); in the ``reference`` profile no step differed; fuzzing (if asked) found no
+  difference;
 - 1: does not conform: a case failed under the profile or errored, fuzzing found
   a difference, or (``--strict``) a known failure now passes;
 - 2: bad input: a bad option, an unreadable vector or known-failures file, a
@@ -201,9 +201,10 @@ class _Outcome:
     """The kind of the fault that ended the case, if one did."""
     unsupported_at: int | None = None
     """The step answered ``unsupported`` (0: ``start``), if one was."""
-    failed: tuple[tuple[int, Step, tuple[str, ...]], ...] = ()
+    failed: tuple[tuple[int, Step, list[tuple[str, ...]]], ...] = ()
     """Every step whose answer differed, by number (a difference does not stop the case),
-    with the choices whose alternative alone gives its answer (:meth:`Step.explained_by`)."""
+    with the smallest sets of readings whose answers give its answer
+    (:meth:`Step.explained_by`; none: it fails the paper profile)."""
     paper_steps: int = 0
     """How many of the steps sent are in the paper profile."""
 
@@ -212,16 +213,16 @@ def _run_steps(
     impl: Implementation, case: Case, features: frozenset[str], listed: frozenset[int]
 ) -> _Outcome:
     """Every step of ``case``: a step whose answer differs is recorded and the case goes on,
-    so that later steps are judged too (whether a later difference follows from an earlier
-    one, the steps' ``choices`` say: a step that depends on no choice is judged by the
-    papers alone).  The first differing step not ``listed`` as a known failure is the one
-    shown."""
+    so that later steps are judged too (whether a later difference is explained by the
+    reference's alternatives, each step's ``alternatives`` say).  The step shown is the first
+    that no alternative explains, else the first that differs, each not ``listed`` as a
+    known failure if one is not."""
     start = case.start()
     sent = skipped = 0
     request: dict[str, Any] = start
-    first: _Outcome | None = None
-    first_listed: _Outcome | None = None
-    failed: list[tuple[int, Step, tuple[str, ...]]] = []
+    # The step shown: by rank, unlisted before listed, unexplained before explained.
+    shown: dict[tuple[bool, bool], _Outcome] = {}
+    failed: list[tuple[int, Step, list[tuple[str, ...]]]] = []
     try:
         response = impl.request(start)
         if not response["ok"]:
@@ -249,23 +250,22 @@ def _run_steps(
             if impl.deadline is not None and time.monotonic() >= impl.deadline:
                 raise DeadlinePassed("the run's deadline passed while comparing answers")
             if mismatch is not None:
-                failed.append((number, step, step.explained_by(response)))
-                shown = first_listed if number in listed else first
-                shown = shown or _Outcome(
-                    "fail",
-                    mismatch.reason,
-                    number,
-                    request,
-                    response,
-                    mismatch.expected,
-                    mismatch.got,
-                    mismatch.diff,
-                    sent=impl.last_request,
+                explained = step.explained_by(response)
+                failed.append((number, step, explained))
+                shown.setdefault(
+                    (number in listed, bool(explained)),
+                    _Outcome(
+                        "fail",
+                        mismatch.reason,
+                        number,
+                        request,
+                        response,
+                        mismatch.expected,
+                        mismatch.got,
+                        mismatch.diff,
+                        sent=impl.last_request,
+                    ),
                 )
-                if number in listed:
-                    first_listed = shown
-                else:
-                    first = shown
     except DeadlinePassed as fault:
         reason = f"not finished: {fault}"
         return _Outcome("skip", reason, steps_run=sent - skipped, fault=fault.kind)
@@ -288,7 +288,7 @@ def _run_steps(
         step.profile == "paper" and feature_of(step.request) in features for step in case.steps
     )
     return dataclasses.replace(
-        first or first_listed or _Outcome("pass"),
+        shown[min(shown)] if shown else _Outcome("pass"),
         failed=tuple(failed),
         steps_run=sent - skipped,
         steps_skipped=skipped,
@@ -366,8 +366,6 @@ def runnable(case: Case, features: frozenset[str]) -> bool:
 
 
 def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseResult:
-    # Differing steps that rest on choices but whose answer no one alternative gives.
-    unexplained = [(n, s, b) for n, s, b in outcome.failed if s.profile == "reference" and not b]
     return CaseResult(
         id=case.id,
         status=outcome.status,
@@ -385,11 +383,10 @@ def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseR
         stderr=stderr,
         seconds=seconds,
         failed_steps=tuple(number for number, _, _ in outcome.failed),
-        paper_failed_steps=tuple(n for n, step, _ in outcome.failed if step.profile == "paper"),
-        differing_choices=tuple(sorted({c for _, _, blamed in outcome.failed for c in blamed})),
-        unexplained_steps=tuple(n for n, step, blamed in unexplained),
-        candidate_choices=tuple(
-            sorted({c for _, step, _ in unexplained for c in step.alternatives or step.choices})
+        # Whatever the step's profile: an answer no alternative gives is the papers' to judge.
+        paper_failed_steps=tuple(n for n, _, explained in outcome.failed if not explained),
+        explanations=tuple(
+            (n, tuple(explained)) for n, _, explained in outcome.failed if explained
         ),
         paper_steps=outcome.paper_steps,
     )
@@ -420,6 +417,7 @@ def _known_steps(result: CaseResult, listed: frozenset[int]) -> CaseResult:
     kept = {
         "failed_steps": unexpected,
         "paper_failed_steps": tuple(n for n in result.paper_failed_steps if n not in listed),
+        "explanations": tuple(e for e in result.explanations if e[0] not in listed),
         "known_failed_steps": excused,
         "known_passing_steps": passing,
     }
