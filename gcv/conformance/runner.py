@@ -35,16 +35,13 @@ outright leaves them valid and holding the cases that finished.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import fnmatch
 import importlib.util
 import json
 import os
 import re
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -57,6 +54,7 @@ from gcv.conformance.compare import check, show_expected
 from gcv.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
 from gcv.conformance.protocol import CASE_FEATURES, feature_of
 from gcv.conformance.report import NOT_REACHED, CaseResult, RunReport, quoted, quoted_text
+from gcv.conformance.stopping import Interrupted, cleaning_up, event, stopped_by_signals
 from gcv.conformance.vectors import SUITE_VERSION, Case, Step, Suite, open_suite
 from gcv.errors import Unsupported
 from gcv.hints import install_hint
@@ -98,16 +96,6 @@ MAX_TIMEOUTS = 3
 
 UPDATE_SECONDS = 0.5
 """The longest a finished case waits to reach the report files while the run moves fast."""
-
-
-class Interrupted(BaseException):
-    """The runner was sent SIGTERM or SIGINT (a ``BaseException``, as ``KeyboardInterrupt``
-    is, so that no ``except Exception`` on the way, Hypothesis's included, takes it for a
-    failure)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,6 +456,7 @@ def run_cases(
         if impl.deadline is not None and time.monotonic() >= impl.deadline:
             report.stopped = "the run's deadline passed"
             break
+        event(f"case {case.id}")
         result, outcome = driver.run(case, known)
         report.results.append(result)
         report.seconds = time.perf_counter() - started
@@ -716,27 +705,6 @@ class _ReportFiles:
                 sys.stdout.write(text)
 
 
-@contextlib.contextmanager
-def _interrupted_by_signals() -> Iterator[None]:
-    """SIGTERM and SIGINT raise :class:`Interrupted` (in the main thread), once: while the
-    runner ends the implementation and writes its reports, further ones are ignored."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        for name in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(name, signal.SIG_IGN)
-        raise Interrupted(signum)
-
-    previous = {name: signal.signal(name, stop) for name in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        yield
-    finally:
-        for name, handler in previous.items():
-            signal.signal(name, handler)
-
-
 def _cases(args: argparse.Namespace) -> tuple[Suite, list[Case], KnownFailures]:
     directory = None if args.vectors is None else Path(args.vectors)
     if directory is not None and not directory.is_dir():
@@ -798,6 +766,7 @@ def _conform(
         return report
     assert impl.handshake is not None, "started"
     report.implementation = dict(impl.handshake.raw)
+    event("handshake")
     try:
         if args.fuzz is not None and "core" not in impl.handshake.features:
             report.unusable = "fuzzing needs the core feature, which is not declared"
@@ -836,13 +805,25 @@ def _conform(
 
 
 def main(argv: list[str]) -> int:
-    """Run ``gcv conform``."""
+    """Run ``gcv conform``.  A signal stops it wherever it is, its set-up included: before
+    the run begins, nothing is reported but the exit code."""
+    with stopped_by_signals():
+        try:
+            return _main(argv)
+        except Interrupted as stop:
+            cleaning_up()
+            print(f"gcv conform: interrupted by {stop} before the run began", file=sys.stderr)
+            return 128 + stop.signum
+
+
+def _main(argv: list[str]) -> int:
     options, command = _split(argv)
     parser = _parser()
     try:
         args = parser.parse_args(options)
     except SystemExit as stop:
         return EXIT_OK if stop.code == 0 else EXIT_BAD_INPUT
+    event("options")
     if not command:
         return _fail_early("give the implementation's command after --", EXIT_BAD_INPUT)
     suite: Suite | None = None
@@ -859,6 +840,7 @@ def main(argv: list[str]) -> int:
         return _fail_early(
             f"--fuzz needs Hypothesis: {install_hint('conformance')}", EXIT_BAD_INPUT
         )
+    event("suite")
     impl = Implementation(command, timeout=args.timeout, start_timeout=args.start_timeout)
     if args.deadline is not None:
         impl.deadline = time.monotonic() + args.deadline
@@ -874,17 +856,18 @@ def main(argv: list[str]) -> int:
         files.update(report)  # a report exists from the start, and its paths are writable
     except OSError as error:
         return _fail_early(f"cannot write the report: {error}", EXIT_BAD_INPUT)
-    with _interrupted_by_signals():
-        try:
-            report = _conform(args, impl, report, cases, known, files)
-            code = _exit_code(report, args.strict, args.profile)
-        except Interrupted as stop:
-            impl.kill()
-            # The report as it last stood (a fuzzing run's holds its findings so far).
-            report = files.latest or report
-            report.stopped = f"interrupted by {stop}"
-            features = impl.handshake.features if impl.handshake else frozenset()
-            _close_report(report, cases, features)
-            code = 128 + stop.signum
-        files.finish(report, args.verbose)
+    try:
+        event("report")
+        report = _conform(args, impl, report, cases, known, files)
+        code = _exit_code(report, args.strict, args.profile)
+    except Interrupted as stop:
+        cleaning_up()
+        impl.kill()
+        # The report as it last stood (a fuzzing run's holds its findings so far).
+        report = files.latest or report
+        report.stopped = f"interrupted by {stop}"
+        features = impl.handshake.features if impl.handshake else frozenset()
+        _close_report(report, cases, features)
+        code = 128 + stop.signum
+    files.finish(report, args.verbose)
     return code
