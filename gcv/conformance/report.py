@@ -237,9 +237,10 @@ def choose_blame(
 
 @dataclass(frozen=True, slots=True)
 class FuzzFinding:
-    """A distinct difference differential fuzzing found, shrunk: the seed of the round
-    that found it, the minimal trace, and its key (the clause and shape of what differed,
-    :func:`gcv.conformance.fuzz.finding_key`)."""
+    """A distinct cause of difference differential fuzzing found: the seed of the round
+    that first found it, its shortest shrunk trace, its cause (``key``: the kind of
+    difference and the clauses or choices behind it), the keys of the differences it
+    was met as (:func:`gcv.conformance.fuzz.finding_key`), and how many times it was met."""
 
     seed: int
     examples: int
@@ -247,6 +248,8 @@ class FuzzFinding:
     trace: Sequence[Mapping[str, Any]] = ()
     saved_as: str = ""
     key: str = ""
+    keys: tuple[str, ...] = ()
+    count: int = 1
 
 
 @dataclass(slots=True)
@@ -440,8 +443,11 @@ class RunReport:
         ]
         for number, finding in enumerate(self.fuzz_findings, start=1):
             lines.append(
-                f"finding {number}: {finding.key} (round seed {finding.seed}); shrunk trace:"
+                f"finding {number}: {finding.key}, met {finding.count} times "
+                f"(round seed {finding.seed}); shortest shrunk trace:"
             )
+            if len(finding.keys) > 1:
+                lines.append(f"  met as: {'; '.join(finding.keys)}")
             lines += [f"  {json.dumps(request)}" for request in finding.trace]
             lines += finding.mismatch.describe()
             if finding.saved_as:
@@ -505,6 +511,8 @@ class RunReport:
                 "findings": [
                     {
                         "key": f.key,
+                        "keys": list(f.keys),
+                        "count": f.count,
                         "seed": f.seed,
                         "mismatch": asdict(f.mismatch),
                         "trace": list(f.trace),
