@@ -812,7 +812,7 @@ QUESTION_NO_RECORD = clause(
 QUESTION_ISSUE_IDS = clause(
     "T3.question.issue-ids-apart",
     CHOSEN,
-    place="B.3 T1 keeps the issue a Question opens out of Args_t (\"Args_1 = {timeline}\" ... "
+    place='B.3 T1 keeps the issue a Question opens out of Args_t ("Args_1 = {timeline}" ... '
     '"The Question opens issue I_1"), and the identifiers A.1 makes unique are the records\' '
     '("records ... identified by their unique identifiers"); the papers name issues I_n and '
     "records otherwise, and state no rule for an id both could take. Issue ids are kept apart, "

@@ -67,8 +67,8 @@ __all__ = ["DEFINITIONS", "PAPER_BUGS", "UNOBSERVABLE", "PaperBug"]
 Context = Callable[[], AbstractContextManager[None]]
 
 DEFINITIONS: dict[str, str] = {
-    "Definition A.1 (belief)": 'A.1\'s Convention: "Agent i believes phi at w iff phi holds at '
-    'every <=_i-minimal world in {w\': w ~_i w\'}", its own information cell',
+    "Definition A.1 (belief)": "A.1's Convention: \"Agent i believes phi at w iff phi holds at "
+    "every <=_i-minimal world in {w': w ~_i w'}\", its own information cell",
     "Definition A.2 (consistency)": 'Definition A.2, 1. Consistency: "M does not satisfy '
     'B_i ~gamma"',
     "Definition A.2 (non-triviality)": 'Definition A.2, 3. Non-triviality: "gamma != chi, M '
@@ -599,9 +599,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.resolve.resolved",
             "Resolve recording no dissent",
-            _instead(
-                _checked_then(Resolve, lambda op: dataclasses.replace(op, dissenters=()))
-            ),
+            _instead(_checked_then(Resolve, lambda op: dataclasses.replace(op, dissenters=()))),
         ),
         PaperBug(
             "del.resolve",
@@ -639,8 +637,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         ),
         PaperBug(
             "del.observe",
-            "a turn's simultaneous announcement where the later observations eliminate no "
-            "worlds",
+            "a turn's simultaneous announcement where the later observations eliminate no worlds",
             _announcing(_first_announcement_only),
         ),
         PaperBug(
