@@ -8,9 +8,8 @@ and CHANGELOG.md says what each suite version changed.
 
 from __future__ import annotations
 
-import itertools
-
 import dataclasses
+import itertools
 import json
 from importlib import resources
 from pathlib import Path
