@@ -6,8 +6,9 @@ engine that computes it), :mod:`gcv.proofs` (why it holds); the modules directly
 the conformance kit, the paper registry).
 
 The public API: a :class:`Verifier` over one conversation, the eight operations,
-:class:`Turn`, the query answers and the typed errors; a conversation kept in an
-SQLite store (:func:`create_session`, :func:`open_session`), a :class:`TraceWriter`
+:class:`Turn`, the query answers and the typed errors; a conversation kept in a
+store, SQLite or PostgreSQL (:func:`create_session`, :func:`open_session`,
+:func:`copy_session`), a :class:`TraceWriter`
 for an in-memory history, and :func:`load_scenario` for the built-in traces.
 """
 
@@ -18,8 +19,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what the checkers see; at run time __getattr__ below imports them
     from gcv.history import TraceWriter as TraceWriter
     from gcv.reference import *  # noqa: F403  (the engine's API is the package's)
+    from gcv.reference.operations import *  # noqa: F403  (the operations, by their order)
     from gcv.scenarios import load_scenario as load_scenario
     from gcv.store import StoredSession as StoredSession
+    from gcv.store import copy_session as copy_session
     from gcv.store import create_session as create_session
     from gcv.store import import_trace as import_trace
     from gcv.store import open_session as open_session
@@ -31,12 +34,14 @@ __version__ = version("grounded-continuation")
 _TOOLS = {
     "StoredSession": "gcv.store",
     "TraceWriter": "gcv.history",
+    "copy_session": "gcv.store",
     "create_session": "gcv.store",
     "import_trace": "gcv.store",
     "load_scenario": "gcv.scenarios",
     "open_session": "gcv.store",
 }
 _ENGINE = (
+    "ORDER",
     "ExpandAwareness",
     "GcvError",
     "Grounding",

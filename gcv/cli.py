@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TextIO
 from gcv import __version__
 from gcv.hints import extra_missing, install_hint
 from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, default_db
-from gcv.reference.closure import QUERIES
+from gcv.reference.closure import WALK
 from gcv.reference.errors import GcvError
 from gcv.reference.render import render_grounding, render_turn, render_value
 from gcv.reference.verifier import Verifier
@@ -53,6 +53,7 @@ _DELEGATED: dict[str, tuple[str, str]] = {
     "prove": ("gcv.proofs.runner", "run the Z3 proof obligations and their non-vacuity twins"),
     "paper": ("gcv.paper", "the papers' claims: where each is implemented and checked"),
     "normative": ("gcv.normative", "rewrite (or --check) spec/normative.md's clause entries"),
+    "schemas": ("gcv.schemas", "rewrite (or --check) the schemas' operations, from the engine's"),
     "serve": ("gcv.conformance.server", "answer gcv-conform/1 requests on stdin/stdout"),
     "conform": ("gcv.conformance.runner", "check an implementation against the vectors"),
     "smoke": ("gcv.conformance.smoke", "check a handshake and one case per declared feature"),
@@ -78,6 +79,10 @@ _AUDITS = {
         "the lineage-quotient audits (Replication or Corroboration?)",
     ),
     "gossip": ("gcv.audits.gossip", "the epistemic gossip guard checks (EPLA)"),
+    "readings": (
+        "gcv.audits.readings",
+        "B.2's statements about what is explained, under a family of readings (core paper)",
+    ),
 }
 
 
@@ -103,7 +108,7 @@ def _print_replay(result: Replay, quiet: bool) -> None:
             text = t.turn.text if len(t.turn.text) <= 100 else t.turn.text[:97] + "..."
             print(f"\nT{t.number} {speaker}: {text}")
             applied = outcome.report.applied if outcome.report else t.turn.operations
-            ops = ", ".join(op.operation.value for op in applied)
+            ops = ", ".join(op.name for op in applied)
             print(f"  operations: {ops or '(none)'}")
             if outcome.report is not None:
                 for line in render_turn(outcome.report, result.verifier.state, trace.agents):
@@ -123,7 +128,14 @@ def _print_replay(result: Replay, quiet: bool) -> None:
         for check in shown:
             print(_show_check(check))
     verdict = "all hold" if result.ok else f"{result.failures} FAILED"
+    if not result.checks:
+        verdict = "nothing checked: the trace states no expectation (--strict fails it)"
     print(f"\n{len(result.turns)} turns, {len(result.checks)} expectations: {verdict}")
+
+
+def _code(result: Replay, strict: bool) -> int:
+    """A replay's exit code: 1 for a failed expectation, or under ``--strict`` for none."""
+    return EXIT_OK if result.ok and (result.checks or not strict) else EXIT_FAILED
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -135,7 +147,7 @@ def _replay(args: argparse.Namespace) -> int:
             print(json.dumps(replay_json(result), indent=2, ensure_ascii=False))
         else:
             _print_replay(result, args.quiet)
-        return EXIT_OK if result.ok else EXIT_FAILED
+        return _code(result, args.strict)
     return _replay_several(args)
 
 
@@ -150,7 +162,7 @@ def _replay_several(args: argparse.Namespace) -> int:
         except GcvError as error:
             print(f"gcv: {name}: {error}", file=sys.stderr)
             unreadable[name] = str(error)
-    held = sum(r.ok for r in results)
+    held = sum(_code(r, args.strict) == EXIT_OK for r in results)
     if args.junit:
         Path(args.junit).write_text(replays_junit(results, unreadable), encoding="utf-8")
     if args.json:
@@ -177,7 +189,9 @@ def _final_state(args: argparse.Namespace) -> Verifier:
             return session.verifier if args.at is None else session.state_at(args.at)
     from gcv.mapview import map_at
 
-    return map_at(read_trace(args.trace or DEFAULT_SCENARIO), args.at).verifier
+    # An empty --trace is a trace name, refused as gcv replay '' is, not "not given".
+    trace = DEFAULT_SCENARIO if args.trace is None else args.trace
+    return map_at(read_trace(trace), args.at).verifier
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -224,33 +238,39 @@ def _affected(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _delegate(module_name: str, argv: list[str]) -> int:
-    """Run a command's module; one that needs an extra not installed says which (exit 2)."""
+def _delegate(module_name: str, argv: list[str], usage: str = "") -> int:
+    """Run a command's module.  One that needs an extra not installed says which: on
+    ``--help`` with its one-line help (exit 0), otherwise as bad input (exit 2)."""
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
         extra = extra_missing(error)
         if extra is None:
             raise
-        print(f"gcv: this command needs {error.name}: {install_hint(extra)}", file=sys.stderr)
+        needs = f"this command needs {error.name}, from the {extra} extra: {install_hint(extra)}"
+        if "-h" in argv or "--help" in argv:
+            print(f"{usage}\n\n{needs}")
+            return EXIT_OK
+        print(f"gcv: {needs}", file=sys.stderr)
         return EXIT_BAD_INPUT
     code: int = module.main(argv)
     return code
 
 
 def _audit(args: argparse.Namespace) -> int:
-    return _delegate(_AUDITS[args.module][0], list(args.rest))
+    module, help_text = _AUDITS[args.module]
+    return _delegate(module, list(args.rest), f"gcv audit {args.module}: {help_text}")
 
 
 def _scenarios(args: argparse.Namespace) -> int:
+    described = {name: read_trace(name).description for name in builtin_scenarios()}
     if args.json:
-        described = [
-            {"name": n, "description": read_trace(n).description} for n in builtin_scenarios()
-        ]
-        print(json.dumps(described, indent=2, ensure_ascii=False))
+        listed = [{"name": n, "description": d} for n, d in described.items()]
+        print(json.dumps(listed, indent=2, ensure_ascii=False))
         return EXIT_OK
-    for name in builtin_scenarios():
-        print(name)
+    width = max(map(len, described), default=0)
+    for name, description in described.items():
+        print(f"{name:<{width}}  {description}")
     return EXIT_OK
 
 
@@ -270,11 +290,10 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gcv", description="Grounded Continuation reference verifier."
     )
-    # The walk answering Verify and Affected*: compiled when the install had a C compiler,
-    # pure when it had none or GCV_PURE_WALK is set (gcv.reference.closure.QUERIES).
-    parser.add_argument(
-        "--version", action="version", version=f"gcv {__version__} (walk: {QUERIES.walk})"
-    )
+    # The walk answering Verify and Affected*: compiled when the install had a C compiler and
+    # the build passed its check against the pure walk, pure when it had none, the check did
+    # not pass or GCV_PURE_WALK is set (gcv.reference.closure.QUERIES and WALK).
+    parser.add_argument("--version", action="version", version=f"gcv {__version__} (walk: {WALK})")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     trace_help = f"a trace file or built-in scenario name (default: {DEFAULT_SCENARIO})"
 
@@ -287,6 +306,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"{trace_help}; several are replayed one after another, the exit code the worst",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the verdict")
+    p.add_argument(
+        "--strict", action="store_true", help="fail (exit 1) a trace that states no expectation"
+    )
     p.add_argument("--json", action="store_true", help="print every turn and expectation as JSON")
     p.add_argument(
         "--junit", metavar="FILE", help="write a JUnit XML report (a case per expectation)"
@@ -315,7 +337,10 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("audit", help="run a spec module's audits")
     p.add_argument(
-        "module", metavar="MODULE", choices=sorted(_AUDITS), help="which audit: gossip or lineage"
+        "module",
+        metavar="MODULE",
+        choices=sorted(_AUDITS),
+        help="which audit: gossip, lineage or readings",
     )
     p.add_argument("rest", metavar="ARGS", nargs=argparse.REMAINDER, help="the audit's options")
     p.set_defaults(run=_audit)
@@ -383,7 +408,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _output_whose_reader_may_leave():
         try:
             if words and words[0] in _DELEGATED:  # the module parses its own options
-                return _delegate(_DELEGATED[words[0]][0], words[1:])
+                module, help_text = _DELEGATED[words[0]]
+                return _delegate(module, words[1:], f"gcv {words[0]}: {help_text}")
             args = _build_parser().parse_args(words)
             code: int = args.run(args)
         except GcvError as error:

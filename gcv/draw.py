@@ -12,7 +12,8 @@ answer: Verify's closure Dep*(alpha) (Lemma 2.1) with the witness path of an
 ungrounded walk, or Affected*(beta) (Definition 2.3).
 
 ``dot`` and ``mermaid`` are text and need nothing else; ``svg`` and ``png`` are
-laid out and rendered by Graphviz's ``dot`` program (Debian: ``graphviz``).
+laid out and rendered by Graphviz's ``dot`` program (Debian: ``graphviz``) or, without
+it, by graphviz-pure (the ``pictures`` extra): :mod:`gcv.layout`.
 """
 
 from __future__ import annotations
@@ -22,18 +23,21 @@ import math
 import textwrap
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import graphviz
 import icontract
 
 from gcv.errors import Unsupported
+from gcv.layout import lay_out
 from gcv.mapview import (
     GROUNDED,
     GROUNDINGS,
     NOT_GROUNDED,
+    MapAt,
     add_trace_arguments,
     committed_by,
     grounding_of,
+    groundings,
     run_on_map,
     walk_of,
     write_output,
@@ -43,7 +47,11 @@ from gcv.reference.errors import MalformedInput
 from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.render import render_grounding, render_value
 from gcv.reference.verifier import Verifier
-from gcv.replay import Replay
+
+if TYPE_CHECKING:
+    # Imported where a graph is built: the commands that only read a record's lines
+    # (gcv session show, the MCP tools) skip the import.
+    import graphviz
 
 __all__ = [
     "BOX_LEGEND",
@@ -52,6 +60,7 @@ __all__ = [
     "MAX_DRAWN_WORLDS",
     "NO_ONE_COMMITTED",
     "Highlight",
+    "affected_caption",
     "draw_dot",
     "draw_mermaid",
     "draw_model",
@@ -107,6 +116,7 @@ class Highlight:
         result.query != "affected" or result.marked == verifier.affected_star(result.record)
     ),
     "affected:R marks Affected*(R) (Definition 2.3)",
+    enabled=icontract.SLOW,  # the query again
 )
 @icontract.ensure(
     lambda verifier, result: (
@@ -115,6 +125,7 @@ class Highlight:
         == (verifier.verify(result.record).closure or verifier.verify(result.record).path)
     ),
     "verify:R marks Dep*(R) when R is grounded, else the path to the witness (Lemma 2.1)",
+    enabled=icontract.SLOW,  # the walk twice again: beyond the answer's size when it rejects
 )
 def find_highlight(verifier: Verifier, spec: str) -> Highlight:
     """Answer ``spec`` (``verify:R`` or ``affected:R``) on the verifier's map.
@@ -136,14 +147,24 @@ def find_highlight(verifier: Verifier, spec: str) -> Highlight:
         caption = render_grounding(grounding, verifier.state)
         return Highlight(query, record, tuple(grounding.closure) or path, path, caption)
     found = verifier.affected_star(record)
-    caption = f"Affected*({record}) = {render_value(frozenset(found))}"
-    return Highlight(query, record, found, (), caption)
+    return Highlight(query, record, found, (), affected_caption(record, found))
 
 
-def fill_of(dmap: DependencyMap, record: str) -> str:
+def affected_caption(record: str, affected: Collection[str]) -> str:
+    """The caption of ``affected:R``: Affected*(R) written as a set, its members sorted
+    (:func:`gcv.reference.render.render_value`).
+
+    >>> affected_caption("o5", ("h3", "h4", "h1"))
+    'Affected*(o5) = {h1, h3, h4}'
+    """
+    return f"Affected*({record}) = {render_value(frozenset(affected))}"
+
+
+def fill_of(dmap: DependencyMap, record: str, grounding: str | None = None) -> str:
     """The record's fill: its standing's, or the not-grounded fill when it is in good
-    standing but Verify rejects it (Lemma 2.1)."""
-    return BOX_LEGEND[look_of(dmap, record)][0]
+    standing but Verify rejects it (Lemma 2.1); ``grounding``, when known, is the
+    record's (:func:`gcv.mapview.groundings`)."""
+    return BOX_LEGEND[look_of(dmap, record, grounding)][0]
 
 
 @icontract.ensure(
@@ -151,9 +172,12 @@ def fill_of(dmap: DependencyMap, record: str) -> str:
         ("NOT GROUNDED" in result) == (grounding_of(dmap, record) == NOT_GROUNDED)
     ),
     "in good standing yet rejected by the Verify walk (Lemma 2.1) is said so",
+    enabled=icontract.SLOW,  # a second Verify walk: O(|Dep*(record)|), not the line's size
 )
-def status_line(dmap: DependencyMap, record: str) -> str:
-    """The record's standing and whether Verify accepts it now, in words.
+def status_line(dmap: DependencyMap, record: str, grounding: str | None = None) -> str:
+    """The record's standing and whether Verify accepts it now, in words; ``grounding``,
+    when known, is the record's (:func:`gcv.mapview.groundings`), and only a record not
+    grounded is walked, for its witness.
 
     >>> from gcv.reference.operations import Observe, Hypothesize, Revise
     >>> from gcv.reference.verifier import Turn, Verifier
@@ -167,6 +191,8 @@ def status_line(dmap: DependencyMap, record: str) -> str:
     standing = dmap.standing[record]
     if standing not in GOOD_STANDING:
         return f"{standing.value} · not grounded"
+    if grounding == GROUNDED:
+        return f"{standing.value} · grounded"
     walk = walk_of(dmap, record)
     if walk.grounded:
         return f"{standing.value} · grounded"
@@ -198,7 +224,11 @@ def _short(name: str) -> str:
 
 
 def _label_lines(
-    dmap: DependencyMap, record: str, agents: Mapping[str, str], every_line: bool = False
+    dmap: DependencyMap,
+    record: str,
+    agents: Mapping[str, str],
+    every_line: bool = False,
+    grounding: str | None = None,
 ) -> list[str]:
     r = dmap.records[record]
     claim = textwrap.wrap(r.claim, _CLAIM_WIDTH, max_lines=2, placeholder=" ...")
@@ -206,7 +236,7 @@ def _label_lines(
     return [
         f"{record} · {r.kind.value}",
         *claim,
-        status_line(dmap, record),
+        status_line(dmap, record, grounding),
         *[people][: bool(people)],
     ]
 
@@ -229,9 +259,10 @@ LINE_LEGEND = (
 
 
 @icontract.ensure(lambda result: result in BOX_LEGEND, "every look is in the legend")
-def look_of(dmap: DependencyMap, record: str) -> str:
-    """The record's key in :data:`BOX_LEGEND`: not grounded, else its standing."""
-    grounded = grounding_of(dmap, record) != NOT_GROUNDED
+def look_of(dmap: DependencyMap, record: str, grounding: str | None = None) -> str:
+    """The record's key in :data:`BOX_LEGEND`: not grounded, else its standing;
+    ``grounding``, when known, is the record's (:func:`gcv.mapview.groundings`)."""
+    grounded = (grounding or grounding_of(dmap, record)) != NOT_GROUNDED
     return dmap.standing[record].value if grounded else NOT_GROUNDED
 
 
@@ -290,6 +321,8 @@ def draw_dot(
     marked = set(highlight.marked) if highlight else set()
     on_path = _path_edges(highlight)
     caption_lines = [part for part in (title, highlight.caption if highlight else "") if part]
+    import graphviz
+
     graph = graphviz.Digraph(
         graph_attr={
             "rankdir": "TB",
@@ -305,11 +338,12 @@ def draw_dot(
         "legend", _legend_label(), shape="plain", style="", id="legend", **{"class": "legend"}
     )
     _stack_unlinked(graph, dmap)
+    known = groundings(dmap)  # every record's at once: one walk each would be quadratic
     for record in dmap.records:
         standing = dmap.standing[record]
-        grounding = grounding_of(dmap, record)
+        grounding = known[record]
         classes = ["record", standing.value, grounding]
-        attributes = {"fillcolor": fill_of(dmap, record), "color": "#555555"}
+        attributes = {"fillcolor": fill_of(dmap, record, grounding), "color": "#555555"}
         if grounding == NOT_GROUNDED:
             attributes.update(color=_NOT_GROUNDED_BORDER, penwidth="2.5")
         if standing is Standing.ABANDONED:
@@ -325,41 +359,49 @@ def draw_dot(
             attributes["penwidth"] = "3"
         graph.node(
             record,
-            _dot_text(_label_lines(dmap, record, names, every_line)),
+            _dot_text(_label_lines(dmap, record, names, every_line, grounding)),
             id=f"node-{record}",
             **{"class": " ".join(classes)},
             **attributes,
         )
+    # Each kind of link's attributes are stated once, as the defaults of the edges after
+    # them (DOT's "edge [...]"), and each link states only what differs: a map has about
+    # two links per record, and the DOT writer quotes every attribute of every statement.
+    graph.attr("edge", **_DEP_LINK)
     for dependent in dmap.records:
         for support in dmap.dep.get(dependent, ()):
             bold = (dependent, support) in on_path
             broken = dmap.standing[support] not in GOOD_STANDING
-            colour = _MARK if bold else _BROKEN_DEP if broken else _DEP
-            kind = "dep path" if bold else "dep broken" if broken else "dep"
-            graph.edge(
-                dependent,
-                support,
-                label="rests on",
-                color=colour,
-                fontcolor=colour,
-                penwidth="3" if bold or broken else "1",
-                id=f"dep-{dependent}-{support}",
-                **{"class": kind},
-            )
+            odd = {}
+            if bold or broken:
+                colour = _MARK if bold else _BROKEN_DEP
+                kind = "dep path" if bold else "dep broken"
+                odd = {"color": colour, "fontcolor": colour, "penwidth": "3", "class": kind}
+            graph.edge(dependent, support, id=f"dep-{dependent}-{support}", **odd)
+    graph.attr("edge", **_ATTACK_LINK)
     for attacker in dmap.records:
         for target in dmap.att.get(attacker, ()):
-            graph.edge(
-                attacker,
-                target,
-                label="attacks",
-                color=_ATTACK,
-                fontcolor=_ATTACK,
-                style="dashed",
-                constraint="false",
-                id=f"attack-{attacker}-{target}",
-                **{"class": "attack"},
-            )
+            graph.edge(attacker, target, id=f"attack-{attacker}-{target}")
     return graph
+
+
+_DEP_LINK = {
+    "label": "rests on",
+    "color": _DEP,
+    "fontcolor": _DEP,
+    "penwidth": "1",
+    "class": "dep",
+}
+"""A Dep link's attributes in :func:`draw_dot`, where it is not broken nor on the path."""
+_ATTACK_LINK = {
+    "label": "attacks",
+    "color": _ATTACK,
+    "fontcolor": _ATTACK,
+    "style": "dashed",
+    "constraint": "false",
+    "class": "attack",
+}
+"""An attack's attributes in :func:`draw_dot` (penwidth 1 stays from the Dep links')."""
 
 
 def _stack_unlinked(graph: graphviz.Digraph, dmap: DependencyMap) -> None:
@@ -409,6 +451,8 @@ def draw_model(verifier: Verifier, title: str = "") -> graphviz.Graph:
     """
     size = verifier.state.model.size
     atoms = sorted(verifier.state.atoms)
+    import graphviz
+
     graph = graphviz.Graph(
         graph_attr={
             "label": _dot_text([f"{title}: |W| = {size}" if title else f"|W| = {size}"]),
@@ -454,11 +498,13 @@ def draw_mermaid(
     """
     names = {} if agents is None else agents
     node = {record: f"n{i}" for i, record in enumerate(dmap.records)}
+    known = groundings(dmap)
     lines = ["flowchart TB"]
     if highlight is not None:
         lines.append(f"  %% {highlight.caption}")
     for record, name in node.items():
-        label = "<br/>".join(_mermaid_text(line) for line in _label_lines(dmap, record, names))
+        shown = _label_lines(dmap, record, names, grounding=known[record])
+        label = "<br/>".join(_mermaid_text(line) for line in shown)
         lines.append(f'  {name}["{label}"]')
     links: list[tuple[str, str, str]] = [
         (dependent, support, "dep")
@@ -480,7 +526,7 @@ def draw_mermaid(
         look: [f"legend_{_mermaid_class(look)}"] for look in BOX_LEGEND
     }
     for record in dmap.records:
-        members[look_of(dmap, record)].append(node[record])
+        members[look_of(dmap, record, known[record])].append(node[record])
     lines += [
         f"  class {','.join(names)} {_mermaid_class(look)}" for look, names in members.items()
     ]
@@ -502,22 +548,14 @@ def draw_mermaid(
 
 
 def render_image(graph: graphviz.Graph | graphviz.Digraph, form: str) -> bytes:
-    """Lay out and render ``graph`` with Graphviz's ``dot`` (``form``: svg or png).
+    """Lay out and render ``graph`` (``form``: svg or png) with :func:`gcv.layout.lay_out`.
 
     Raises
     ------
     Unsupported
-        The ``dot`` program is not installed.
+        No layout program is installed.
     """
-    try:
-        image: bytes = graph.pipe(format=form)
-    except graphviz.ExecutableNotFound:
-        raise Unsupported(
-            f"--format {form} needs Graphviz's dot program (Debian: apt-get install graphviz); "
-            "--format dot and mermaid work without it",
-            field="format",
-        ) from None
-    return image
+    return lay_out(graph.source, form)
 
 
 def _draw_model(verifier: Verifier, title: str, form: str, output: str | None) -> int:
@@ -551,10 +589,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     args = parser.parse_args(argv)
 
-    def draw(replayed: Replay) -> int:
-        verifier = replayed.verifier
-        title = f"{replayed.trace.name} at T{verifier.state.turn}"
-        agents = dict(replayed.trace.agents)
+    def draw(shown: MapAt) -> int:
+        verifier, agents = shown.verifier, shown.agents
+        title = f"{shown.name} at T{verifier.state.turn}"
         if args.model:
             return _draw_model(verifier, title, args.format, args.output)
         highlight = None if args.highlight is None else find_highlight(verifier, args.highlight)

@@ -75,7 +75,7 @@ class Unsupported(GcvError):
     code = "unsupported"
 
 
-# -- the session store (gcv/store.py: a conversation's turns in SQLite) ----------------
+# -- the session store (gcv/store/: a conversation's turns in SQLite or PostgreSQL) ----
 
 
 class OutOfSequence(MalformedInput):

@@ -24,9 +24,8 @@ import json
 import icontract
 import networkx as nx
 
-from gcv.mapview import add_trace_arguments, dependency_graph, run_on_map, write_output
+from gcv.mapview import MapAt, add_trace_arguments, dependency_graph, run_on_map, write_output
 from gcv.reference.depmap import DependencyMap
-from gcv.replay import Replay
 
 __all__ = ["FORMATS", "export", "main", "to_apx", "to_iccma23", "to_tgf"]
 
@@ -160,8 +159,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     args = parser.parse_args(argv)
 
-    def write(replayed: Replay) -> int:
-        write_output(export(replayed.verifier.state, args.format), args.output)
+    def write(shown: MapAt) -> int:
+        write_output(export(shown.verifier.state, args.format), args.output)
         return 0
 
     return run_on_map(args, write)

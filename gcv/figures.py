@@ -3,10 +3,11 @@
 Each figure is one ``gcv draw`` command, written twice into ``--out`` (in a source
 checkout, ``docs/figures/`` by default; an installed copy never writes inside the
 package, so it needs ``--out``):
-its DOT source (``NAME.dot``) and Graphviz's SVG (``NAME.svg``).  ``--check``
-draws them again and fails when a committed figure is stale: the DOT must be
-the same text, and the SVG must show the same records and links with the same
-classes (its coordinates may differ with the installed Graphviz).
+its DOT source (``NAME.dot``) and its SVG (``NAME.svg``, laid out by Graphviz's ``dot``
+or graphviz-pure: :mod:`gcv.layout`).  ``--check`` draws them again and fails when a
+committed figure is stale: the DOT must be the same text, and the SVG must show the same
+records and links with the same classes (its coordinates may differ with the layout
+program).  Without a layout program it says what to install and exits 2.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from gcv import draw
+from gcv.errors import Unsupported
 from gcv.hints import source_checkout
+from gcv.layout import MISSING, find_layout_program
 from gcv.options import EXIT_BAD_INPUT
 
-__all__ = ["FIGURES", "main", "stale_figures", "write_figures"]
+__all__ = ["FIGURES", "main", "stale_figures", "svg_signature", "write_figures"]
 
 FIGURES: dict[str, list[str]] = {
     "phase2-T13-affected-o5": ["phase2-debugging", "--at", "13", "--highlight", "affected:o5"],
@@ -42,21 +45,34 @@ _SVG = "{http://www.w3.org/2000/svg}"
 
 
 def write_figures(folder: Path) -> None:
-    """Draw every figure into ``folder`` (its DOT and its SVG)."""
+    """Draw every figure into ``folder`` (its DOT and its SVG).
+
+    Raises
+    ------
+    Unsupported
+        A figure could not be drawn (``gcv draw`` has printed why).
+    """
     folder.mkdir(parents=True, exist_ok=True)
     for name, words in FIGURES.items():
         for form in ("dot", "svg"):
             code = draw.main([*words, "--format", form, "-o", str(folder / f"{name}.{form}")])
-            assert code == 0, f"gcv draw {' '.join(words)} --format {form} exited {code}"
+            if code != 0:  # gcv draw has said why on stderr
+                raise Unsupported(f"gcv draw {' '.join(words)} --format {form} exited {code}")
 
 
-def _svg_signature(path: Path) -> list[tuple[str, str]]:
-    """The (title, class) of each drawn node and edge: what the SVG shows, not where."""
+def svg_signature(path: Path, texts: bool = False) -> list[tuple[str, ...]]:
+    """The (title, class) of each drawn node and edge: what the SVG shows, not where;
+    with ``texts``, each one's text lines and fill colours too."""
     shown = []
     for group in ET.parse(path).getroot().iter(f"{_SVG}g"):
         title = group.find(f"{_SVG}title")
         if title is not None and group.get("class", "graph") != "graph":
-            shown.append((title.text or "", group.get("class", "")))
+            seen: tuple[str, ...] = (title.text or "", group.get("class", ""))
+            if texts:
+                lines = tuple(t.text or "" for t in group.iter(f"{_SVG}text"))
+                fills = tuple(sorted({e.get("fill", "") for e in group.iter()} - {""}))
+                seen += ("\n".join(lines), ",".join(fills))
+            shown.append(seen)
     return sorted(shown)
 
 
@@ -70,7 +86,7 @@ def stale_figures(folder: Path) -> list[str]:
             dot, svg = folder / f"{name}.dot", folder / f"{name}.svg"
             if not dot.is_file() or dot.read_text("utf-8") != (fresh / dot.name).read_text("utf-8"):
                 stale.append(dot.name)
-            if not svg.is_file() or _svg_signature(svg) != _svg_signature(fresh / svg.name):
+            if not svg.is_file() or svg_signature(svg) != svg_signature(fresh / svg.name):
                 stale.append(svg.name)
     return stale
 
@@ -93,11 +109,17 @@ def main(argv: list[str]) -> int:
     if args.folder is None:
         print("gcv figures: outside a source checkout, name the folder: --out DIR", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if not args.check:
-        write_figures(args.folder)
-        print(f"wrote {len(FIGURES)} figures (DOT and SVG) to {args.folder}")
-        return 0
-    stale = stale_figures(args.folder)
+    if find_layout_program() is None:
+        print(f"gcv figures: {MISSING}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        if not args.check:
+            write_figures(args.folder)
+            print(f"wrote {len(FIGURES)} figures (DOT and SVG) to {args.folder}")
+            return 0
+        stale = stale_figures(args.folder)
+    except Unsupported:
+        return EXIT_BAD_INPUT
     for file in stale:
         print(f"{args.folder / file} is stale: run `gcv figures --out {args.folder}`")
     return 1 if stale else 0

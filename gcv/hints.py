@@ -53,6 +53,8 @@ EXTRA_OF = {
     "numpy": "experiments",
     "matplotlib": "experiments",
     "hypothesis": "conformance",
+    "mcp": "mcp",
+    "mcp_types": "mcp",
 }
 """The top-level modules of the optional dependencies, each with the extra that brings it
 (pyproject.toml's ``[project.optional-dependencies]``)."""

@@ -17,6 +17,7 @@ from typing import Any
 
 import icontract
 
+from gcv.errors import MalformedTrace
 from gcv.jsoninput import parse_json
 from gcv.reference.errors import GcvError, MalformedInput
 from gcv.reference.verifier import Turn, TurnReport, Verifier
@@ -27,6 +28,7 @@ from gcv.trace import (
     load_trace,
     operation_from_json,
     operation_to_json,
+    validate_turn_line,
 )
 
 __all__ = [
@@ -151,7 +153,12 @@ def parse_turn_line(line: str | bytes, agents: Mapping[str, str]) -> tuple[Turn,
         raise MalformedInput("a turn to append cannot carry 'rejected'", field="rejected")
     # Validated as the only turn of a trace, so it is numbered 1 there.
     document = {"format": FORMAT, "agents": dict(agents), "turns": [{"turn": 1, **data}]}
-    trace = load_trace(json.dumps(document))
+    try:
+        trace = load_trace(json.dumps(document))
+    except MalformedTrace:
+        validate_turn_line(document)  # said of the line (its caller names it), not of turn 1
+        raise
+
     return trace.turns[0].turn, stated
 
 

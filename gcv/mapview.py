@@ -1,7 +1,10 @@
 """The dependency map at a turn, as data for pictures and exports.
 
-``gcv export``, ``gcv draw`` and ``gcv explore`` all start from the map D_t of
-a trace after its turn N (:func:`map_at`) and read it through
+``gcv export`` and ``gcv draw`` start from the map D_t after turn N (:class:`MapAt`,
+:func:`run_on_map`): a trace's, replayed (:func:`map_at`), or a session store's, as the
+store keeps it (its sealed snapshot and the turns after it: the log is neither exported
+nor replayed again).  ``gcv explore`` starts from the whole conversation
+(:func:`run_on_trace`) and replays it itself, once.  The exports read the map through
 :func:`dependency_graph`: one networkx multigraph whose nodes are Args_t and
 whose edges are Dep (key ``"dep"``, from a record to what it rests on) and
 Att_t (key ``"attack"``, from the attacker to its target).
@@ -14,24 +17,29 @@ because the record itself left S_t or because something it rests on did.
 from __future__ import annotations
 
 import argparse
-import json
+import dataclasses
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import icontract
-import networkx as nx
 
 from gcv.errors import MalformedTrace
-from gcv.history import prefix
+from gcv.history import prefix, trace_document
 from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, default_db
 from gcv.reference.closure import Grounding, dependency_walk
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.errors import GcvError
 from gcv.reference.records import GOOD_STANDING
+from gcv.reference.verifier import Verifier
 from gcv.replay import Replay, replay
 from gcv.scenarios import read_trace
-from gcv.trace import Trace, load_trace
+from gcv.trace import Trace, TraceTurn, trace_from_document
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "ATTACK",
@@ -40,12 +48,16 @@ __all__ = [
     "GROUNDINGS",
     "NOT_GROUNDED",
     "OUT_OF_STANDING",
+    "MapAt",
     "add_trace_arguments",
     "committed_by",
     "dependency_graph",
     "grounding_of",
+    "groundings",
     "map_at",
+    "rejection_unmarked",
     "run_on_map",
+    "run_on_trace",
     "walk_of",
     "write_output",
 ]
@@ -69,6 +81,7 @@ GROUNDINGS = {
         else result.witness not in dmap.active_set()
     ),
     "Lemma 2.1: grounded iff Dep*(record) lies in S_t (else a witness outside it)",
+    enabled=icontract.SLOW,  # builds S_t: O(|Args|) per record drawn or shown
 )
 def walk_of(dmap: DependencyMap, record: str) -> Grounding:
     """The Verify walk (Lemma 2.1) from ``record`` on the map itself, as ``Verifier.verify``."""
@@ -105,13 +118,53 @@ def grounding_of(dmap: DependencyMap, record: str) -> str:
     return GROUNDED if walk_of(dmap, record).grounded else NOT_GROUNDED
 
 
+@icontract.ensure(
+    lambda dmap, result: all(grounding_of(dmap, r) == result[r] for r in dmap.records),
+    "each record's grounding is its own Verify walk's (Lemma 2.1)",
+    enabled=icontract.SLOW,  # one walk per record: the definition, O(sum of |Dep*|)
+)
+def groundings(dmap: DependencyMap) -> dict[str, str]:
+    """:func:`grounding_of` for every record of Args_t at once, in O(|Args| + |Dep|).
+
+    A record in S_t is grounded iff no record out of S_t lies in its Dep* (Lemma 2.1),
+    that is iff no Dep path leads from it to one: so one search backwards along Dep,
+    from every record out of S_t together, finds every record that is not grounded.
+    One walk per record (``grounding_of``) costs the sum of the |Dep*| instead, which
+    grows with the square of a conversation whose records rest on recent ones.
+
+    Examples
+    --------
+    >>> from gcv.reference.operations import Observe, Hypothesize, Revise
+    >>> from gcv.reference.verifier import Turn, Verifier
+    >>> v = Verifier(["a"])
+    >>> _ = v.apply_turn(Turn("a", (Observe("o1", "401s"), Observe("o2", "502s"),
+    ...     Hypothesize("h1", "token bug", depends_on=("o1",)))))
+    >>> _ = v.apply_turn(Turn("a", (Revise("o1"),)))
+    >>> groundings(v.state)
+    {'o1': 'out-of-standing', 'o2': 'grounded', 'h1': 'not-grounded'}
+    """
+    n = dmap.numbering
+    reached = [not good for good in n.good]
+    frontier = [i for i, out in enumerate(reached) if out]
+    while frontier:
+        record = frontier.pop()
+        for dependent in n.dependents[record]:
+            if not reached[dependent]:
+                reached[dependent] = True
+                frontier.append(dependent)
+    return {
+        name: OUT_OF_STANDING if not good else NOT_GROUNDED if out else GROUNDED
+        for name, good, out in zip(n.name, n.good, reached, strict=True)
+    }
+
+
 def _edges(graph: nx.MultiDiGraph, key: str) -> set[tuple[str, str]]:
     return {(u, v) for u, v, k in graph.edges(keys=True) if k == key}
 
 
 def committed_by(dmap: DependencyMap, record: str) -> tuple[str, ...]:
     """The agents i with ``record`` in Cm(i), in the map's agent order."""
-    return tuple(agent for agent in dmap.agents if record in dmap.commitments(agent))
+    return tuple(agent for agent in dmap.agents if dmap.is_committed(agent, record))
 
 
 @icontract.ensure(
@@ -148,6 +201,8 @@ def dependency_graph(dmap: DependencyMap) -> nx.MultiDiGraph:
     >>> sorted(dependency_graph(v.state).edges(keys=True))
     [('h1', 'o1', 'dep'), ('o2', 'h1', 'attack')]
     """
+    import networkx as nx  # here: the commands that never build the graph skip its import
+
     graph = nx.MultiDiGraph(turn=dmap.turn)
     for record in dmap.records.values():
         graph.add_node(
@@ -170,6 +225,25 @@ def dependency_graph(dmap: DependencyMap) -> nx.MultiDiGraph:
     return graph
 
 
+@dataclass(frozen=True, slots=True)
+class MapAt:
+    """D_N of a conversation (``verifier.state``), with its name and its agents' display
+    names, for a command that shows it."""
+
+    name: str
+    agents: Mapping[str, str]
+    verifier: Verifier
+
+
+def rejection_unmarked(trace_turn: TraceTurn, error: GcvError) -> MalformedTrace:
+    """The error for a turn the verifier rejected though its trace does not mark it rejected."""
+    return MalformedTrace(
+        f"T{trace_turn.number} was rejected, and the trace does not mark it rejected "
+        f'(add "rejected": "{error.code}" if that is meant): {error}',
+        field="turns",
+    )
+
+
 def map_at(trace: Trace, at: int | None) -> Replay:
     """Replay ``trace`` through its turn numbered ``at`` (every turn when ``at`` is None).
 
@@ -186,12 +260,7 @@ def map_at(trace: Trace, at: int | None) -> Replay:
     result = replay(trace if at is None else prefix(trace, at))
     for outcome in result.turns:
         if outcome.error is not None and outcome.trace_turn.rejected is None:
-            number = outcome.trace_turn.number
-            raise MalformedTrace(
-                f"T{number} was rejected, and the trace does not mark it rejected "
-                f'(add "rejected": "{outcome.error.code}" if that is meant): {outcome.error}',
-                field="turns",
-            ) from outcome.error
+            raise rejection_unmarked(outcome.trace_turn, outcome.error) from outcome.error
     return result
 
 
@@ -216,27 +285,57 @@ def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_on_map(args: argparse.Namespace, body: Callable[[Replay], int]) -> int:
-    """Run ``body`` on the map of ``args.trace`` at ``args.at``; bad input exits 2.
-
-    A bad input (an unknown trace, turn or record, a malformed trace) is printed
-    on stderr with its code, as ``gcv``'s own commands do.
-    """
+def _bad_input_exits_2(body: Callable[[], int]) -> int:
+    """``body()``; a bad input (an unknown trace, turn or record, a malformed trace) is
+    printed on stderr with its code, as ``gcv``'s own commands do, and exits 2."""
     try:
-        # A TRACE named on the command line wins over the store $GCV_DB names.
-        trace = read_trace(args.trace) if args.trace is not None else _stored_trace(args.db)
-        return body(map_at(trace, args.at))
+        return body()
     except (GcvError, FileNotFoundError) as error:
         print(f"gcv: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
+def run_on_map(args: argparse.Namespace, body: Callable[[MapAt], int]) -> int:
+    """Run ``body`` on the map of ``args.trace`` (replayed) or of the store ``args.db`` (its
+    map, as the store keeps it) at ``args.at``; bad input exits 2.
+
+    A TRACE named on the command line wins over the store $GCV_DB names.
+    """
+
+    def shown() -> int:
+        if args.trace is not None:
+            replayed = map_at(read_trace(args.trace), args.at)
+            trace = replayed.trace
+            return body(MapAt(trace.name, dict(trace.agents), replayed.verifier))
+        from gcv.store import open_session
+
+        with open_session(args.db) as session:
+            verifier = session.verifier if args.at is None else session.state_at(args.at)
+            header = session.header
+        return body(MapAt(header.get("name", ""), dict(header["agents"]), verifier))
+
+    return _bad_input_exits_2(shown)
+
+
+def run_on_trace(args: argparse.Namespace, body: Callable[[Trace], int]) -> int:
+    """Run ``body`` on the whole conversation of ``args.trace``, or of the store ``args.db``
+    (its log, rejected turns marked), not replayed; bad input exits 2."""
+    return _bad_input_exits_2(
+        lambda: body(read_trace(args.trace) if args.trace is not None else _stored_trace(args.db))
+    )
+
+
 def _stored_trace(db: str) -> Trace:
-    """The conversation of the store ``db`` as a trace (its log, rejected turns marked)."""
+    """The conversation of the store ``db`` as a trace (its log, rejected turns marked).
+
+    The store validated each turn when it was appended: its log is not validated again.
+    """
     from gcv.store import open_session
 
     with open_session(db) as session:
-        return load_trace(json.dumps(session.export()))
+        header, log = session.header, session.log()
+    turns = tuple(TraceTurn(e.number, e.turn, rejected=e.rejected, why=e.error) for e in log)
+    return dataclasses.replace(trace_from_document(trace_document(header, ())), turns=turns)
 
 
 def write_output(content: str | bytes, output: str | None) -> None:

@@ -47,7 +47,7 @@ TOPICS: tuple[tuple[str, str, str], ...] = (
     ("T3.evidence", _SHARED, "process_support, process_undermine"),
     *(
         (f"{part}.{kind}", kind.title(), f"process_{kind.replace('-', '_')}")
-        for kind, _ in ORDER
+        for kind, *_ in ORDER
         for part in ("T3", "del")
     ),
     ("del.formula", _FORMULAS, "each process_<operation> with a formula"),

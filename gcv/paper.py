@@ -17,6 +17,7 @@ import ast
 import dataclasses
 import fnmatch
 import importlib
+import inspect
 import json
 import sys
 from collections import Counter
@@ -128,10 +129,7 @@ def _problems(c: Claim) -> Iterable[str]:
         yield f"{c.id}: no test, obligation, vector or benchmark checks it"
     if c.status in (Status.PROVED_UNBOUNDED, Status.PROVED_BOUNDED) and not c.obligations:
         yield f"{c.id}: status {c.status.value!r} but no proof obligation"
-    # A benchmark prints figures and cannot fail: "tested" and "reproduced" need a check that can.
-    checked_otherwise = any(_checks(c)) and not (c.tests or c.vectors)
-    if c.status in (Status.TESTED, Status.REPRODUCED) and checked_otherwise:
-        yield f"{c.id}: status {c.status.value!r} but no test or vector checks it"
+    yield from _misused(c)
     if c.status in NEEDS_REASON and not c.reason:
         yield f"{c.id}: status {c.status.value!r} needs a reason"
     yield from (
@@ -159,6 +157,43 @@ def _problems(c: Claim) -> Iterable[str]:
         )
 
 
+CAN_FAIL = frozenset(
+    {Status.TESTED, Status.CHECKED, Status.REPRODUCED, Status.REPRODUCED_ON_GENERATED_DATA}
+)
+"""The statuses that need a check that can fail: a test or a vector (a benchmark prints
+figures and cannot fail)."""
+CITED = "cited, not encoded"
+"""What an obligation's module says of a result it rests on without encoding it."""
+
+
+def _misused(c: Claim) -> Iterable[str]:
+    """Where a claim's status word says more than its checks show (:data:`MEANING`)."""
+    if c.status in CAN_FAIL and any(_checks(c)) and not (c.tests or c.vectors):
+        yield f"{c.id}: status {c.status.value!r} but no test or vector checks it"
+    layers = {name.split(".")[1] for name in c.implemented_in if name.startswith("gcv.")}
+    if c.status is Status.TESTED and not {"spec", "reference"} <= layers:
+        yield f"{c.id}: status 'tested' but it does not name a spec and a reference object"
+    if c.status is Status.MEASURED and not c.benchmarks:
+        yield f"{c.id}: status 'measured' but no benchmark measures it"
+    replayed = "gcv.replay.replay" in c.implemented_in or any(
+        v.startswith("scenarios/") for v in c.vectors
+    )
+    if c.status is Status.REPRODUCED and replayed and not c.encoding:
+        yield f"{c.id}: reproduced by a scenario, but it names no encoding it rests on"
+    for o in c.obligations:
+        if CITED in _obligation_text(o) and not c.cites:
+            yield f"{c.id}: obligation {o} cites a result it does not encode; name it in cites"
+
+
+def _obligation_text(obligation: str) -> str:
+    """The docstring of the module defining ``obligation``'s checks ("" if unknown)."""
+    from gcv.proofs.suite import OBLIGATIONS
+
+    found = [o for o in OBLIGATIONS if o.id == obligation]
+    module = inspect.getmodule(found[0].checks) if found else None
+    return " ".join((module.__doc__ or "").split()) if module else ""
+
+
 def _imports(name: str) -> bool:
     """Whether ``name`` imports; one that needs an extra not installed counts as importing,
     and is reported by :func:`needing_extras`."""
@@ -176,7 +211,9 @@ def needing_extras(claims: Iterable[Claim] = CLAIMS) -> list[str]:
             try:
                 _resolves(name)
             except NeedsExtra as missing:
-                lines.append(f"{c.id}: {name} needs {install_hint(missing.extra)}")
+                lines.append(
+                    f"{c.id}: {name} needs the {missing.extra} extra: {install_hint(missing.extra)}"
+                )
     return lines
 
 
@@ -247,6 +284,8 @@ def render_markdown(claims: Iterable[Claim] = CLAIMS) -> str:
         ]
         for c in mine:
             status = _status(c) + (f": {c.reason}" if c.reason else "")
+            status += f"; rests on the encoding: {c.encoding}" if c.encoding else ""
+            status += f"; cites, not checked here: {'; '.join(c.cites)}" if c.cites else ""
             code = "<br>".join(f"`{name}`" for name in c.implemented_in) or "-"
             cells = (f"`{c.id}`", f"**{c.label}**: {c.statement}", status, code, _checked_by(c))
             lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
@@ -301,7 +340,7 @@ def main(argv: list[str]) -> int:
     for problem in problems:
         print(f"dangling: {problem}")
     for line in needing_extras(CLAIMS):
-        print(f"not checked, needs an extra: {line}")
+        print(f"not checked here: {line}")
     if CHECKOUT is None:
         print("not checked: the tests and benchmarks named (they are in the source checkout)")
     if stale:

@@ -165,7 +165,8 @@ def _replay_turn(verifier: Verifier, trace_turn: TraceTurn) -> TurnOutcome:
     except GcvError as caught:
         error = caught
         # A rejected turn must leave D_t exactly as it was.
-        assert before is None or verifier.state.digest() == before, "a rejected turn changed D_t"
+        if before is not None and verifier.state.digest() != before:
+            raise RuntimeError(f"turn {trace_turn.number} was rejected but changed D_t") from caught
     checks = tuple(evaluate(verifier, e) for e in trace_turn.expectations)
     return TurnOutcome(trace_turn, report, error, checks)
 

@@ -54,7 +54,7 @@ def _turn(result: Replay, outcome: TurnOutcome) -> dict[str, object]:
     return {
         "turn": t.number,
         "speaker": t.turn.speaker,
-        "operations": [op.operation.value for op in t.turn.operations],
+        "operations": [op.name for op in t.turn.operations],
         "summary": [] if report is None else render_turn(report, result.verifier.state),
         "rejection": _rejection(outcome),
         "checks": [_check(c) for c in outcome.checks],

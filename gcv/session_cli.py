@@ -1,11 +1,13 @@
 """``gcv session``: a conversation kept in a store, fed turn by turn from the command line.
 
-    gcv session new --db FILE (--agents a,b,c | --trace T) [--snapshot-every K]
-    gcv session append --db FILE [TURNS] [--json] [--keep-going] [--wait SECONDS]
-    gcv session show --db FILE [--at N] [--json]
-    gcv session export --db FILE [--output OUT]
-    gcv session import TRACE --db FILE [--snapshot-every K]
+    gcv session new --db DB (--agents a,b,c | --trace T) [--snapshot-every K]
+    gcv session append --db DB [TURNS] [--json] [--keep-going] [--wait SECONDS]
+    gcv session show --db DB [--at N] [--json]
+    gcv session export --db DB [--output OUT]
+    gcv session import TRACE --db DB [--snapshot-every K]
 
+DB is a store file, or ``postgresql://...#NAME`` (session NAME of a PostgreSQL
+database); an export of one imported into the other moves a session between them.
 ``append`` reads one ``gcv-trace/1`` turn object per line (``turn`` optional:
 when given it must be the session's next number; a line is at most as long as a
 trace may be) from TURNS or standard input and prints the renderer's summary of
@@ -28,7 +30,7 @@ from gcv.draw import status_line
 from gcv.errors import MalformedTrace, OutOfSequence, StoreError, UnreadableFile
 from gcv.history import parse_turn_line
 from gcv.jsoninput import open_input, parse_json, read_lines
-from gcv.mapview import grounding_of
+from gcv.mapview import groundings
 from gcv.options import DB_VARIABLE, EXIT_BAD_INPUT, EXIT_OK, OptionParser, default_db, seconds
 from gcv.reference.errors import GcvError, MalformedInput
 from gcv.reference.render import render_state, render_turn
@@ -40,8 +42,10 @@ from gcv.store import (
     StoredSession,
     create_session,
     import_trace,
+    is_database_url,
     open_session,
 )
+from gcv.store.snapshot import collector_paused
 from gcv.trace import MAX_TRACE_BYTES, Trace, load_trace
 
 __all__ = ["main", "parse_agents", "show_state", "state_json", "turn_number"]
@@ -65,7 +69,8 @@ def show_state(verifier: Verifier, agents: Mapping[str, str]) -> list[str]:
     problems."""
     lines = render_state(verifier.state, agents)
     lines.append("grounding (whether Verify accepts each record now, Lemma 2.1):")
-    lines += [f"  {r}: {status_line(verifier.state, r)}" for r in verifier.state.records]
+    known = groundings(verifier.state)
+    lines += [f"  {r}: {status_line(verifier.state, r, g)}" for r, g in known.items()]
     problems = verifier.unexplained()
     lines.append("open problems:" if problems else "open problems: none")
     lines += [f"  {agents.get(p.agent, p.agent)}: {p.formula} (from {p.source})" for p in problems]
@@ -79,8 +84,9 @@ def state_json(verifier: Verifier) -> dict[str, Any]:
         for p in verifier.unexplained()
     ]
     dmap = verifier.state
-    grounding = {record: grounding_of(dmap, record) for record in dmap.records}
-    return {**dmap.snapshot(), "grounding": grounding, "open_problems": problems}
+    # One object or more per record, all kept: the cyclic collector's passes find nothing.
+    with collector_paused():
+        return {**dmap.snapshot(), "grounding": groundings(dmap), "open_problems": problems}
 
 
 def _trace_and_document(name: str) -> tuple[Trace, dict[str, Any]]:
@@ -96,8 +102,9 @@ def _new(args: argparse.Namespace) -> int:
     if args.trace is not None:
         _, header = _trace_and_document(args.trace)
     else:
-        # Named for its file, so that an export says which conversation it is.
-        header = {"name": Path(args.db).stem, "agents": parse_agents(args.agents)}
+        # Named for its file (or its session), so that an export says which it is.
+        name = args.db.rsplit("#", 1)[1] if is_database_url(args.db) else Path(args.db).stem
+        header = {"name": name, "agents": parse_agents(args.agents)}
     with create_session(args.db, header, snapshot_every=args.snapshot_every) as session:
         print(f"{args.db}: new session, agents {', '.join(session.verifier.state.agents)}")
     return EXIT_OK
@@ -124,8 +131,14 @@ def _lines(source: str) -> Iterator[tuple[int, bytes]]:
             yield number, line
 
 
-def _append_one(session: StoredSession, line: bytes, out: IO[str], as_json: bool) -> bool:
-    """Append one line's turn and print its summary; return whether it was accepted."""
+def _append_one(
+    session: StoredSession, line: bytes, out: IO[str], as_json: bool, where: str = ""
+) -> bool:
+    """Append one line's turn and print its summary; return whether it was accepted.
+
+    A rejected turn takes no number (the next turn repeats it: spec/trace-format.md), so
+    it is named by ``where`` too (its line), as several in a row would read alike.
+    """
     agents = session.header["agents"]
     turn, number = parse_turn_line(line, agents)
     try:
@@ -135,9 +148,9 @@ def _append_one(session: StoredSession, line: bytes, out: IO[str], as_json: bool
     except GcvError as error:
         if as_json:
             rejected = {"turn": session.turn + 1, "accepted": False, "error": error.as_dict()}
-            print(json.dumps(rejected), file=out)
+            print(json.dumps(rejected | ({"line": where} if where else {})), file=out)
         else:
-            print(f"T{session.turn + 1} rejected: {error}", file=out)
+            print(f"T{session.turn + 1} rejected ({where or 'not numbered'}): {error}", file=out)
         return False
     summary = render_turn(report, session.verifier.state, agents)
     if as_json:
@@ -160,7 +173,7 @@ def _append(args: argparse.Namespace) -> int:
                 continue
             offered += 1
             try:
-                accepted = _append_one(session, line, sys.stdout, args.json)
+                accepted = _append_one(session, line, sys.stdout, args.json, f"line {index}")
             except MalformedInput as error:
                 error.detail = f"line {index}: {error.detail}"
                 raise
@@ -183,9 +196,12 @@ def _show(args: argparse.Namespace) -> int:
     with open_session(args.db) as session:
         last = session.last_turn()
         at = last if args.at is None else args.at
-        verifier = session.state_at(at)
+        # The live map is D_last: a map of its own is made only for an earlier turn.
+        verifier = session.verifier if at == last else session.state_at(at)
         if args.json:
-            print(json.dumps(state_json(verifier), ensure_ascii=False))
+            state = state_json(verifier)
+            with collector_paused():  # the text's pieces, all kept until it is written
+                print(json.dumps(state, ensure_ascii=False))
             return EXIT_OK
         rejected = sum(entry.rejected is not None for entry in session.log())
         print(f"{args.db}: {last} turns accepted, {rejected} rejected; as of turn {at}")
@@ -221,10 +237,11 @@ def turn_number(text: str) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = OptionParser(
-        prog="gcv session", description="A conversation kept in an SQLite store, turn by turn."
+        prog="gcv session",
+        description="A conversation kept in a store (SQLite or PostgreSQL), turn by turn.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    db_help = f"the session's SQLite store (default: ${DB_VARIABLE})"
+    db_help = f"the session's store: a file, or postgresql://...#NAME (default: ${DB_VARIABLE})"
     db: dict[str, Any] = {"default": default_db(), "required": default_db() is None}
     snapshot_help = (
         f"accepted turns between snapshots, 0 for none (default {DEFAULT_SNAPSHOT_EVERY})"

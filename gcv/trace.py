@@ -27,19 +27,9 @@ from gcv.reference.epistemic.formula import Formula, parse, show
 from gcv.reference.epistemic.model import PlausibilityModel, build_model
 from gcv.reference.errors import GcvError, MalformedFormula, MalformedOperation
 from gcv.reference.identifiers import AgentId
-from gcv.reference.operations import (
-    ExpandAwareness,
-    Hypothesize,
-    Observe,
-    Operation,
-    OperationKind,
-    Question,
-    Resolve,
-    Revise,
-    Support,
-    Undermine,
-)
+from gcv.reference.operations import ORDER, Operation
 from gcv.reference.records import Kind
+from gcv.reference.rules.form import Form, Kinds, field_forms
 from gcv.reference.verifier import Turn
 
 __all__ = [
@@ -52,35 +42,13 @@ __all__ = [
     "load_trace",
     "operation_from_json",
     "operation_to_json",
+    "trace_from_document",
     "trace_schema",
+    "validate_turn_line",
 ]
 
 FORMAT = "gcv-trace/1"
 MAX_TRACE_BYTES = 64 * 1024 * 1024
-
-_CLASSES: Mapping[OperationKind, type[Operation]] = {
-    OperationKind.OBSERVE: Observe,
-    OperationKind.HYPOTHESIZE: Hypothesize,
-    OperationKind.SUPPORT: Support,
-    OperationKind.UNDERMINE: Undermine,
-    OperationKind.REVISE: Revise,
-    OperationKind.EXPAND_AWARENESS: ExpandAwareness,
-    OperationKind.RESOLVE: Resolve,
-    OperationKind.QUESTION: Question,
-}
-
-_SEQUENCE_FIELDS = frozenset(
-    {
-        "depends_on",
-        "evidence_depends_on",
-        "attackers",
-        "subsumes",
-        "premises",
-        "dissenters",
-        "agents",
-        "introduces",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +128,103 @@ def _location(path: Sequence[object]) -> str:
     return where.lstrip(".") or "(top level)"
 
 
-def _validate(document: object) -> None:
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def _offset(text: str, path: Sequence[object]) -> int | None:
+    """Where in the JSON ``text`` the value at ``path`` starts, or None where ``text`` is
+    not the document's own JSON (each member and element before it is decoded to be
+    skipped, so the offset is exact)."""
+    decoder, at = json.JSONDecoder(), _skip_space(text, 0)
+    try:
+        for step in path:
+            opening, at = text[at], _skip_space(text, at + 1)
+            if opening == "[" and isinstance(step, int):
+                for _ in range(step):
+                    at = _skip_space(text, decoder.raw_decode(text, at)[1])
+                    at = _skip_space(text, at + 1)  # the comma
+            elif opening == "{":
+                while True:
+                    key, at = json.decoder.scanstring(text, at + 1)  # type: ignore[attr-defined]
+                    at = _skip_space(text, _skip_space(text, at) + 1)  # the colon
+                    if key == step:
+                        break
+                    at = _skip_space(text, decoder.raw_decode(text, at)[1])
+                    at = _skip_space(text, at + 1)  # the comma
+            else:
+                return None
+    except (ValueError, IndexError):
+        return None
+    return at
+
+
+def _allowed(schema: Mapping[str, Any]) -> list[str]:
+    return sorted(name for name in schema.get("properties", {}) if name != "op")
+
+
+def describe_schema_error(
+    error: jsonschema.ValidationError,
+    document: object,
+    text: str | None = None,
+    one_turn: bool = False,
+) -> tuple[str, str]:
+    """(message, field) for a trace that breaks the schema, pointing at the line.
+
+    The message names the JSON line of ``text`` (when given), the turn by its number
+    (not for ``one_turn``: a turn line of ``gcv session append``, whose caller names
+    its line), the operation by its index and name, and, for a field the operation
+    does not have, the fields it allows; ``field`` is the offending field's path.
+    """
+    path = list(error.absolute_path)
+    field, message = _location(path), error.message
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        unknown = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        what = error.instance.get("op", "this object")
+        allowed = ", ".join(_allowed(error.schema))
+        message = f"unknown field {', '.join(map(repr, unknown))}; {what} allows: {allowed}"
+        path, field = [*path, unknown[0]], _location([*path, unknown[0]])
+    elif error.validator == "required" and "'" in error.message:
+        field = _location([*path, error.message.split("'")[1]])
+    where = []
+    offset = None if text is None or one_turn else _offset(text, path)
+    if offset is not None and text is not None:
+        where.append(f"line {text.count(chr(10), 0, offset) + 1}")
+    turns = document.get("turns") if isinstance(document, dict) else None
+    if path[:1] == ["turns"] and len(path) > 1 and isinstance(turns, list):
+        turn = turns[path[1]]
+        number = turn.get("turn") if isinstance(turn, dict) else None
+        if not one_turn:
+            where.append(f"turn {number}" if isinstance(number, int) else f"turns[{path[1]}]")
+        field = field.removeprefix(f"turns[{path[1]}].") if one_turn else field
+        operations = turn.get("operations") if isinstance(turn, dict) else None
+        if path[2:3] == ["operations"] and len(path) > 3 and isinstance(operations, list):
+            operation = operations[path[3]]
+            name = operation.get("op") if isinstance(operation, dict) else None
+            where.append(f"operation {path[3]}" + (f" ({name})" if isinstance(name, str) else ""))
+    return (f"{', '.join(where)}: " if where else "") + message, field
+
+
+def validate_turn_line(document: object) -> None:
+    """Validate a trace holding one turn line of ``gcv session append``; an error names
+    the operation and the field, not the trace's turn (the caller names the line).
+
+    Raises
+    ------
+    MalformedTrace
+        As :func:`load_trace`.
+    """
+    _validate(document, one_turn=True)
+
+
+def _validate(document: object, text: str | None = None, one_turn: bool = False) -> None:
     validator = SchemaValidator(trace_schema())
     error = jsonschema.exceptions.best_match(validator.iter_errors(document))
     if error is not None:
-        where = _location(error.absolute_path)
-        raise MalformedTrace(f"{where}: {error.message}", field=where)
+        message, field = describe_schema_error(error, document, text, one_turn)
+        raise MalformedTrace(message, field=field)
 
 
 def operation_from_json(data: Mapping[str, Any]) -> Operation:
@@ -174,27 +233,33 @@ def operation_from_json(data: Mapping[str, Any]) -> Operation:
     >>> operation_from_json({"op": "revise", "target": "h2", "attackers": ["h4"]})
     Revise(target='h2', attackers=('h4',))
     """
+    value = {rule.name: rule.value for rule in ORDER}[data["op"]]
+    forms = {f.name: f.form for f in field_forms(value)}
     fields = {k: v for k, v in data.items() if k not in ("op", "why")}
-    for name in _SEQUENCE_FIELDS & fields.keys():
-        fields[name] = tuple(fields[name])
-    if "kind" in fields:
-        fields["kind"] = Kind(fields["kind"])
-    if isinstance(fields.get("formula"), str):
-        try:
-            fields["formula"] = parse(fields["formula"])
-        except MalformedFormula as error:
-            raise MalformedOperation(f"{data['op']}: {error.detail}", field="formula") from None
-    return _CLASSES[OperationKind(data["op"])](**fields)
+    for name, given in fields.items():
+        match forms.get(name):
+            case Form.IDENTIFIERS | Form.ATOMS:
+                fields[name] = tuple(given)
+            case Kinds():
+                fields[name] = Kind(given)
+            case Form.FORMULA if isinstance(given, str):
+                try:
+                    fields[name] = parse(given)
+                except MalformedFormula as error:
+                    raise MalformedOperation(f"{data['op']}: {error.detail}", field=name) from None
+    operation: Operation = value(**fields)
+    return operation
 
 
 @icontract.ensure(lambda op, result: operation_from_json(result) == op, "the encoding round-trips")
 def operation_to_json(op: Operation) -> dict[str, Any]:
     """The JSON object of an operation, omitting fields at their defaults.
 
+    >>> from gcv.reference.operations import Revise
     >>> operation_to_json(Revise("h2", ("h4",)))
     {'op': 'revise', 'target': 'h2', 'attackers': ['h4']}
     """
-    data: dict[str, Any] = {"op": op.operation.value}
+    data: dict[str, Any] = {"op": op.name}
     for field in dataclasses.fields(op):
         value = getattr(op, field.name)
         if value == field.default:
@@ -318,8 +383,20 @@ def load_trace(text: str | bytes) -> Trace:
     if not isinstance(text, str | bytes):
         raise MalformedTrace(f"a trace is text or bytes, not {type(text).__name__}", field="text")
     document = parse_json(text, MAX_TRACE_BYTES, MalformedTrace, "a trace")
-    _validate(document)
+    _validate(document, text if isinstance(text, str) else text.decode("utf-8", "replace"))
     assert isinstance(document, dict), "the schema requires an object"
+    return trace_from_document(document)
+
+
+def trace_from_document(document: Mapping[str, Any]) -> Trace:
+    """The Trace of a ``gcv-trace/1`` document that meets the schema: one a store
+    exported from its own log, or one :func:`load_trace` validated.
+
+    Raises
+    ------
+    MalformedTrace
+        Its turns are numbered out of sequence, or an expectation or M_0 is malformed.
+    """
     turns = []
     following = 1
     for index, data in enumerate(document["turns"]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import z3
 
-from gcv.proofs.encode import LABEL, REC, State
+from gcv.proofs.encode import LABEL, REC, EncodedState
 from gcv.spec import core
 
 __all__ = ["Decoded", "decode_map", "decode_members", "decode_record", "is_definition_2_1_map"]
@@ -47,7 +47,7 @@ def _label(d: Decoded, term: z3.ExprRef) -> str:
     return str(value)
 
 
-def decode_map(d: Decoded, s: State) -> core.DependencyMap:
+def decode_map(d: Decoded, s: EncodedState) -> core.DependencyMap:
     """The state ``s`` as the spec's dependency map (its registered records only)."""
     args = [e for e in d.universe if d.holds(s.ex[e])]
     name = {str(e): d.names[str(e)] for e in args}
@@ -60,7 +60,7 @@ def decode_map(d: Decoded, s: State) -> core.DependencyMap:
     )
 
 
-def is_definition_2_1_map(d: Decoded, s: State) -> bool:
+def is_definition_2_1_map(d: Decoded, s: EncodedState) -> bool:
     """Whether the spec accepts ``s`` as a dependency map: every attack and Dep link of the
     model, over all its records, relates registered records (Definition 2.1)."""
     registered = {str(e) for e in d.universe if d.holds(s.ex[e])}

@@ -7,10 +7,11 @@ of every size.  A state is four arrays, as in Definition 2.1: ``ex`` (Args_t),
 its precondition is a conjunction of named clauses and its effect is a new state
 written with Store and Lambda, so no frame axioms are needed.
 
-What ties this to the Python engine: the label, attack and target clauses are
-read from :data:`gcv.reference.rules.RULES`, the table :mod:`gcv.reference.apply` and
-:mod:`gcv.reference.preconditions` run; the operation-specific structure (which
-parameters are registered, cited or attacked) follows the rows of
+What ties this to the Python engine: the operations and their order are the engine's
+rules (:data:`gcv.reference.operations.ORDER`), read when a transition is built, and
+the registration, label, attack and target clauses are read from each rule's row of
+Table 3, the row its checks and its effect read; the operation-specific structure
+(which parameters are registered, cited or attacked) follows the rows of
 ``spec/transition.py`` (Table 3's clauses), and ``tests/test_proofs_tied.py``
 checks on sampled concrete steps that the encoding, the engine and the spec
 transition accept the same operations and reach the same states.  That check
@@ -24,22 +25,24 @@ from dataclasses import dataclass, field
 
 import z3
 
-from gcv.reference.operations import OperationKind
+from gcv.reference import operations
 from gcv.reference.records import GOOD_STANDING, Standing
-from gcv.reference.rules import RULES, Registration, Rule
+from gcv.reference.rules import Registration, Row
 
 __all__ = [
     "LABEL",
     "LABELS",
+    "OPERATIONS",
     "REC",
+    "EncodedState",
     "Params",
     "Rules",
-    "State",
     "Transition",
     "conflict_free",
     "good",
     "initial",
     "no_return_to_good_standing",
+    "rows",
     "transition",
     "weakened_attacked",
     "well_formed",
@@ -58,8 +61,10 @@ def good(label: z3.ExprRef) -> z3.BoolRef:
 
 
 @dataclass(frozen=True)
-class State:
-    """D_t's argumentation part: Args_t, st_t, Att_t, Dep_t as arrays over records."""
+class EncodedState:
+    """D_t's argumentation part in Z3: Args_t, st_t, Att_t, Dep_t as arrays over records
+    (the spec's ``transition.State`` and the engine's ``DependencyMap`` hold the whole of
+    D_t)."""
 
     ex: z3.ArrayRef
     st: z3.ArrayRef
@@ -67,9 +72,9 @@ class State:
     dep: z3.ArrayRef
 
     @staticmethod
-    def fresh(prefix: str) -> State:
+    def fresh(prefix: str) -> EncodedState:
         """A state of fresh, unconstrained arrays."""
-        return State(
+        return EncodedState(
             z3.Array(f"{prefix}.ex", REC, z3.BoolSort()),
             z3.Array(f"{prefix}.st", REC, LABEL),
             z3.Array(f"{prefix}.att", REC, REC, z3.BoolSort()),
@@ -77,7 +82,7 @@ class State:
         )
 
 
-def initial(s: State) -> z3.BoolRef:
+def initial(s: EncodedState) -> z3.BoolRef:
     """D_0: no records, no attacks, no Dep links."""
     return z3.And(
         z3.ForAll([_x], z3.Not(s.ex[_x])),
@@ -85,7 +90,7 @@ def initial(s: State) -> z3.BoolRef:
     )
 
 
-def well_formed(s: State) -> z3.BoolRef:
+def well_formed(s: EncodedState) -> z3.BoolRef:
     """Att_t and Dep_t relate registered records only (Definition 2.1)."""
     return z3.ForAll(
         [_x, _y],
@@ -93,12 +98,12 @@ def well_formed(s: State) -> z3.BoolRef:
     )
 
 
-def conflict_free(s: State) -> z3.BoolRef:
+def conflict_free(s: EncodedState) -> z3.BoolRef:
     """Lemma 2.2: no argument of S_t is the target of an attack."""
     return z3.ForAll([_x, _y], z3.Implies(z3.And(s.att[_x, _y], s.ex[_y]), z3.Not(good(s.st[_y]))))
 
 
-def weakened_attacked(s: State) -> z3.BoolRef:
+def weakened_attacked(s: EncodedState) -> z3.BoolRef:
     """Every registered weakened record has a recorded attacker: a weakened label is set
     only by Undermine, which adds the attack (proof of Lemma 2.2)."""
     return z3.ForAll(
@@ -110,7 +115,7 @@ def weakened_attacked(s: State) -> z3.BoolRef:
     )
 
 
-def no_return_to_good_standing(before: State, after: State) -> z3.BoolRef:
+def no_return_to_good_standing(before: EncodedState, after: EncodedState) -> z3.BoolRef:
     """No registered weakened or abandoned record is in S_t afterwards."""
     return z3.ForAll(
         [_x],
@@ -151,9 +156,9 @@ class Params:
 class Transition:
     """One operation: its precondition as named clauses, and the state it leads to."""
 
-    operation: OperationKind
+    operation: str
     clauses: dict[str, z3.BoolRef]
-    after: State
+    after: EncodedState
     dropped: frozenset[str] = field(default_factory=frozenset)
 
     @property
@@ -164,18 +169,18 @@ class Transition:
 
     def without(self, clause: str) -> Transition:
         """The same transition with one precondition clause removed."""
-        assert clause in self.clauses, f"{self.operation.value} has no clause {clause!r}"
+        assert clause in self.clauses, f"{self.operation} has no clause {clause!r}"
         return Transition(self.operation, self.clauses, self.after, self.dropped | {clause})
 
 
 # -- clause builders ----------------------------------------------------------------
 
 
-def _all_registered(s: State, members: z3.ArrayRef) -> z3.BoolRef:
+def _all_registered(s: EncodedState, members: z3.ArrayRef) -> z3.BoolRef:
     return z3.ForAll([_x], z3.Implies(members[_x], s.ex[_x]))
 
 
-def _all_good(s: State, members: z3.ArrayRef) -> z3.BoolRef:
+def _all_good(s: EncodedState, members: z3.ArrayRef) -> z3.BoolRef:
     return z3.ForAll([_x], z3.Implies(members[_x], good(s.st[_x])))
 
 
@@ -183,12 +188,20 @@ def _excludes(members: z3.ArrayRef, record: z3.ExprRef) -> z3.BoolRef:
     return z3.Not(members[record])
 
 
-Rules = Mapping[OperationKind, Rule]
+OPERATIONS: tuple[str, ...] = tuple(rule.name for rule in operations.ORDER)
+"""The operations' names, in the engine's order."""
+
+Rules = Mapping[str, Row]
+"""Each operation's row of Table 3, by name."""
 
 
-def _target_clauses(
-    rules: Rules, s: State, op: OperationKind, t: z3.ExprRef
-) -> dict[str, z3.BoolRef]:
+def rows() -> Rules:
+    """The rows of the engine's rules, as :data:`~gcv.reference.operations.ORDER` holds
+    them now."""
+    return {rule.name: rule.row for rule in operations.ORDER}
+
+
+def _target_clauses(rules: Rules, s: EncodedState, op: str, t: z3.ExprRef) -> dict[str, z3.BoolRef]:
     rule = rules[op]
     labels = sorted(rule.target_standing, key=lambda label: label.value)
     clauses = {
@@ -203,16 +216,16 @@ def _target_clauses(
 # -- effect builders ----------------------------------------------------------------
 
 
-def _register(s: State, record: z3.ExprRef, supports: z3.ArrayRef) -> State:
+def _register(s: EncodedState, record: z3.ExprRef, supports: z3.ArrayRef) -> EncodedState:
     """A new active record resting on ``supports`` (apply._register)."""
     dep = z3.Lambda([_x, _y], z3.Or(s.dep[_x, _y], z3.And(_x == record, supports[_y])))
-    return State(
+    return EncodedState(
         z3.Store(s.ex, record, True), z3.Store(s.st, record, LABELS[Standing.ACTIVE]), s.att, dep
     )
 
 
-def _when(condition: z3.BoolRef, then: State, otherwise: State) -> State:
-    return State(
+def _when(condition: z3.BoolRef, then: EncodedState, otherwise: EncodedState) -> EncodedState:
+    return EncodedState(
         z3.If(condition, then.ex, otherwise.ex),
         z3.If(condition, then.st, otherwise.st),
         z3.If(condition, then.att, otherwise.att),
@@ -220,13 +233,15 @@ def _when(condition: z3.BoolRef, then: State, otherwise: State) -> State:
     )
 
 
-def _with_dep(s: State, extra: Callable[[z3.ExprRef, z3.ExprRef], z3.BoolRef]) -> State:
-    return State(s.ex, s.st, s.att, z3.Lambda([_x, _y], z3.Or(s.dep[_x, _y], extra(_x, _y))))
+def _with_dep(
+    s: EncodedState, extra: Callable[[z3.ExprRef, z3.ExprRef], z3.BoolRef]
+) -> EncodedState:
+    return EncodedState(s.ex, s.st, s.att, z3.Lambda([_x, _y], z3.Or(s.dep[_x, _y], extra(_x, _y))))
 
 
 def _table_effect(
-    rules: Rules, s: State, op: OperationKind, target: z3.ExprRef, attackers: z3.ArrayRef | None
-) -> State:
+    rules: Rules, s: EncodedState, op: str, target: z3.ExprRef, attackers: z3.ArrayRef | None
+) -> EncodedState:
     """The label and attack effects of the table's row for ``op`` on ``target``.
 
     ``attackers`` is what the engine attacks with (``apply._attackers``: Undermine's
@@ -239,7 +254,7 @@ def _table_effect(
     st = (
         s.st if rule.target_becomes is None else z3.Store(s.st, target, LABELS[rule.target_becomes])
     )
-    return State(s.ex, st, att, s.dep)
+    return EncodedState(s.ex, st, att, s.dep)
 
 
 def _singleton(record: z3.ExprRef) -> z3.ArrayRef:
@@ -249,7 +264,7 @@ def _singleton(record: z3.ExprRef) -> z3.ArrayRef:
 # -- the eight operations ---------------------------------------------------------------
 
 
-def _registering(rules: Rules, s: State, p: Params, op: OperationKind) -> Transition:
+def _registering(rules: Rules, s: EncodedState, p: Params, op: str) -> Transition:
     assert rules[op].registers is Registration.ALWAYS
     clauses = {
         "new record fresh": z3.Not(s.ex[p.new]),
@@ -259,14 +274,14 @@ def _registering(rules: Rules, s: State, p: Params, op: OperationKind) -> Transi
     return Transition(op, clauses, _register(s, p.new, p.cited))
 
 
-def _question(rules: Rules, s: State, p: Params) -> Transition:
+def _question(rules: Rules, s: EncodedState, p: Params) -> Transition:
     # No record, and its issue's id is checked against none (T3.question.issue-ids-apart);
     # (Args, st, Att, Dep) are unchanged.
-    assert rules[OperationKind.QUESTION].registers is Registration.NEVER
-    return Transition(OperationKind.QUESTION, {}, s)
+    assert rules["question"].registers is Registration.NEVER
+    return Transition("question", {}, s)
 
 
-def _evidence(rules: Rules, s: State, p: Params, op: OperationKind) -> Transition:
+def _evidence(rules: Rules, s: EncodedState, p: Params, op: str) -> Transition:
     assert rules[op].registers is Registration.EVIDENCE
     e, t = p.evidence, p.target
     clauses = _target_clauses(rules, s, op, t) | {
@@ -283,14 +298,14 @@ def _evidence(rules: Rules, s: State, p: Params, op: OperationKind) -> Transitio
     if rules[op].grounds_in_good_standing:
         clauses["reused evidence in S_t"] = z3.Implies(z3.Not(p.registers_evidence), good(s.st[e]))
     registered = _when(p.registers_evidence, _register(s, e, p.cited), s)
-    if op is OperationKind.SUPPORT:  # the evidence joins Dep(target)
+    if op == "support":  # the evidence joins Dep(target)
         registered = _with_dep(registered, lambda a, b: z3.And(a == t, b == e))
-    attackers = _singleton(e) if op is OperationKind.UNDERMINE else None
+    attackers = _singleton(e) if op == "undermine" else None
     return Transition(op, clauses, _table_effect(rules, registered, op, t, attackers))
 
 
-def _revise(rules: Rules, s: State, p: Params) -> Transition:
-    op = OperationKind.REVISE
+def _revise(rules: Rules, s: EncodedState, p: Params) -> Transition:
+    op = "revise"
     clauses = _target_clauses(rules, s, op, p.target) | {
         "attackers registered": _all_registered(s, p.attackers),
         "attackers exclude the target": _excludes(p.attackers, p.target),
@@ -300,8 +315,8 @@ def _revise(rules: Rules, s: State, p: Params) -> Transition:
     return Transition(op, clauses, _table_effect(rules, s, op, p.target, p.attackers))
 
 
-def _resolve(rules: Rules, s: State, p: Params) -> Transition:
-    op, t = OperationKind.RESOLVE, p.target
+def _resolve(rules: Rules, s: EncodedState, p: Params) -> Transition:
+    op, t = "resolve", p.target
     clauses = _target_clauses(rules, s, op, t) | {
         "subsumed registered": _all_registered(s, p.subsumes),
         "subsumed exclude the target": _excludes(p.subsumes, t),
@@ -316,25 +331,25 @@ def _resolve(rules: Rules, s: State, p: Params) -> Transition:
     return Transition(op, clauses, _table_effect(rules, linked, op, t, None))
 
 
-def transition(op: OperationKind, s: State, p: Params, rules: Rules | None = None) -> Transition:
-    """The transition of ``op`` from state ``s`` with parameters ``p``, under ``rules``
-    (the engine's table, read when called, unless given).
+def transition(op: str, s: EncodedState, p: Params, rules: Rules | None = None) -> Transition:
+    """The transition of the operation ``op`` (its name) from state ``s`` with parameters
+    ``p``, under ``rules`` (the engine's rows, read when called, unless given).
 
     Expand-Awareness changes only M_t's vocabulary, which this encoding does not
     model: on (Args, st, Att, Dep) it is the identity.
     """
-    rules = RULES if rules is None else rules
+    rules = rows() if rules is None else rules
     match op:
-        case OperationKind.OBSERVE | OperationKind.HYPOTHESIZE:
+        case "observe" | "hypothesize":
             return _registering(rules, s, p, op)
-        case OperationKind.QUESTION:
+        case "question":
             return _question(rules, s, p)
-        case OperationKind.SUPPORT | OperationKind.UNDERMINE:
+        case "support" | "undermine":
             return _evidence(rules, s, p, op)
-        case OperationKind.REVISE:
+        case "revise":
             return _revise(rules, s, p)
-        case OperationKind.RESOLVE:
+        case "resolve":
             return _resolve(rules, s, p)
-        case OperationKind.EXPAND_AWARENESS:
+        case "expand-awareness":
             return Transition(op, {}, s)
     raise AssertionError(f"unknown operation {op}")

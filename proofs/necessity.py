@@ -15,8 +15,9 @@ import z3
 
 from gcv.progress import progress
 from gcv.proofs.encode import (
+    OPERATIONS,
+    EncodedState,
     Params,
-    State,
     conflict_free,
     no_return_to_good_standing,
     transition,
@@ -24,11 +25,10 @@ from gcv.proofs.encode import (
 )
 from gcv.proofs.obligations.standing import abandoned_stays_abandoned
 from gcv.proofs.solver import DEFAULT_TIMEOUT_MS, Outcome, prove
-from gcv.reference.operations import OperationKind
 
 __all__ = ["PROPERTIES", "Row", "necessity_table", "render_markdown"]
 
-PROPERTIES: dict[str, Callable[[State, State], z3.BoolRef]] = {
+PROPERTIES: dict[str, Callable[[EncodedState, EncodedState], z3.BoolRef]] = {
     "well-formed": lambda before, after: well_formed(after),
     "Lemma 2.2": lambda before, after: conflict_free(after),
     "no return to S_t": no_return_to_good_standing,
@@ -40,7 +40,7 @@ PROPERTIES: dict[str, Callable[[State, State], z3.BoolRef]] = {
 class Row:
     """One precondition clause and, per property, the outcome without it."""
 
-    operation: OperationKind
+    operation: str
     clause: str
     outcomes: dict[str, Outcome]
 
@@ -54,9 +54,9 @@ def necessity_table(timeout_ms: int = DEFAULT_TIMEOUT_MS, quiet: bool = True) ->
 
     A bar counts the operations on a terminal unless ``quiet``.
     """
-    s, p = State.fresh("s"), Params.fresh("p")
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
     rows = []
-    for op in progress(OperationKind, "operations", quiet=quiet):
+    for op in progress(OPERATIONS, "operations", quiet=quiet):
         full = transition(op, s, p)
         for clause in full.clauses:
             t = full.without(clause)
@@ -80,5 +80,5 @@ def render_markdown(rows: list[Row]) -> str:
             else ("-" if row.outcomes[p] is Outcome.PROVED else row.outcomes[p].value)
             for p in PROPERTIES
         ]
-        lines.append(f"| {row.operation.value} | {row.clause} | " + " | ".join(cells) + " |")
+        lines.append(f"| {row.operation} | {row.clause} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

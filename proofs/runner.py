@@ -2,6 +2,12 @@
 
 Exit code 0 when every obligation is proved and every twin refuted (its
 counterexample confirmed by the spec), 1 otherwise, 2 on bad arguments.
+
+``gcv prove --code`` instead verifies the walks of ``reference/closure.py`` as written, with
+Nagini run from its own environment (``--setup`` makes it), checks the module-level
+bindings that decide which function answers, and runs each one's planted twins
+(:mod:`gcv.proofs.code.suite`); the exit code is 0 only when all verify, the bindings hold
+and every twin is refuted.
 """
 
 from __future__ import annotations
@@ -10,12 +16,17 @@ import argparse
 import fnmatch
 import json
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gcv.progress import add_quiet_argument, progress
 from gcv.proofs.necessity import necessity_table, render_markdown
 from gcv.proofs.registry import Budget, Report, run
 from gcv.proofs.solver import DEFAULT_TIMEOUT_MS
 from gcv.proofs.suite import OBLIGATIONS
+
+if TYPE_CHECKING:
+    from gcv.proofs.code.suite import CodeReport
 
 __all__ = ["main", "run_suite"]
 
@@ -79,6 +90,58 @@ def _print_table(reports: list[Report]) -> None:
             print(f"  twin of {r.obligation.id}: {t.name}: {verdict}: {outcome}; {t.replay}")
 
 
+def _code(args: argparse.Namespace) -> int:
+    from gcv.proofs.code import nagini, suite  # the source proofs, only when asked for
+
+    env = nagini.environment(args.proofs_env)
+    if args.setup:
+        nagini.set_up(env)
+        return 0
+    functions = tuple(args.only.split(",")) if args.only != "*" else None
+    say = (lambda _: None) if args.quiet else (lambda text: print(text, file=sys.stderr))
+    report = suite.run(env, functions=functions, twins=not args.no_twins, progress=say)
+    if args.json:
+        print(json.dumps(_code_json(report), indent=2))
+        return 0 if report.ok else 1
+    print(f"source: {report.source}")
+    for v in report.verifications:
+        verdict = "verified" if v.verified else "NOT VERIFIED"
+        print(f"{v.function:18} {verdict:13} {v.cpu_seconds:7.1f} s CPU")
+        if not v.verified:
+            print("    " + v.errors.replace("\n", "\n    "))
+    print("module-level bindings: " + ("hold" if not report.bindings else "PROBLEMS"))
+    for problem in report.bindings:
+        print(f"    {problem}")
+    for t in report.twins:
+        verdict = "refuted" if t.refuted else "NOT REFUTED"
+        cost = f" ({t.cpu_seconds:.1f} s CPU)" if t.cpu_seconds else ""
+        print(f"twin of {t.planted.function}: {t.planted.what}: {verdict}{cost}")
+        if t.detail:
+            print("    " + t.detail.splitlines()[0][:160])
+    return 0 if report.ok else 1
+
+
+def _code_json(report: CodeReport) -> dict[str, object]:
+    return {
+        "source": report.source,
+        "ok": report.ok,
+        "verifications": [
+            {"function": v.function, "verified": v.verified, "cpu_seconds": round(v.cpu_seconds, 1)}
+            for v in report.verifications
+        ],
+        "bindings": list(report.bindings),
+        "twins": [
+            {
+                "function": t.planted.function,
+                "change": t.planted.what,
+                "refuted": t.refuted,
+                "cpu_seconds": round(t.cpu_seconds, 1),
+            }
+            for t in report.twins
+        ],
+    }
+
+
 def main(argv: list[str]) -> int:
     """Run the suite; see ``gcv prove --help``."""
     parser = argparse.ArgumentParser(prog="gcv prove", description=__doc__)
@@ -89,8 +152,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--necessity", action="store_true", help="print the precondition-necessity table"
     )
+    code = parser.add_argument_group("the source proofs (Nagini)")
+    code.add_argument(
+        "--code",
+        action="store_true",
+        help="verify the walks of reference/closure.py as written, with twins (--only: functions)",
+    )
+    code.add_argument(
+        "--setup", action="store_true", help="with --code: make the proofs environment first"
+    )
+    code.add_argument(
+        "--proofs-env",
+        type=Path,
+        help="the proofs environment (default: $GCV_PROOFS_ENV or .venv-proofs)",
+    )
+    code.add_argument("--no-twins", action="store_true", help="with --code: skip the twins")
     add_quiet_argument(parser)
     args = parser.parse_args(argv)
+    if args.code:
+        return _code(args)
     if args.necessity:
         print(render_markdown(necessity_table(args.timeout, quiet=args.quiet)))
         return 0

@@ -4,6 +4,7 @@ the lineage module)."""
 from __future__ import annotations
 
 from gcv.proofs.obligations import (
+    abduction,
     affected,
     bounded,
     closure_loop,
@@ -42,5 +43,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     stabilisation.OBLIGATION,
     closure_loop.OBLIGATION,
     plausibility.OBLIGATION,
+    abduction.OBLIGATION,
     lineage_modulus.OBLIGATION,
 )

@@ -1,14 +1,14 @@
 """Table 3 stated a second time, from ``spec/normative.md`` and ``spec/transition.py``.
 
-:mod:`gcv.proofs.encode` builds each operation's transition from the engine's table
-(:data:`gcv.reference.rules.RULES`).  This module states the same transitions without reading
-that table: each precondition clause is named by the ``spec/transition.py`` clause it
-states (with the field, for the clauses several fields share), the labels a target may
-carry are the spec's ``*_TARGETS`` sets, and each next state is written pointwise, one
-Lambda per component, rather than by Store and composition.  The ``table-3`` obligation
-proves the two equal for every state and every parameter (unbounded), so a change to a
-row of the engine's table that changes its transition is a failed proof; and the
-non-vacuity twins of the other obligations, built from this statement, do not depend on
+:mod:`gcv.proofs.encode` builds each operation's transition from the engine's table (the
+rows of :data:`gcv.reference.operations.ORDER`). This module states the same transitions
+without reading that table: each precondition clause is named by the ``spec/transition.py``
+clause it states (with the field, for the clauses several fields share), the labels a
+target may carry are the spec's ``*_TARGETS`` sets, and each next state is written
+pointwise, one Lambda per component, rather than by Store and composition. The ``table-3``
+obligation proves the two equal for every state and every parameter (unbounded), so a
+change to a row of the engine's table that changes its transition is a failed proof; and
+the non-vacuity twins of the other obligations, built from this statement, do not depend on
 the table's current rows.
 """
 
@@ -18,8 +18,7 @@ from collections.abc import Callable, Collection
 
 import z3
 
-from gcv.proofs.encode import LABELS, REC, Params, State, Transition, good
-from gcv.reference.operations import OperationKind
+from gcv.proofs.encode import LABELS, REC, EncodedState, Params, Transition, good
 from gcv.reference.records import Standing
 from gcv.spec import transition as spec
 from gcv.spec.clauses import (
@@ -44,7 +43,7 @@ _x, _y = z3.Consts("x y", REC)
 Pairs = Callable[[z3.ExprRef, z3.ExprRef], z3.BoolRef]
 
 
-def _labelled(s: State, record: z3.ExprRef, labels: Collection[str]) -> z3.BoolRef:
+def _labelled(s: EncodedState, record: z3.ExprRef, labels: Collection[str]) -> z3.BoolRef:
     """``record`` carries one of the spec's labels ``labels``."""
     return z3.Or([s.st[record] == LABELS[Standing(label)] for label in sorted(labels)])
 
@@ -54,18 +53,18 @@ def _every(members: z3.ArrayRef, holds: Callable[[z3.ExprRef], z3.BoolRef]) -> z
 
 
 def _next(
-    s: State,
+    s: EncodedState,
     *,
     joins: Callable[[z3.ExprRef], z3.BoolRef] = lambda x: z3.BoolVal(False),
     label: Callable[[z3.ExprRef, z3.ExprRef], z3.ExprRef] | None = None,
     attacks: Pairs = lambda x, y: z3.BoolVal(False),
     links: Pairs = lambda x, y: z3.BoolVal(False),
-) -> State:
+) -> EncodedState:
     """The state after: records ``joins`` join Args_t (T3.register.new-active: labelled
     active), ``label(x, old)`` gives every other label, ``attacks`` and ``links`` are
     added to Att_t and Dep_t."""
     relabel = label or (lambda x, old: old)
-    return State(
+    return EncodedState(
         z3.Lambda([_x], z3.Or(s.ex[_x], joins(_x))),
         z3.Lambda([_x], z3.If(joins(_x), LABELS[Standing.ACTIVE], relabel(_x, s.st[_x]))),
         z3.Lambda([_x, _y], z3.Or(s.att[_x, _y], attacks(_x, _y))),
@@ -79,7 +78,9 @@ def _becomes(
     return lambda x, old: z3.If(x == target, LABELS[standing], old)
 
 
-def _new_record(s: State, new: z3.ExprRef, cited: z3.ArrayRef, field: str) -> dict[str, z3.BoolRef]:
+def _new_record(
+    s: EncodedState, new: z3.ExprRef, cited: z3.ArrayRef, field: str
+) -> dict[str, z3.BoolRef]:
     """The clauses of a record an operation registers, resting on ``cited``."""
     return {
         f"{ID_NEW}: {field}": z3.Not(s.ex[new]),
@@ -88,26 +89,28 @@ def _new_record(s: State, new: z3.ExprRef, cited: z3.ArrayRef, field: str) -> di
     }
 
 
-def _registering(s: State, p: Params, op: OperationKind) -> Transition:
+def _registering(s: EncodedState, p: Params, op: str) -> Transition:
     # T3.register.*: Observe and Hypothesize.
     after = _next(s, joins=lambda x: x == p.new, links=lambda x, y: z3.And(x == p.new, p.cited[y]))
     return Transition(op, _new_record(s, p.new, p.cited, "id"), after)
 
 
-def _question(s: State, p: Params) -> Transition:
+def _question(s: EncodedState, p: Params) -> Transition:
     # T3.question.registers-record: no record; T3.question.issue-ids-apart: its issue's id
     # is checked against none.
-    return Transition(OperationKind.QUESTION, {}, s)
+    return Transition("question", {}, s)
 
 
-def _target(s: State, t: z3.ExprRef, clause: str, labels: Collection[str]) -> dict[str, z3.BoolRef]:
+def _target(
+    s: EncodedState, t: z3.ExprRef, clause: str, labels: Collection[str]
+) -> dict[str, z3.BoolRef]:
     return {
         f"{CITED_REGISTERED}: target": s.ex[t],
         clause: _labelled(s, t, labels),
     }
 
 
-def _evidence_clauses(s: State, p: Params) -> dict[str, z3.BoolRef]:
+def _evidence_clauses(s: EncodedState, p: Params) -> dict[str, z3.BoolRef]:
     """T3.evidence.*: new evidence is registered, existing evidence is in S_t."""
     registers, e = p.registers_evidence, p.evidence
     new = {
@@ -128,7 +131,7 @@ def _evidence_links(p: Params) -> Pairs:
     return lambda x, y: z3.And(p.registers_evidence, x == p.evidence, p.cited[y])
 
 
-def _support(s: State, p: Params) -> Transition:
+def _support(s: EncodedState, p: Params) -> Transition:
     clauses = _target(s, p.target, SUPPORT_TARGET, spec.SUPPORT_TARGETS)
     # T3.support.evidence-joins-dep; T3.support.no-label-change: no label, no attack.
     after = _next(
@@ -136,10 +139,10 @@ def _support(s: State, p: Params) -> Transition:
         joins=_evidence_joins(p),
         links=lambda x, y: z3.Or(_evidence_links(p)(x, y), z3.And(x == p.target, y == p.evidence)),
     )
-    return Transition(OperationKind.SUPPORT, clauses | _evidence_clauses(s, p), after)
+    return Transition("support", clauses | _evidence_clauses(s, p), after)
 
 
-def _undermine(s: State, p: Params) -> Transition:
+def _undermine(s: EncodedState, p: Params) -> Transition:
     clauses = _target(s, p.target, UNDERMINE_TARGET, spec.UNDERMINE_TARGETS)
     # T3.undermine.attack-weakened.
     after = _next(
@@ -149,10 +152,10 @@ def _undermine(s: State, p: Params) -> Transition:
         attacks=lambda x, y: z3.And(x == p.evidence, y == p.target),
         links=_evidence_links(p),
     )
-    return Transition(OperationKind.UNDERMINE, clauses | _evidence_clauses(s, p), after)
+    return Transition("undermine", clauses | _evidence_clauses(s, p), after)
 
 
-def _revise(s: State, p: Params) -> Transition:
+def _revise(s: EncodedState, p: Params) -> Transition:
     t, attackers = p.target, p.attackers
     clauses = _target(s, t, REVISE_TARGET, spec.REVISE_TARGETS) | {
         f"{CITED_REGISTERED}: attackers": _every(attackers, lambda x: s.ex[x]),
@@ -165,10 +168,10 @@ def _revise(s: State, p: Params) -> Transition:
         label=_becomes(t, Standing.ABANDONED),
         attacks=lambda x, y: z3.And(attackers[x], y == t),
     )
-    return Transition(OperationKind.REVISE, clauses, after)
+    return Transition("revise", clauses, after)
 
 
-def _resolve(s: State, p: Params) -> Transition:
+def _resolve(s: EncodedState, p: Params) -> Transition:
     t = p.target
     clauses = _target(s, t, RESOLVE_TARGET, spec.RESOLVE_TARGETS) | {
         RESOLVE_UNATTACKED: z3.ForAll([_x], z3.Not(s.att[_x, t])),
@@ -184,25 +187,25 @@ def _resolve(s: State, p: Params) -> Transition:
         label=_becomes(t, Standing.RESOLVED),
         links=lambda x, y: z3.Or(z3.And(p.subsumes[x], y == t), z3.And(x == t, p.premises[y])),
     )
-    return Transition(OperationKind.RESOLVE, clauses, after)
+    return Transition("resolve", clauses, after)
 
 
-def stated(op: OperationKind, s: State, p: Params) -> Transition:
+def stated(op: str, s: EncodedState, p: Params) -> Transition:
     """Table 3's transition of ``op`` from ``s`` with ``p``, as ``spec/normative.md`` states
     it.  Expand-Awareness changes only M_t (del.expand-awareness): the identity here."""
     match op:
-        case OperationKind.OBSERVE | OperationKind.HYPOTHESIZE:
+        case "observe" | "hypothesize":
             return _registering(s, p, op)
-        case OperationKind.QUESTION:
+        case "question":
             return _question(s, p)
-        case OperationKind.SUPPORT:
+        case "support":
             return _support(s, p)
-        case OperationKind.UNDERMINE:
+        case "undermine":
             return _undermine(s, p)
-        case OperationKind.REVISE:
+        case "revise":
             return _revise(s, p)
-        case OperationKind.RESOLVE:
+        case "resolve":
             return _resolve(s, p)
-        case OperationKind.EXPAND_AWARENESS:
+        case "expand-awareness":
             return Transition(op, {}, s)
     raise AssertionError(f"unknown operation {op}")

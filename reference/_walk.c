@@ -16,8 +16,11 @@
  * no Python object; building the answer runs with the collector paused), so a finalizer
  * cannot re-enter the kernel or change the map under it.
  *
- * GCV_PURE_WALK set to anything but "" or "0" makes the import fail, so the engine falls
- * back to the pure walk exactly as when no compiler was present at install.
+ * The module says which build it is (BUILD: the name setup.py compiled it with, or None for
+ * a build made outside setup.py) and whether GCV_PURE_WALK (set to anything but "" or "0")
+ * asks for the pure walk (PURE_FORCED); gcv.reference.closure lets the kernel answer only
+ * when neither forbids it and setup.py recorded that this very build passed the check of
+ * gcv.reference.walk_check (equal to the pure walk on every small map and on long ones).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -431,11 +434,6 @@ static struct PyModuleDef walk_module = {
 PyMODINIT_FUNC
 PyInit__walk(void)
 {
-    const char *pure = getenv("GCV_PURE_WALK");
-    if (pure != NULL && pure[0] != '\0' && strcmp(pure, "0") != 0) {
-        PyErr_SetString(PyExc_ImportError, "GCV_PURE_WALK is set: the pure Python walk answers");
-        return NULL;
-    }
     static const char *fields[5] = {"candidate", "grounded", "closure", "witness", "path"};
     for (int i = 0; i < 5; i++) {
         if (field_names[i] == NULL && (field_names[i] = PyUnicode_InternFromString(fields[i])) == NULL) {
@@ -453,5 +451,23 @@ PyInit__walk(void)
             return NULL;
         }
     }
-    return PyModule_Create(&walk_module);
+    PyObject *module = PyModule_Create(&walk_module);
+    if (module == NULL) {
+        return NULL;
+    }
+#ifdef GCV_WALK_BUILD
+    PyObject *build = PyUnicode_FromString(GCV_WALK_BUILD);
+#else
+    PyObject *build = Py_NewRef(Py_None);
+#endif
+    const char *pure = getenv("GCV_PURE_WALK");
+    int forced = pure != NULL && pure[0] != '\0' && strcmp(pure, "0") != 0;
+    int failed = build == NULL || PyModule_AddObjectRef(module, "BUILD", build) < 0
+                 || PyModule_AddObjectRef(module, "PURE_FORCED", forced ? Py_True : Py_False) < 0;
+    Py_XDECREF(build);
+    if (failed) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

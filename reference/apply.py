@@ -1,76 +1,97 @@
 """A turn's updates (Algorithm 1, Appendix A.3): each operation checked, then applied to D_t.
 
-:func:`apply_operations` owns the turn: the fixed operation order (stated once, as
-:data:`~gcv.reference.operations.APPLICATION_ORDER`) and Observe's simultaneous hard
-announcements.  :func:`apply_operation` checks one operation against the state as the
-turn has left it so far (:mod:`gcv.reference.preconditions`), then applies it through
-its home in :mod:`gcv.reference.rules`: its argumentation effect and its epistemic
-effect, in the same call, so both are part of the same atomic turn.
+:func:`apply_operations` owns the turn: the operations in the fixed order of
+:data:`~gcv.reference.operations.ORDER`, and after the last of a kind what its rule
+settles for the turn (Observe's simultaneous hard announcements).
+:func:`apply_operation` checks one operation against the state as the turn has left it
+so far (its rule's ``check``: Table 3's preconditions, then those on M_t), then applies
+it (its rule's ``apply``: its argumentation effect and its epistemic effect, in the same
+call, so both are part of the same atomic turn).  Every operation goes through the same
+two calls: nothing here names one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping
+from typing import Any
 
 import icontract
 
-from gcv.reference.depmap import DependencyMap
-from gcv.reference.epistemic.abduction import keeps_the_queue
-from gcv.reference.epistemic.effects import (
-    EpistemicState,
-    announce_simultaneously,
-    find_empty_announcement,
-)
-from gcv.reference.errors import GcvError, NoSurvivingWorld
+from gcv.reference.depmap import DependencyMap, StateView
+from gcv.reference.errors import GcvError, PreconditionViolation
 from gcv.reference.identifiers import AgentId, RecordId
-from gcv.reference.operations import (
-    ExpandAwareness,
-    Hypothesize,
-    Observe,
-    Operation,
-    Question,
-    Resolve,
-    Revise,
-    Support,
-    Undermine,
-    in_application_order,
-    own_formula,
-    target_of,
+from gcv.reference.operations import Operation, in_application_order, rule_of, target_of
+from gcv.reference.rules.rule import Registration, Rule
+
+__all__ = ["apply_operation", "apply_operations", "find_violation"]
+
+
+def is_relation_over(
+    relation: Mapping[RecordId, Collection[RecordId]], members: Collection[RecordId]
+) -> bool:
+    """Check that ``relation`` relates only ``members``: Dep_t maps Args_t to subsets of
+    Args_t, and Att_t is a subset of Args_t x Args_t (Definition 2.1)."""
+    return all(
+        key in members and all(value in members for value in values)
+        for key, values in relation.items()
+    )
+
+
+def is_well_formed_view(view: StateView) -> bool:
+    """Check that ``view`` is a state the engine can be in: each agent of Ags has an
+    awareness set A_i, and the recorded attacks relate registered records only."""
+    return all(agent in view.awareness for agent in view.agents) and is_relation_over(
+        view.attackers, view.standing
+    )
+
+
+@icontract.require(
+    lambda view: is_well_formed_view(view),
+    "the view is a state of Definition 2.1: every agent has A_i, Att_t relates records of Args_t",
+    enabled=icontract.SLOW,
 )
-from gcv.reference.preconditions import find_epistemic_violation, find_violation
-from gcv.reference.rules import (
-    RULES,
-    Registration,
-    expand_awareness,
-    hypothesize,
-    observe,
-    question,
-    resolve,
-    revise,
-    support,
-    undermine,
+@icontract.ensure(
+    lambda result: result is None or isinstance(result, PreconditionViolation),
+    "a violation is reported as a typed PreconditionViolation, never raised",
 )
+def find_violation(
+    op: Operation, view: StateView, speaker: AgentId
+) -> PreconditionViolation | None:
+    """Return the first precondition ``op`` violates in ``view``, or ``None``: its rule's
+    ``check`` (Table 3's clauses, then those on M_t).  Pure: it never raises and never
+    mutates, so it can be searched by CrossHair and replayed against the Z3 encoding.
 
-__all__ = ["apply_announcements", "apply_operation", "apply_operations"]
+    Parameters
+    ----------
+    op:
+        The operation, already well formed.
+    view:
+        The state it would be applied to (the staged state of the turn so far).
+    speaker:
+        The agent whose utterance the operation interprets.
 
-
-def _attackers(op: Operation) -> tuple[RecordId, ...]:
-    match op:
-        case Undermine():
-            return (op.evidence,)
-        case Revise():
-            return op.attackers
-    return ()
+    Examples
+    --------
+    >>> from gcv.reference.operations import Observe, Undermine
+    >>> from gcv.reference.records import Standing
+    >>> view = StateView(["a"], {"h2": Standing.ABANDONED}, {}, {"a": []})
+    >>> find_violation(Undermine("h2", "o9", "token expired"), view, "a").code
+    'wrong-standing'
+    >>> find_violation(Observe("o1", "401s"), view, "a") is None
+    True
+    """
+    return rule_of(op).check(op, view, speaker)
 
 
 def _has_table_effect(dmap: DependencyMap, op: Operation) -> bool:
     """The target carries the label the operation table gives it and the attacks it adds."""
-    rule, target = RULES[op.operation], target_of(op)
+    rule, target = rule_of(op), target_of(op)
+    row = rule.row
     if target is None:
         return True
-    label_ok = rule.target_becomes is None or dmap.standing[target] is rule.target_becomes
-    attacks_ok = not rule.attacks_target or all(
-        attacker in dmap.ratt.get(target, ()) for attacker in _attackers(op)
+    label_ok = row.target_becomes is None or dmap.standing[target] is row.target_becomes
+    attacks_ok = not row.attacks_target or all(
+        attacker in dmap.ratt.get(target, ()) for attacker in rule.attackers(op)
     )
     return label_ok and attacks_ok
 
@@ -78,12 +99,12 @@ def _has_table_effect(dmap: DependencyMap, op: Operation) -> bool:
 def _registers_as_the_table_says(before: int, dmap: DependencyMap, op: Operation) -> bool:
     """Table 3's registration column: a new record exactly when the row says so."""
     added = len(dmap.records) - before
-    match RULES[op.operation].registers:
+    match rule_of(op).row.registers:
         case Registration.ALWAYS:
             return added == 1
         case Registration.NEVER:
             return added == 0
-    with_claim = isinstance(op, Support | Undermine) and op.evidence_claim is not None
+    with_claim = getattr(op, "evidence_claim", None) is not None
     return added == int(with_claim)
 
 
@@ -98,15 +119,8 @@ def _registers_as_the_table_says(before: int, dmap: DependencyMap, op: Operation
     "Table 3: Undermine leaves its target weakened, Revise abandoned, Resolve resolved, "
     "each attacked by the operation's evidence or attackers",
 )
-def apply_operation(
-    dmap: DependencyMap, op: Operation, speaker: AgentId, *, announce: bool = True
-) -> None:
-    """Apply one operation to ``dmap`` inside its open transaction.
-
-    Its argumentation effect (Table 3) and its epistemic effect (the DEL
-    realisation) are both applied; with ``announce`` false, an Observe's hard
-    announcement is left for :func:`apply_announcements` to apply with the turn's
-    others (they are simultaneous).
+def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
+    """Apply one operation to ``dmap`` inside its open transaction, through its rule.
 
     Raises
     ------
@@ -115,30 +129,9 @@ def apply_operation(
         not hold; the transaction undoes whatever the turn changed.
     """
     violation = find_violation(op, dmap.view(), speaker)
-    # Only an operation that carries a formula or new atoms has epistemic inputs to check.
-    introduces = isinstance(op, Hypothesize) and bool(op.introduces)
-    if violation is None and (own_formula(op) is not None or introduces):
-        violation = find_epistemic_violation(op, dmap.model)
     if violation is not None:
         raise violation
-    row = RULES[op.operation]
-    match op:
-        case ExpandAwareness():
-            expand_awareness.apply(dmap, op)
-        case Observe():
-            observe.apply(dmap, op, speaker, announce=announce)
-        case Hypothesize():
-            hypothesize.apply(dmap, op, speaker)
-        case Support():
-            support.apply(dmap, op, speaker, row)
-        case Undermine():
-            undermine.apply(dmap, op, speaker, row)
-        case Revise():
-            revise.apply(dmap, op, speaker, row)
-        case Resolve():
-            resolve.apply(dmap, op, speaker, row)
-        case Question():
-            question.apply(dmap, op)
+    rule_of(op).apply(op, dmap, speaker)
 
 
 def apply_operations(
@@ -148,8 +141,9 @@ def apply_operations(
     order applied.
 
     The order is Algorithm 1's (:func:`~gcv.reference.operations.in_application_order`:
-    by kind, written order within a kind).  Observe's hard announcements wait until the
-    turn's last Observe and apply together (``order.simultaneous-observations``).
+    by kind, written order within a kind).  Once a kind's operations are applied, its rule
+    settles what it leaves for the turn: the observations' hard announcements apply
+    together (``order.simultaneous-observations``).
 
     Raises
     ------
@@ -158,75 +152,24 @@ def apply_operations(
         written position and its kind.
     """
     number = dmap.turn + 1
-    deferred: list[tuple[int, Observe]] = []
     ordered = in_application_order(operations)
+    kind: Rule[Any] | None = None
+    applied: list[tuple[int, Operation]] = []
     for index, op in ordered:
-        if deferred and not isinstance(op, Observe):
-            _announce(dmap, deferred, number)
+        rule = rule_of(op)
+        if rule is not kind:
+            _settle(dmap, kind, applied)
+            kind, applied = rule, []
         try:
-            apply_operation(dmap, op, speaker, announce=not isinstance(op, Observe))
+            apply_operation(dmap, op, speaker)
         except GcvError as error:
-            raise error.locate(
-                turn=number, operation_index=index, operation=op.operation.value
-            ) from None
-        if isinstance(op, Observe) and op.formula is not None:
-            deferred.append((index, op))
-    if deferred:
-        _announce(dmap, deferred, number)
+            raise error.locate(turn=number, operation_index=index, operation=rule.name) from None
+        applied.append((index, op))
+    _settle(dmap, kind, applied)
     return tuple(op for _, op in ordered)
 
 
-def _announce(dmap: DependencyMap, deferred: list[tuple[int, Observe]], number: int) -> None:
-    try:
-        apply_announcements(dmap, [op for _, op in deferred])
-    except GcvError as error:
-        index = next((i for i, op in deferred if op.id == error.record), deferred[0][0])
-        raise error.locate(turn=number, operation_index=index, operation="observe") from None
-    deferred.clear()
-
-
-def _only_eliminates(before: EpistemicState, after: EpistemicState) -> bool:
-    if after is before:
-        return True
-    kept = set(before.model.explicit().worlds)
-    return keeps_the_queue(before.problems, after.problems) and all(
-        w in kept for w in after.model.worlds
-    )
-
-
-@icontract.snapshot(lambda dmap: dmap.epistemic, name="epistemic")
-@icontract.ensure(
-    lambda OLD, dmap: _only_eliminates(OLD.epistemic, dmap.epistemic),
-    "[!psi] eliminates worlds and adds none; posed problems stay queued",
-)
-def apply_announcements(dmap: DependencyMap, observations: Sequence[Observe]) -> None:
-    """Apply the hard announcements of one turn's observations, simultaneously.
-
-    Each psi is read in M_t as the turn's Observe phase found it; the worlds where
-    any fails are eliminated at once, and each observation poses its abductive
-    problems (Definition A.2).
-
-    Raises
-    ------
-    NoSurvivingWorld
-        No world satisfies them all; ``record`` names the observation at which
-        the conjunction (in the turn's order) first became unsatisfiable.
-    """
-    announced = [(op.id, op.formula) for op in observations if op.formula is not None]
-    if not announced:
-        return
-    try:
-        model = dmap.model.explicit()
-    except GcvError as error:
-        error.record = announced[0][0]
-        raise
-    position = find_empty_announcement(model, [formula for _, formula in announced])
-    if position is not None:
-        record, formula = announced[position]
-        raise NoSurvivingWorld(
-            f"after announcing {formula} with the turn's earlier observations no world of "
-            "W_t is left",
-            field="formula",
-            record=record,
-        )
-    dmap.replace_epistemic(announce_simultaneously(dmap.epistemic, announced))
+def _settle(dmap: DependencyMap, kind: Rule[Any] | None, applied: list[tuple[int, Any]]) -> None:
+    """What ``kind``'s rule does once the turn's operations of that kind are applied."""
+    if kind is not None and kind.settle is not None:
+        kind.settle(dmap, applied)

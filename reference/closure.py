@@ -19,10 +19,12 @@ Section 2 ("The runtime check", "Retraction queries") and Appendix A.2.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
 from itertools import pairwise
 from operator import itemgetter
+from types import ModuleType
 from typing import NamedTuple
 
 import icontract
@@ -31,15 +33,20 @@ from gcv.reference.identifiers import RecordId
 
 __all__ = [
     "COMPILED",
+    "KERNEL_CHECKED",
     "PURE",
     "QUERIES",
+    "WALK",
+    "Answering",
     "Grounding",
     "Queries",
     "Walk",
     "dependency_walk",
+    "in_good_standing",
     "names_of",
     "one_step_affected",
     "reverse_closure",
+    "select_walk",
 ]
 
 
@@ -308,23 +315,27 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     if not good[start]:
         return Walk(False, (), start, (start,))
     # marks[r] is 1 + the record r was first reached from (the start from itself).
-    # The queue is a list read while it grows: breadth-first with no deque.
+    # The queue is a list read at ``head`` while it grows: breadth-first with no deque.
     marks = {start: start + 1}
     queue = [start]
-    for record in queue:
+    head = 0
+    while head < len(queue):
+        record = queue[head]
+        head += 1
         for support in supports[record]:
             if support not in marks:
                 marks[support] = record + 1
                 if not good[support]:
                     return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
-    return Walk(True, tuple(queue))
+    return Walk(True, tuple(queue), None, ())
 
 
 def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
+    # Back from ``end`` along the marks to the start, the one record marked from itself.
     path = [end]
-    while (step := marks[path[-1]] - 1) != path[-1]:
-        path.append(step)
+    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:
+        path.append(marks[path[len(path) - 1]] - 1)
     return tuple(reversed(path))
 
 
@@ -403,12 +414,35 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     # enter twice: as the start and, on a cycle, as a dependent).
     seen: set[int] = set()
     queue = [withdrawn]
-    for record in queue:
+    head = 0
+    while head < len(queue):
+        record = queue[head]
+        head += 1
         for dependent in dependents[record]:
             if dependent not in seen:
                 seen.add(dependent)
                 queue.append(dependent)
     return tuple(queue[1:])
+
+
+@icontract.require(
+    lambda records, good: all(0 <= record < len(good) for record in records),
+    "the records are numbered records of the map, S_t marked for each (Definition 2.1)",
+)
+@icontract.ensure(lambda result, good: are_all_good(result, good), "every record kept is in S_t")
+def in_good_standing(records: Sequence[int], good: Sequence[int]) -> list[int]:
+    """The members of ``records`` in S_t, in order: Affected*(beta) within S_t, "the
+    currently active dependents" (Section 2), is ``in_good_standing(reverse_closure(...))``.
+
+    >>> in_good_standing((2, 0, 1), [1, 0, 1])  # record 1 is out of S_t
+    [2, 0]
+    """
+    # A loop, not a filtering comprehension: the form the source proof reads (Nagini).
+    active: list[int] = []
+    for record in records:
+        if good[record]:
+            active.append(record)
+    return active
 
 
 # -- the queries by name, as the Verifier asks them: compiled when the kernel is built ----
@@ -429,7 +463,7 @@ def _affected_star(
 def _affected_star_active(
     dependents: Links, good: Sequence[int], name: Sequence[RecordId], withdrawn: int
 ) -> tuple[RecordId, ...]:
-    return names_of([r for r in reverse_closure(dependents, withdrawn) if good[r]], name)
+    return names_of(in_good_standing(reverse_closure(dependents, withdrawn), good), name)
 
 
 class Queries(NamedTuple):
@@ -450,18 +484,59 @@ PURE = Queries("pure Python", _grounding, _affected_star, _affected_star_active)
 """The definition: the walks above, named (and the fallback)."""
 
 
-def _compiled() -> Queries | None:
-    # The kernel is absent when the install had no C compiler, and refuses to load when
-    # GCV_PURE_WALK is set (reference/_walk.c): either way the pure walk answers.
+def _kernel() -> ModuleType | None:
+    # Absent when the install had no C compiler: then the pure walk answers.
     try:
-        import gcv.reference._walk as kernel
+        return importlib.import_module("gcv.reference._walk")
     except ImportError:
         return None
-    return Queries("compiled (C)", kernel.walk, kernel.affected_star, kernel.affected_star_active)
 
 
-COMPILED = _compiled()
-"""The same queries compiled from ``reference/_walk.c``, or ``None`` when it is not built."""
+def _checked_build() -> str | None:
+    # setup.py writes this module beside the kernel only when the build it names passed
+    # gcv.reference.walk_check (equal to the pure walk on every small map and long ones).
+    try:
+        checked = importlib.import_module("gcv.reference._walk_checked")
+    except ImportError:
+        return None
+    build: str | None = checked.BUILD
+    return build
 
-QUERIES = COMPILED or PURE
-"""The queries the Verifier asks."""
+
+class Answering(NamedTuple):
+    """Which walk answers the Verifier's queries, and why."""
+
+    compiled: Queries | None
+    queries: Queries
+    why: str
+
+
+def select_walk(kernel: ModuleType | None, checked_build: str | None) -> Answering:
+    """The kernel's queries answer only when it is built, ``GCV_PURE_WALK`` does not ask for
+    the pure walk, and ``checked_build`` (what setup.py recorded) names this very build."""
+    if kernel is None:
+        return Answering(None, PURE, f"{PURE.walk} (the kernel is not built)")
+    if kernel.PURE_FORCED:
+        return Answering(None, PURE, f"{PURE.walk} (GCV_PURE_WALK is set)")
+    compiled = Queries(
+        "compiled (C)", kernel.walk, kernel.affected_star, kernel.affected_star_active
+    )
+    if kernel.BUILD is None or checked_build != kernel.BUILD:
+        return Answering(compiled, PURE, f"{PURE.walk} (this build of the kernel is unchecked)")
+    return Answering(compiled, compiled, f"{compiled.walk}, checked against the pure walk")
+
+
+_ANSWERING = select_walk(_kernel(), _checked_build())
+
+COMPILED = _ANSWERING.compiled
+"""The same queries compiled from ``reference/_walk.c``, or ``None`` when it is not built or
+``GCV_PURE_WALK`` asks for the pure walk (set to anything but "" or "0")."""
+
+QUERIES = _ANSWERING.queries
+"""The queries the Verifier asks: the kernel's only when this build of it was checked."""
+
+KERNEL_CHECKED = QUERIES is COMPILED
+"""Whether the kernel answers: this build of it passed the check against the pure walk."""
+
+WALK = _ANSWERING.why
+"""Which walk answers, and why (``gcv --version``)."""

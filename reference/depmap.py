@@ -19,6 +19,12 @@ the plausibility model with Prop_t, the worlds and the awareness sets A_i, and
 the queue of abductive problems) is one immutable value.  An operation that
 changes it replaces it, journaling :class:`ModelReplaced` with both values, so
 undoing a turn restores M_t exactly and costs O(1) per replacement.
+
+Every operation's checks read the map through one :class:`StateView`, the whole of D_t
+over read-only mappings, which the map makes from its own live views.  The module is one
+structure, read in one sitting: the changes it journals, the view it gives, the map with
+its indexes, primitives and undo; split, each primitive's undo would sit in another file
+from the change it reverses.
 """
 
 from __future__ import annotations
@@ -30,9 +36,11 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any, NamedTuple
 
 import icontract
 
+from gcv.reference.epistemic.abduction import Problem
 from gcv.reference.epistemic.effects import EpistemicState
 from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.identifiers import AgentId, RecordId
@@ -148,14 +156,44 @@ Change = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class StateView:
-    """A read-only view of the parts of D_t that preconditions read, over plain mappings."""
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+class StateView(NamedTuple):
+    """A read-only view of the whole of D_t, over plain mappings: what preconditions read.
+
+    :meth:`DependencyMap.view` fills every part.  A view made by hand (a test's, a search's)
+    may leave out the parts its checks do not read, which are then empty; a formula is
+    read in ``model``, which such a view may not carry.  (A named tuple: the engine makes
+    one per turn, and a tuple is made in a third of a frozen dataclass's time.)
+    """
 
     agents: Collection[AgentId]
+    """Ags."""
     standing: Mapping[RecordId, Standing]
+    """st_t, over Args_t."""
     attackers: Mapping[RecordId, Collection[RecordId]]
+    """Att_t by target: record -> its recorded attackers."""
     awareness: Mapping[AgentId, Collection[str]]
+    """A_i for each agent of Ags."""
+    records: Mapping[RecordId, Record] = _NOTHING
+    """Args_t with each record's fixed facts."""
+    dep: Mapping[RecordId, Collection[RecordId]] = _NOTHING
+    """Dep_t: record -> the records it rests on."""
+    rdep: Mapping[RecordId, Collection[RecordId]] = _NOTHING
+    """The reverse index of Dep_t: record -> the records resting on it."""
+    att: Mapping[RecordId, Collection[RecordId]] = _NOTHING
+    """Att_t by attacker: record -> the records it attacks."""
+    commitments: Mapping[AgentId, Collection[RecordId]] = _NOTHING
+    """Cm_t: agent -> its public commitments."""
+    dissent: Mapping[RecordId, Collection[AgentId]] = _NOTHING
+    """decision -> the agents whose dissent from it is recorded."""
+    model: PlausibilityModel | None = None
+    """M_t (Prop_t, the worlds, the orders, the awareness sets)."""
+    problems: tuple[Problem, ...] = ()
+    """The queue of abductive problems (Definition A.2) posed so far."""
+    turn: int = 0
+    """t: the turns applied so far."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +348,11 @@ class DependencyMap:
             self._dependents,
             self._good,
         )
+        self._commitments_view: Mapping[AgentId, Collection[RecordId]] = MappingProxyType(
+            self._commitments
+        )
+        self._dissent_view: Mapping[RecordId, Collection[AgentId]] = MappingProxyType(self._dissent)
+        self._state_view = self._view_of(self._epistemic)
 
     def __getstate__(self) -> dict[str, object]:
         # Views cannot be copied or pickled; a copy makes its own over its own dicts.
@@ -381,6 +424,10 @@ class DependencyMap:
         """Cm_t(agent), the agent's public commitments, sorted."""
         return tuple(sorted(self._commitments[agent]))
 
+    def is_committed(self, agent: AgentId, record: RecordId) -> bool:
+        """Whether ``record`` is in Cm_t(agent), in O(1) (``commitments`` sorts Cm_t)."""
+        return record in self._commitments[agent]
+
     def dissenters(self, record: RecordId) -> tuple[AgentId, ...]:
         """The agents whose dissent from the decision ``record`` is recorded, sorted."""
         return tuple(sorted(self._dissent.get(record, ())))
@@ -390,12 +437,34 @@ class DependencyMap:
         return frozenset(r for r, s in self._standing.items() if s in GOOD_STANDING)
 
     def view(self) -> StateView:
-        """The plain-mapping view the precondition checks read (O(1): no copy)."""
+        """The whole of D_t as the precondition checks read it (O(1): no copy)."""
+        made, epistemic = self._state_view, self._epistemic
+        # The mappings are live views; only M_t and its queue (new values on each update)
+        # and t change under them, so the view is remade only then.
+        if (
+            made.model is not epistemic.model
+            or made.problems is not epistemic.problems
+            or made.turn != self.turn
+        ):
+            made = self._state_view = self._view_of(epistemic)
+        return made
+
+    def _view_of(self, epistemic: EpistemicState) -> StateView:
+        model = epistemic.model
         return StateView(
-            agents=self.agents,
-            standing=self.standing,
-            attackers=self.ratt,
-            awareness=self._epistemic.model.awareness,
+            self.agents,
+            self._standing_view,
+            self._ratt_view,
+            model.awareness,
+            self._records_view,
+            self._dep_view,
+            self._rdep_view,
+            self._att_view,
+            self._commitments_view,
+            self._dissent_view,
+            model,
+            epistemic.problems,
+            self.turn,
         )
 
     def snapshot(self) -> dict[str, object]:
@@ -404,14 +473,17 @@ class DependencyMap:
         M_t is covered by Prop_t, the awareness sets, the model's fingerprint and
         the problem queue; a record's formula is listed when it has one.
         """
-        model = self._epistemic.model
+        model, name = self._epistemic.model, self._name
         return {
             "turn": self.turn,
             "agents": sorted(self.agents),
             "atoms": sorted(model.atoms),
             "awareness": {a: sorted(atoms) for a, atoms in sorted(model.awareness.items())},
             "records": [self._record_data(r) for r in sorted(self._records.values(), key=_id)],
-            "dep": sorted([r, s] for r, supports in self._dep_view.items() for s in supports),
+            # Read by number: the named view makes an object per record.
+            "dep": sorted(
+                [name[r], name[s]] for r, links in enumerate(self._supports) for s in links
+            ),
             "att": sorted([a, t] for a, targets in self._att.items() for t in targets),
             "commitments": {a: sorted(rs) for a, rs in sorted(self._commitments.items())},
             "dissent": {r: sorted(ags) for r, ags in sorted(self._dissent.items())},
@@ -441,7 +513,8 @@ class DependencyMap:
     @contextmanager
     def transaction(self) -> Iterator[list[Change]]:
         """Open a transaction; yield its journal; on any exception undo it and re-raise."""
-        assert self._journal is None, "transactions do not nest"
+        if self._journal is not None:
+            raise RuntimeError("transactions do not nest")
         journal: list[Change] = []
         self._journal = journal
         try:
@@ -465,7 +538,8 @@ class DependencyMap:
     )
     def add_record(self, record: Record) -> None:
         """Add ``record`` to Args_t, labelled active."""
-        assert record.id not in self._records, f"{record.id} already registered"
+        if record.id in self._records:
+            raise RuntimeError(f"{record.id} already registered")
         self._log(RecordAdded(record))
         self._records[record.id] = record
         self._standing[record.id] = Standing.ACTIVE
@@ -543,7 +617,8 @@ class DependencyMap:
 
     def advance_turn(self) -> None:
         """Count one more applied turn (not journaled: only a committed turn advances)."""
-        assert self._journal is None, "the turn advances after its transaction commits"
+        if self._journal is not None:
+            raise RuntimeError("the turn advances after its transaction commits")
         self.turn += 1
 
     def _undo(self, change: Change) -> None:

@@ -191,11 +191,15 @@ def render_grounding(grounding: Grounding, dmap: DependencyMap) -> str:
     return f"{noun} {record} no longer grounded; affected by {loss} of {witness}{via}{tail}"
 
 
+_json_string = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(claim, ensure_ascii=False)`` without making an encoder per record."""
+
+
 def _record_line(dmap: DependencyMap, record: RecordId) -> str:
     r = dmap.records[record]
     # The claim is quoted as JSON so that a claim cannot break the one-line layout.
     line = f"{record} ({_noun(dmap, record)}, {dmap.standing[record].value}; "
-    line += f"{r.speaker} at T{r.turn}): {json.dumps(r.claim, ensure_ascii=False)}"
+    line += f"{r.speaker} at T{r.turn}): {_json_string(r.claim)}"
     rests = list(dmap.dep.get(record, ()))
     attackers = list(dmap.ratt.get(record, ()))
     dissent = dmap.dissenters(record)

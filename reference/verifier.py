@@ -2,12 +2,21 @@
 
 :meth:`Verifier.apply_turn` is the only way to change the dependency map.  It
 applies a turn's operations in the fixed order of
-:data:`~gcv.reference.operations.APPLICATION_ORDER`, each checked against the state
+:data:`~gcv.reference.operations.ORDER`, each checked against the state
 the turn has produced so far, and commits all of them or none.  The queries
 (:meth:`~Verifier.verify`, :meth:`~Verifier.affected`,
 :meth:`~Verifier.affected_star`, ...) never mutate.  The epistemic queries
 (:meth:`~Verifier.knows`, :meth:`~Verifier.believes`, :meth:`~Verifier.worlds`,
 :meth:`~Verifier.unexplained`, ...) read M_t.
+
+One module, though it is long: a reader comes here for one thing, what the facade promises,
+and that is its methods with their contracts (Lemma 2.1's on :meth:`~Verifier.verify`,
+Lemma 2.2's on :meth:`~Verifier.apply_turn`, the indexes' invariants on the class) and the
+predicates those contracts read, each defined just above the class that states it.  The
+methods themselves are thin: each checks its input and calls the walk
+(:mod:`gcv.reference.closure`), the turn (:mod:`gcv.reference.apply`) or M_t's semantics
+(:mod:`gcv.reference.epistemic`).  Split, the contracts would name predicates defined
+elsewhere and the reader would hold two files open to read one promise.
 """
 
 from __future__ import annotations
@@ -471,6 +480,7 @@ class Verifier:
             )
         ),
         "Affected*(beta) intersected with S_t, in Affected*'s order",
+        enabled=icontract.SLOW,  # the query again: O(|Affected*(beta)|), not the answer's size
     )
     def affected_star_active(self, withdrawn: RecordId) -> tuple[RecordId, ...]:
         """Affected*(beta) intersected with S_t: the currently active dependents."""

@@ -89,8 +89,10 @@ def clause(
     note: str | None = None,
 ) -> str:
     """Register a clause and return its identifier (for the check or effect that cites it)."""
-    assert id not in _REGISTRY, f"clause {id} is declared twice"
-    assert (alternative is None) or source == CHOSEN, f"{id}: only a choice has an alternative"
+    if id in _REGISTRY:
+        raise ValueError(f"clause {id} is declared twice")
+    if alternative is not None and source != CHOSEN:
+        raise ValueError(f"{id}: only a choice has an alternative")
     _REGISTRY[id] = Clause(id, source, place, rule, alternative, affects, note)
     return id
 

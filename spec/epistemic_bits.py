@@ -59,12 +59,18 @@ from gcv.spec import transition
 from gcv.spec.clauses import NO_EMPTY_W
 
 __all__ = [
+    "Announced",
+    "Asked",
     "BitModel",
     "BitProblem",
+    "Conjectured",
+    "TurnSteps",
     "compute_atom_mask",
     "compute_default_model",
+    "compute_posed_model",
     "compute_problem_model",
     "compute_truth_set",
+    "compute_turn_steps",
     "from_spec_model",
     "is_abductive_solution",
     "is_true",
@@ -134,6 +140,7 @@ def _is_partition_of_w(model: BitModel) -> bool:
 def compute_atom_mask(index: int, count: int) -> int:
     """V(p_index) over every valuation of ``count`` atoms: 2^index zeros, 2^index ones,
     repeated."""
+    # Verify that p_index is one of the count atoms
     assert 0 <= index < count, (index, count)
     mask, length = ((1 << (1 << index)) - 1) << (1 << index), 2 << index
     while length < 1 << count:
@@ -183,6 +190,7 @@ def from_spec_model(model: se.EpistemicModel, atoms: Sequence[str] | None = None
     Within a cell, w's layer is fixed by how many worlds are at least as plausible as w (for a
     locally connected preorder, equally plausible worlds have the same count)."""
     order_of_atoms = tuple(sorted(model.atoms) if atoms is None else atoms)
+    # Verify that the order names exactly the model's atoms
     assert set(order_of_atoms) == set(model.atoms), order_of_atoms
     order = {}
     for agent in sorted(model.agents):
@@ -457,6 +465,7 @@ def process_awareness_expansion(
 def _lifted(model: BitModel, atoms: Sequence[str]) -> BitModel:
     """The model over ``atoms`` (a superset of its own): each world renumbered, then split on
     every atom it lacks, as Definition A.3's expansion does."""
+    # Verify that the model's atoms are among ``atoms`` (Definition A.3 only adds)
     assert set(model.atoms) <= set(atoms), (model.atoms, atoms)
     position = [atoms.index(a) for a in model.atoms]
 
@@ -484,6 +493,13 @@ def _lifted(model: BitModel, atoms: Sequence[str]) -> BitModel:
 # -- Definition A.2 (abduction) -------------------------------------------------------------------
 
 
+def compute_posed_model(current: BitModel, posed: BitModel) -> BitModel:
+    """The model a problem arose in, brought to Prop_t by Definition A.3's expansion and
+    nothing else: M_chi as it was, over ``current``'s atoms (no world eliminated for what
+    has been learned since)."""
+    return _lifted(posed, current.atoms)
+
+
 def compute_problem_model(current: BitModel, posed: BitModel, chi: se.Formula) -> BitModel:
     """Definition A.2's M for (B_i, chi) at turn t (``del.hypothesize.solves``): the model the
     problem arose in, brought to Prop_t, restricted to the worlds that agree with ``current``
@@ -491,23 +507,29 @@ def compute_problem_model(current: BitModel, posed: BitModel, chi: se.Formula) -
     known = current.worlds
     for atom in se.compute_atoms(chi):
         known = _forget(known, current.atoms.index(atom), len(current.atoms))
-    lifted = _lifted(posed, current.atoms)
+    lifted = compute_posed_model(current, posed)
     # Verify that M_t descends from the model the problem arose in
     assert lifted.worlds & known, "outside the definition: M_t does not descend from M_chi"
     return _restricted(lifted, lifted.worlds & known)
 
 
 def is_abductive_solution(
-    current: BitModel, posed: BitModel, agent: str, chi: se.Formula, gamma: se.Formula
+    current: BitModel,
+    posed: BitModel,
+    agent: str,
+    chi: se.Formula,
+    gamma: se.Formula,
+    literal: bool = False,
 ) -> bool:
     """Definition A.2. Check that gamma solves (B_i, chi): consistency and non-triviality in
-    ``current``, explanatory in :func:`compute_problem_model`."""
+    ``current``, explanatory in :func:`compute_problem_model` or, ``literal``, in ``current``
+    itself, as A.2 writes it (``del.hypothesize.solves``)."""
     # 1. Consistency: M |/= B_i ~gamma
     consistent = not is_valid(current, se.Believes(agent, se.Not(gamma)))
     # 2. Explanatory: M[up-up gamma] |= B_i chi
-    problem = compute_problem_model(current, posed, chi)
+    explained_in = current if literal else compute_problem_model(current, posed, chi)
     explanatory = is_valid(
-        process_lexicographic_upgrade(problem, gamma, {agent}), se.Believes(agent, chi)
+        process_lexicographic_upgrade(explained_in, gamma, {agent}), se.Believes(agent, chi)
     )
     # 3. Non-triviality: gamma != chi, M |/= B_i gamma, gamma != true
     non_trivial = (
@@ -549,47 +571,83 @@ def _in_s(state: transition.State) -> frozenset[str]:
     return frozenset(state.active_set())
 
 
-def process_turn_model(
-    before: transition.State,
-    after: transition.State,
-    turn: transition.Turn,
-    model: BitModel,
-    problems: Sequence[BitProblem],
-) -> tuple[BitModel, tuple[BitProblem, ...]]:
-    """M_t+1 and the problem queue after ``turn``, each operation's DEL realisation in the
-    fixed order (Section 2's table; spec/normative.md, ``del.*`` and ``order.*``).
+@dataclass(frozen=True)
+class Announced:
+    """An observation's [!psi] within a turn: the models an abductive problem about psi may be
+    read to arise in (Definition A.2's surprise check)."""
+
+    source: str
+    chi: se.Formula
+    with_the_others: BitModel
+    """The model with the turn's other announcements made (``del.observe.poses-problems``)."""
+    before_the_turn: BitModel
+    """The model before any of the turn's announcements (B.2, T2: "just before o6 is
+    announced")."""
+
+
+@dataclass(frozen=True)
+class Conjectured:
+    """A Hypothesize with a formula, at the moment Definition A.2 checks it: ``model`` is M_t
+    just before [up-up gamma], ``good`` is S_t then (the turn's hypotheses so far included)."""
+
+    record: str
+    gamma: se.Formula
+    model: BitModel
+    good: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A Question with a formula, and the model it is asked in."""
+
+    source: str
+    chi: se.Formula
+    model: BitModel
+
+
+@dataclass(frozen=True)
+class TurnSteps:
+    """What one turn does to M_t, in the fixed order (Section 2's table): the announcements,
+    the hypotheses as Definition A.2 meets them, the questions, and M_t+1."""
+
+    announced: tuple[Announced, ...]
+    conjectured: tuple[Conjectured, ...]
+    asked: tuple[Asked, ...]
+    model: BitModel
+
+
+def compute_turn_steps(
+    before: transition.State, after: transition.State, turn: transition.Turn, model: BitModel
+) -> TurnSteps:
+    """Each operation's DEL realisation in the fixed order (Section 2's table; spec/normative.md,
+    ``del.*`` and ``order.*``), with the models the problem queue reads on the way.
 
     ``before`` is D_t, ``after`` the turn's argumentation (the records whose formulas the
-    updates read), ``model`` and ``problems`` M_t and its queue.
+    updates read), ``model`` M_t.
 
     Raises
     ------
     gcv.spec.transition.Rejected
         ``no-surviving-world`` at the first hard announcement true at no world.
     """
-    queue = list(problems)
     for _, op in _written(turn, "expand-awareness"):
         named = tuple(op.get("agents", ()))
         model = process_awareness_expansion(model, op["atom"], named or None)
-    # The turn's observations, simultaneously; psi_k poses (B_i, psi_k) in the model
-    # announced with the others (del.observe.poses-problems).
-    announced = [(i, op) for i, op in _written(turn, "observe") if op.get("formula") is not None]
-    formulas: list[se.Formula] = [op["formula"] for _, op in announced]
-    for k, (index, op) in enumerate(announced):
+    # The turn's observations, simultaneously (del.observe.poses-problems).
+    written = [(i, op) for i, op in _written(turn, "observe") if op.get("formula") is not None]
+    formulas: list[se.Formula] = [op["formula"] for _, op in written]
+    for k, (index, op) in enumerate(written):
         if not compute_truth_set(model, se.And(tuple(formulas[: k + 1]))):
             raise _refused(index, op, op["id"])
-    for k, (_, op) in enumerate(announced):
+    announced = []
+    for k, (_, op) in enumerate(written):
         others = se.And(tuple(f for j, f in enumerate(formulas) if j != k))
         posed = process_announcement(model, others) if len(formulas) > 1 else model
-        queue += [
-            BitProblem(agent, formulas[k], str(op["id"]), posed)
-            for agent in before.agents
-            if not is_valid(posed, se.Believes(agent, formulas[k]))
-        ]
-    if announced:
+        announced.append(Announced(str(op["id"]), formulas[k], posed, model))
+    if written:
         model = process_announcement(model, se.And(tuple(formulas)))
-    # Hypotheses: introduced atoms, the open problems gamma solves, then [up-up gamma].
-    good = set(_in_s(before))
+    # Hypotheses: introduced atoms, then Definition A.2's check, then [up-up gamma].
+    conjectured, good = [], set(_in_s(before))
     for _, op in _written(turn, "hypothesize"):
         good.add(str(op["id"]))
         for atom in op.get("introduces", ()):
@@ -597,12 +655,7 @@ def process_turn_model(
         gamma: se.Formula | None = op.get("formula")
         if gamma is None:
             continue
-        queue = [
-            replace(p, closed_by=(*p.closed_by, str(op["id"])))
-            if p.is_open(good) and is_abductive_solution(model, p.posed, p.agent, p.chi, gamma)
-            else p
-            for p in queue
-        ]
+        conjectured.append(Conjectured(str(op["id"]), gamma, model, frozenset(good)))
         model = process_lexicographic_upgrade(model, gamma)
     # Support, Undermine, Revise, Resolve: their realisation of gamma or ~gamma.
     for kind in ("support", "undermine", "revise", "resolve"):
@@ -623,17 +676,60 @@ def process_turn_model(
                     model = process_conservative_upgrade(model, acted_on)
                 case _:
                     raise AssertionError(f"{kind} has no update {update}")
-    # Questions: chi queued for every agent who does not believe it and has no open problem
-    # with the same chi (del.question).
-    settled = _in_s(after)
-    for _, op in _written(turn, "question"):
-        chi: se.Formula | None = op.get("formula")
-        if chi is None:
-            continue
-        queue += [
-            BitProblem(agent, chi, str(op["id"]), model)
-            for agent in before.agents
-            if not is_valid(model, se.Believes(agent, chi))
-            and not any(p.agent == agent and p.chi == chi and p.is_open(settled) for p in queue)
+    asked = tuple(
+        Asked(str(op["id"]), op["formula"], model)
+        for _, op in _written(turn, "question")
+        if op.get("formula") is not None
+    )
+    return TurnSteps(tuple(announced), tuple(conjectured), asked, model)
+
+
+def process_turn_model(
+    before: transition.State,
+    after: transition.State,
+    turn: transition.Turn,
+    model: BitModel,
+    problems: Sequence[BitProblem],
+    *,
+    literal: bool = False,
+) -> tuple[BitModel, tuple[BitProblem, ...]]:
+    """M_t+1 and the problem queue after ``turn`` (:func:`compute_turn_steps`), the queue read
+    as spec/normative.md fixes it (``del.observe.poses-problems``, ``del.hypothesize.solves``,
+    ``del.question``), the explanation checked in M_chi^t or, ``literal``, in M_t.
+
+    ``before`` is D_t, ``after`` the turn's argumentation, ``model`` and ``problems`` M_t and
+    its queue.
+
+    Raises
+    ------
+    gcv.spec.transition.Rejected
+        ``no-surviving-world`` at the first hard announcement true at no world.
+    """
+    steps = compute_turn_steps(before, after, turn, model)
+    # psi_k poses (B_i, psi_k) in the model announced with the others.
+    queue = list(problems) + [
+        BitProblem(agent, a.chi, a.source, a.with_the_others)
+        for a in steps.announced
+        for agent in before.agents
+        if not is_valid(a.with_the_others, se.Believes(agent, a.chi))
+    ]
+    # Each hypothesis closes the open problems it solves.
+    for c in steps.conjectured:
+        queue = [
+            replace(p, closed_by=(*p.closed_by, c.record))
+            if p.is_open(c.good)
+            and is_abductive_solution(c.model, p.posed, p.agent, p.chi, c.gamma, literal)
+            else p
+            for p in queue
         ]
-    return model, tuple(queue)
+    # Questions: chi queued for every agent who does not believe it and has no open problem
+    # with the same chi.
+    settled = _in_s(after)
+    for a in steps.asked:
+        queue += [
+            BitProblem(agent, a.chi, a.source, a.model)
+            for agent in before.agents
+            if not is_valid(a.model, se.Believes(agent, a.chi))
+            and not any(p.agent == agent and p.chi == a.chi and p.is_open(settled) for p in queue)
+        ]
+    return steps.model, tuple(queue)

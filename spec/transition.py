@@ -1,12 +1,20 @@
 """Table 3 and Algorithm 1, executable: the per-turn transition D_t -> D_t+1.
 
 The declarative statement of what one turn does to the dependency map D_t = (M, AF, Cm,
-Dep) (Definition 2.1): :func:`process_turn` applies the operation kinds in the fixed order
-(:data:`ORDER`, stated once), and each ``process_<operation>`` states that operation's row
-of Table 3 (its preconditions as plain checks, one per clause) and of Section 2's operation
-table (its DEL realisation on M_t, through :mod:`gcv.spec.epistemic`'s updates).  It is
-slow and obvious on purpose: relations are sets of pairs, a turn works on a copy of the
-state, and nothing is indexed.  It imports nothing from ``reference/``.
+Dep) (Definition 2.1, held as :class:`gcv.spec.state.State`): :func:`process_turn` applies
+the operation kinds in the fixed order (:data:`ORDER`, stated once: each kind with its
+``process_<operation>``, and what the turn does once that kind's operations are applied),
+and each ``process_<operation>`` states that operation's row of Table 3 (its preconditions
+as plain checks, one per clause) and of Section 2's operation table (its DEL realisation on
+M_t, through :mod:`gcv.spec.epistemic`'s updates).  It is slow and obvious on purpose:
+relations are sets of pairs, a turn works on a copy of the state, and nothing is indexed.
+It imports nothing from ``reference/``.
+
+It is one module, read top to bottom as the paper's table is: the checks and effects
+several rows share, the realisation of an operation on M_t, the eight
+``process_<operation>`` in the fixed order, then the turn.  A reader of one operation reads
+its ``process_<operation>`` and the shared helpers above it; D_t itself, a turn and its
+outcome are :mod:`gcv.spec.state`'s.
 
 Every rule cites its clause, whose prose (the paper's place, or the reason for a choice)
 is in the table of :mod:`gcv.spec.clauses`; ``spec/normative.md`` is generated from it.
@@ -35,7 +43,7 @@ and B.3.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from gcv.spec import core
 from gcv.spec import epistemic as se
@@ -110,6 +118,7 @@ from gcv.spec.clauses import (
     UNDERMINE_TARGET,
 )
 from gcv.spec.ledger import UNBOUNDED, Budget, Ledger, Operation, TooCostly, refusal_clauses
+from gcv.spec.state import Outcome, Problem, Record, Rejected, State, Turn, model_of
 
 __all__ = [
     "ORDER",
@@ -142,179 +151,6 @@ __all__ = [
     "realisation",
     "refusal_clauses",
 ]
-
-
-# -- D_t ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Record:
-    """The fixed facts of an argument of Args_t (its label st_t is the map's)."""
-
-    claim: str
-    speaker: str
-    turn: int
-    kind: str
-    formula: se.Formula | None = None
-
-
-@dataclass(frozen=True)
-class Problem:
-    """An abductive problem (B_agent, chi) (Definition A.2), posed by ``source`` in ``posed``.
-
-    ``closed_by``: the hypotheses that solved it, in the order they did.
-    """
-
-    agent: str
-    chi: se.Formula
-    source: str
-    posed: se.EpistemicModel
-    closed_by: tuple[str, ...] = ()
-
-    def is_open(self, d: core.DependencyMap) -> bool:
-        """Open while no hypothesis that solved it is in S_t."""
-        return not any(h in core.get_active_set(d) for h in self.closed_by)
-
-
-_EMPTY_MAP = core.DependencyMap(frozenset(), frozenset(), {}, frozenset())
-"""No arguments, no attacks, no Dep links."""
-
-
-@dataclass
-class State:
-    """Definition 2.1: D_t = (M_t, AF_t, Cm_t, Dep_t), with Prop_t, the awareness sets and the
-    problem queue.
-
-    AF_t and Dep_t are ``dmap`` (Args_t, Att_t, st_t, Dep_t, declared once, by
-    :class:`gcv.spec.core.DependencyMap`); ``records`` holds the fixed facts of each argument
-    of Args_t.  ``model`` None means M_t has not been needed yet: it is then the default
-    model (every valuation of Prop_t, one cell per agent, all worlds equally plausible),
-    which every update so far leaves as it is (:func:`model_of` builds it).
-    """
-
-    agents: tuple[str, ...]
-    atoms: set[str]
-    awareness: dict[str, set[str]]
-    model: se.EpistemicModel | None = None
-    turn: int = 0
-    dmap: core.DependencyMap = _EMPTY_MAP
-    records: dict[str, Record] = field(default_factory=dict)
-    commitments: dict[str, set[str]] = field(default_factory=dict)
-    dissent: dict[str, set[str]] = field(default_factory=dict)
-    problems: tuple[Problem, ...] = ()
-    issues: set[str] = field(default_factory=set)
-    """The ids of the issues the Questions so far opened (T3.question.issue-ids-apart)."""
-
-    @classmethod
-    def start(
-        cls,
-        agents: Sequence[str],
-        atoms: Sequence[str] = (),
-        model: se.EpistemicModel | None = None,
-    ) -> State:
-        """D_0: no records; Prop_0 and the awareness sets from ``model``, else every agent
-        aware of every atom of ``atoms``."""
-        if model is not None:
-            atoms = sorted(model.atoms)
-        awareness = {a: set(atoms if model is None else model.awareness[a]) for a in agents}
-        commitments: dict[str, set[str]] = {a: set() for a in agents}
-        return cls(tuple(agents), set(atoms), awareness, model, commitments=commitments)
-
-    def copy(self) -> State:
-        """A copy a turn can change (records, models and problems are immutable)."""
-        return replace(
-            self,
-            atoms=set(self.atoms),
-            awareness={a: set(s) for a, s in self.awareness.items()},
-            records=dict(self.records),
-            commitments={a: set(s) for a, s in self.commitments.items()},
-            dissent={r: set(s) for r, s in self.dissent.items()},
-            issues=set(self.issues),
-        )
-
-    def label(self, record: str) -> str:
-        """st_t(record)."""
-        return self.dmap.standing[record]
-
-    def active_set(self) -> frozenset[str]:
-        """S_t: the records labelled active or resolved."""
-        return core.get_active_set(self.dmap)
-
-    def attacked(self) -> set[str]:
-        """The records with a recorded incoming attack."""
-        return {target for _, target in self.dmap.att}
-
-    def to_core(self) -> core.DependencyMap:
-        """The parts the queries read: Args_t, Att_t, st_t, Dep_t."""
-        return self.dmap
-
-    def snapshot(self) -> dict[str, object]:
-        """The argumentation, commitment and vocabulary parts as plain sorted data."""
-        return {
-            "turn": self.turn,
-            "agents": sorted(self.agents),
-            "atoms": sorted(self.atoms),
-            "awareness": {a: sorted(atoms) for a, atoms in sorted(self.awareness.items())},
-            "records": [
-                {
-                    "id": r,
-                    "claim": rec.claim,
-                    "speaker": rec.speaker,
-                    "turn": rec.turn,
-                    "kind": rec.kind,
-                    "standing": self.label(r),
-                }
-                for r, rec in sorted(self.records.items())
-            ],
-            "dep": sorted([a, b] for a, b in self.dmap.dep),
-            "att": sorted([a, b] for a, b in self.dmap.att),
-            "commitments": {a: sorted(rs) for a, rs in sorted(self.commitments.items())},
-            "dissent": {r: sorted(ags) for r, ags in sorted(self.dissent.items()) if ags},
-        }
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One utterance's operations, as the Interpreter extracted them, and its speaker."""
-
-    speaker: str
-    operations: tuple[Operation, ...]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """An accepted turn: D_t+1 and the clauses the turn exercised.
-
-    A turn exercises every paper clause that applied to it, and a chosen clause only where
-    the clause's alternative could have decided the turn differently: ``order.kinds`` only
-    for a turn with operations of two kinds, ``T3.support.target-standing`` only for a
-    weakened target, ``T3.revise.retracts-commitment`` only when the speaker was committed,
-    and the clauses that pick a refused turn's error only when it is refused.
-    """
-
-    state: State
-    clauses: frozenset[str]
-
-
-class Rejected(Exception):
-    """A turn is refused: the error ``code`` of the first clause it breaks.
-
-    ``index`` is the failing operation's position in the turn as written (None for
-    the speaker); ``clauses`` are those the turn exercised up to and including the
-    broken one.
-    """
-
-    def __init__(
-        self, code: str, clause_id: str, field: str | None = None, record: str | None = None
-    ) -> None:
-        super().__init__(f"{code} ({clause_id}): field {field}, record {record}")
-        self.code = code
-        self.clause = clause_id
-        self.field = field
-        self.record = record
-        self.index: int | None = None
-        self.operation: str | None = None
-        self.clauses: frozenset[str] = frozenset()
 
 
 # The labels each operation accepts on its target (its Table 3 clause says whose choice).
@@ -544,23 +380,6 @@ def _on_target(state: State, op: Operation, del_clause: str, ledger: Ledger) -> 
             state.model = se.process_conservative_upgrade(model, acted_on)
         case _:
             raise AssertionError(f"{op['op']} has no update {update}")
-
-
-def model_of(state: State) -> se.EpistemicModel:
-    """M_t, built as the default model the first time a formula needs it."""
-    if state.model is None:
-        worlds: frozenset[se.World] = frozenset({frozenset()})
-        for atom in sorted(state.atoms):
-            worlds = worlds | frozenset(w | {atom} for w in worlds)
-        everything = frozenset((w, v) for w in worlds for v in worlds)
-        state.model = se.EpistemicModel(
-            frozenset(state.agents),
-            frozenset(state.atoms),
-            worlds,
-            dict.fromkeys(state.agents, everything),
-            {a: frozenset(state.awareness[a]) for a in state.agents},
-        )
-    return state.model
 
 
 def _believes(model: se.EpistemicModel, agent: str, f: se.Formula, budget: Budget) -> bool:
@@ -846,19 +665,22 @@ def process_question(state: State, op: Operation, speaker: str, ledger: Ledger) 
 # -- the turn -----------------------------------------------------------------------------------
 
 Process = Callable[[State, Operation, str, Ledger], None]
+Settle = Callable[[State, Sequence[tuple[int, Operation]], Ledger], None]
 
-ORDER: tuple[tuple[str, Process], ...] = (
-    ("expand-awareness", process_expand_awareness),
-    ("observe", process_observe),
-    ("hypothesize", process_hypothesize),
-    ("support", process_support),
-    ("undermine", process_undermine),
-    ("revise", process_revise),
-    ("resolve", process_resolve),
-    ("question", process_question),
+ORDER: tuple[tuple[str, Process, Settle | None], ...] = (
+    ("expand-awareness", process_expand_awareness, None),
+    ("observe", process_observe, process_announcements),
+    ("hypothesize", process_hypothesize, None),
+    ("support", process_support, None),
+    ("undermine", process_undermine, None),
+    ("revise", process_revise, None),
+    ("resolve", process_resolve, None),
+    ("question", process_question, None),
 )
 """The fixed order of Section 2 ("Updating D_t"), clause ``order.kinds``: each kind with its
-``process_<kind>``.  The only statement of the order in the spec."""
+``process_<kind>``, and what the turn does once the kind's operations are applied, given
+them with their written positions (the observations' simultaneous announcement, clause
+``order.simultaneous-observations``).  The only statement of the order in the spec."""
 
 
 def _empty_list_matters(op: Operation) -> bool:
@@ -903,10 +725,10 @@ def process_turn(
         _require(turn.speaker in staged.agents, SPEAKER_IN_AGS, "unknown-agent", field="speaker")
         if not turn.operations:
             ledger.note(NO_OPERATIONS)
-        for kind, process in ORDER:
+        for kind, process, settle in ORDER:
             applied = _each(staged, turn, kind, process, ledger)
-            if kind == "observe":  # order.simultaneous-observations: after every Observe
-                process_announcements(staged, applied, ledger)
+            if settle is not None:
+                settle(staged, applied, ledger)
     except Rejected as refused:
         refused.clauses = frozenset(ledger.clauses) | refusal_clauses(
             turn.operations, refused.clause

@@ -24,10 +24,9 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from types import MappingProxyType, ModuleType
 
 import gcv.reference.apply
-import gcv.reference.preconditions
+import gcv.reference.operations
 import gcv.reference.verifier
 from gcv.reference.closure import Grounding, dependency_walk
 from gcv.reference.depmap import DependencyMap, StateView
@@ -37,30 +36,33 @@ from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.epistemic.semantics import members, truth_set
 from gcv.reference.errors import GcvError, PreconditionViolation
 from gcv.reference.identifiers import AgentId, RecordId
-from gcv.reference.operations import Operation, OperationKind, Resolve, Support
+from gcv.reference.operations import Operation, Resolve, Support
 from gcv.reference.records import Standing
-from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, TurnReport, Verifier
 
 
 @contextmanager
-def _table_row(module: ModuleType, kind: OperationKind, **change: object) -> Iterator[None]:
-    """Swap one row of the operation table as ``module`` sees it, for one turn."""
-    table = dict(RULES)
-    table[kind] = dataclasses.replace(table[kind], **change)  # type: ignore[arg-type]
-    saved = module.RULES
-    module.RULES = MappingProxyType(table)
+def _table_row(name: str, **change: object) -> Iterator[None]:
+    """Swap one row of the operation table (what the operation's checks and effect read),
+    for one turn."""
+    saved = gcv.reference.operations.ORDER
+    gcv.reference.operations.ORDER = tuple(
+        dataclasses.replace(rule, row=dataclasses.replace(rule.row, **change))  # type: ignore[arg-type]
+        if rule.name == name
+        else rule
+        for rule in saved
+    )
     try:
         yield
     finally:
-        module.RULES = saved
+        gcv.reference.operations.ORDER = saved
 
 
 class UndermineLeavesTargetActive(Verifier):
     """Undermine adds its attack but leaves the target's label as it was (breaks Lemma 2.2)."""
 
     def apply_turn(self, turn: Turn) -> TurnReport:
-        with _table_row(gcv.reference.apply, OperationKind.UNDERMINE, target_becomes=None):
+        with _table_row("undermine", target_becomes=None):
             return super().apply_turn(turn)
 
 
@@ -68,9 +70,7 @@ class SupportRevivesAbandoned(Verifier):
     """Support accepts an abandoned target (a wrong precondition row; changes no label)."""
 
     def apply_turn(self, turn: Turn) -> TurnReport:
-        with _table_row(
-            gcv.reference.preconditions, OperationKind.SUPPORT, target_standing=frozenset(Standing)
-        ):
+        with _table_row("support", target_standing=frozenset(Standing)):
             return super().apply_turn(turn)
 
 
@@ -98,11 +98,7 @@ class UndermineIgnoresTargetStanding(Verifier):
     holds, so only a comparison with the spec transition catches it."""
 
     def apply_turn(self, turn: Turn) -> TurnReport:
-        with _table_row(
-            gcv.reference.preconditions,
-            OperationKind.UNDERMINE,
-            target_standing=frozenset(Standing),
-        ):
+        with _table_row("undermine", target_standing=frozenset(Standing)):
             return super().apply_turn(turn)
 
 

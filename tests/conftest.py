@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import os
 import sysconfig
+import tempfile
 from pathlib import Path
 
 # The costly postconditions (naive closure recomputation) run in the tests;
 # icontract reads this when it is first imported.
 os.environ.setdefault("ICONTRACT_SLOW", "1")
+# Session stores seal their snapshots with a key kept outside them (gcv/store/seal.py): the
+# tests use one of their own, never the user's.
+os.environ.setdefault(
+    "GCV_STORE_KEY_FILE", os.path.join(tempfile.gettempdir(), f"gcv-tests-{os.getuid()}.key")
+)
 
 import pytest
 from filelock import FileLock

@@ -20,14 +20,13 @@ from itertools import product
 
 import z3
 
-from gcv.proofs.encode import LABELS, REC, Params, Rules, State, transition
+from gcv.proofs.encode import LABELS, REC, EncodedState, Params, Rules, rows, transition
 from gcv.proofs.solver import Outcome, prove
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Question,
     Resolve,
     Revise,
@@ -35,8 +34,10 @@ from gcv.reference.operations import (
     Undermine,
 )
 from gcv.reference.records import Standing
-from gcv.reference.rules import RULES
 from gcv.spec import transition as spec_transition
+
+ROWS = rows()
+"""The engine's rows of Table 3, by operation."""
 
 _x = z3.Const("x", REC)
 
@@ -104,7 +105,7 @@ class Universe:
         chosen = [self.const[n] for n in names]
         return z3.Lambda([_x], z3.Or([_x == c for c in chosen]) if chosen else z3.BoolVal(False))
 
-    def state(self, s: State, m: Concrete) -> list[z3.BoolRef]:
+    def state(self, s: EncodedState, m: Concrete) -> list[z3.BoolRef]:
         """Constraints fixing ``s`` to the concrete map."""
         c = self.const
         out = []
@@ -178,7 +179,7 @@ def check(
     before: Concrete,
     ops: Sequence[Operation],
     after: Concrete | Refusal,
-    rules: Rules = RULES,
+    rules: Rules = ROWS,
 ) -> bool:
     """``ops`` in application order from ``before`` reached ``after`` (the next map, or the
     refusal); assert the encoding agrees.  False when the refusal is not modelled."""
@@ -186,13 +187,13 @@ def check(
         return False
     names = set(before.standing).union(*(named(op) for op in ops))
     u = Universe(names)
-    s = State.fresh("s")
+    s = EncodedState.fresh("s")
     context = [*u.axioms(), *u.state(s, before)]
     applied = ops if isinstance(after, Concrete) else ops[: after.position + 1]
     preconditions = []
     for position, op in enumerate(applied):
         p = Params.fresh(f"p{position}")
-        t = transition(op.operation, s, p, rules)
+        t = transition(op.name, s, p, rules)
         context += u.params(p, op)
         preconditions.append(t.precondition)
         s = t.after
@@ -267,30 +268,28 @@ class _Choices:
         return z3.Or([flag != (n in chosen) for n, flag in self.flags[name].items()])
 
 
-def _decoded(
-    kind: OperationKind, c: _Choices, p: Params, m: z3.ModelRef
-) -> tuple[Operation, z3.BoolRef]:
+def _decoded(kind: str, c: _Choices, p: Params, m: z3.ModelRef) -> tuple[Operation, z3.BoolRef]:
     """The operation a model of the parameters names, and the clause excluding it."""
     match kind:
-        case OperationKind.OBSERVE:
+        case "observe":
             op: Operation = Observe(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
-        case OperationKind.HYPOTHESIZE:
+        case "hypothesize":
             op = Hypothesize(c.element(m, p.new), "c", depends_on=c.members(m, "cited"))
-        case OperationKind.QUESTION:
+        case "question":
             op = Question(c.element(m, p.new), "c")
-        case OperationKind.REVISE:
+        case "revise":
             return Revise(c.element(m, p.target), c.members(m, "attackers")), z3.Or(
                 c.other(m, p.target), c.other_set(m, "attackers")
             )
-        case OperationKind.RESOLVE:
+        case "resolve":
             # Premises belong to a decision (clause T3.resolve.decision-fields).
             premises = c.members(m, "premises")
             op = Resolve(c.element(m, p.target), c.members(m, "subsumes"), bool(premises), premises)
             excluded = [c.other(m, p.target), c.other_set(m, "subsumes")]
             return op, z3.Or(*excluded, c.other_set(m, "premises"))
-        case OperationKind.SUPPORT | OperationKind.UNDERMINE:
+        case "support" | "undermine":
             registers = z3.is_true(m.eval(p.registers_evidence))
-            shape = Support if kind is OperationKind.SUPPORT else Undermine
+            shape = Support if kind == "support" else Undermine
             op = shape(
                 c.element(m, p.target),
                 c.element(m, p.evidence),
@@ -301,17 +300,17 @@ def _decoded(
             fresh.append(c.other(m, p.evidence))
             return op, z3.Or(*fresh, z3.And(p.registers_evidence, c.other_set(m, "cited")))
         case _:
-            raise AssertionError(f"{kind.value} has no parameters in the encoding")
+            raise AssertionError(f"{kind} has no parameters in the encoding")
     return op, z3.Or(c.other(m, p.new), c.other_set(m, "cited"))
 
 
 def allowed(
-    before: Concrete, kind: OperationKind, names: Sequence[str], rules: Rules = RULES
+    before: Concrete, kind: str, names: Sequence[str], rules: Rules = ROWS
 ) -> Iterator[Operation]:
     """Every operation of ``kind`` over the records ``names`` whose encoded precondition holds
     in ``before``: the solver's models, each excluded in turn until none is left."""
     u = Universe(set(names))
-    s, p = State.fresh("s"), Params.fresh("p")
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
     choices = _Choices(u, p)
     solver = z3.Solver()
     solver.set(timeout=20_000, random_seed=0)
@@ -323,7 +322,7 @@ def allowed(
         op, excluded = _decoded(kind, choices, p, solver.model())
         yield op
         solver.add(excluded)
-    assert answer == z3.unsat, f"the enumeration of {kind.value} is {answer}"
+    assert answer == z3.unsat, f"the enumeration of {kind} is {answer}"
 
 
 class Evaluator:
@@ -337,7 +336,7 @@ class Evaluator:
     those constants.  The formula is the encoding's own: no clause is restated here.
     """
 
-    def __init__(self, names: Sequence[str], rules: Rules = RULES) -> None:
+    def __init__(self, names: Sequence[str], rules: Rules = ROWS) -> None:
         self.u, self.rules = Universe(set(names)), rules
         self._consts = list(self.u.const.values())
         solver = z3.Solver()
@@ -345,14 +344,14 @@ class Evaluator:
         assert solver.check() == z3.sat, "the universe has no model"
         self._model = solver.model()
         self._y = z3.Const("y", REC)
-        self._compiled: dict[tuple[OperationKind, ...], _Composed] = {}
+        self._compiled: dict[tuple[str, ...], _Composed] = {}
         # Keyed by the Z3 term's id (terms are hash-consed: one id per name), not its text,
         # whose printing took a fifth of the refinement check's time.
         self._given: dict[tuple[int, Concrete | Operation], _Substitutions] = {}
 
-    def _compose(self, kinds: tuple[OperationKind, ...]) -> _Composed:
+    def _compose(self, kinds: tuple[str, ...]) -> _Composed:
         if kinds not in self._compiled:
-            s = before = State.fresh("s")
+            s = before = EncodedState.fresh("s")
             params, preconditions = [], []
             for position, kind in enumerate(kinds):
                 p = Params.fresh(f"p{position}")
@@ -360,7 +359,7 @@ class Evaluator:
                 params.append(p)
                 preconditions.append(_grounded(t.precondition, self._consts))
                 s = t.after
-            expected = State.fresh("expected")
+            expected = EncodedState.fresh("expected")
             same = z3.And(
                 [z3.And(s.ex[c] == expected.ex[c], s.st[c] == expected.st[c]) for c in self._consts]
                 + [
@@ -372,7 +371,7 @@ class Evaluator:
             self._compiled[kinds] = _Composed(before, expected, params, preconditions, same)
         return self._compiled[kinds]
 
-    def _state(self, s: State, m: Concrete) -> _Substitutions:
+    def _state(self, s: EncodedState, m: Concrete) -> _Substitutions:
         """Substitutions giving ``s`` the concrete map's values (made once per map)."""
         return self._kept((s.ex.get_id(), m), lambda: self._state_values(s, m))
 
@@ -387,7 +386,7 @@ class Evaluator:
             self._given[key] = make()
         return self._given[key]
 
-    def _state_values(self, s: State, m: Concrete) -> _Substitutions:
+    def _state_values(self, s: EncodedState, m: Concrete) -> _Substitutions:
         x, y, c = _x, self._y, self.u.const
         ex = self.u.members(m.standing)
         st: z3.ExprRef = LABELS[Standing.ACTIVE]
@@ -413,7 +412,7 @@ class Evaluator:
     def refused_at(self, before: Concrete, ops: Sequence[Operation]) -> int | None:
         """The position (in application order) of the first operation whose encoded
         precondition fails on the state the turn has left so far; None if all hold."""
-        composed = self._compose(tuple(op.operation for op in ops))
+        composed = self._compose(tuple(op.name for op in ops))
         given = list(self._state(composed.before, before))
         for position, (p, op) in enumerate(zip(composed.params, ops, strict=True)):
             given += self._params(p, op)
@@ -423,7 +422,7 @@ class Evaluator:
 
     def reaches(self, before: Concrete, ops: Sequence[Operation], after: Concrete) -> bool:
         """The encoded next state of ``ops`` from ``before`` is ``after``."""
-        composed = self._compose(tuple(op.operation for op in ops))
+        composed = self._compose(tuple(op.name for op in ops))
         given = [*self._state(composed.before, before)]
         given += self._state_values(composed.expected, after)  # a new map each step: not kept
         for p, op in zip(composed.params, ops, strict=True):
@@ -448,8 +447,8 @@ class _Composed:
     """A composed encoded relation: its free state, expected next state and parameters,
     each operation's grounded precondition, and the next-state equality."""
 
-    before: State
-    expected: State
+    before: EncodedState
+    expected: EncodedState
     params: list[Params]
     preconditions: list[z3.ExprRef]
     same: z3.ExprRef

@@ -1,4 +1,4 @@
-"""Mutation testing of the operation table, ``gcv.reference.rules.RULES``.
+"""Mutation testing of the operation table, the rows of ``gcv.reference.operations.ORDER``.
 
     .venv/bin/python -m tests.mutation_rules [--jobs 2]
 
@@ -48,26 +48,21 @@ TESTS = [
 
 def mutants() -> list[tuple[str, str, object]]:
     """(operation, field, new value) for every mutant of the rows the engine reads."""
-    from gcv.reference.operations import OperationKind
+    from gcv.reference.operations import ORDER
     from gcv.reference.records import Standing
-    from gcv.reference.rules import RULES
 
     found: list[tuple[str, str, object]] = []
-    targets = (
-        OperationKind.SUPPORT,
-        OperationKind.UNDERMINE,
-        OperationKind.REVISE,
-        OperationKind.RESOLVE,
-    )
+    targets = ("support", "undermine", "revise", "resolve")
+    rows = {rule.name: rule.row for rule in ORDER}
     for kind in targets:
-        rule = RULES[kind]
+        row = rows[kind]
         for label in Standing:
-            found.append((kind.name, "target_standing", rule.target_standing ^ {label}))
+            found.append((kind, "target_standing", row.target_standing ^ {label}))
         for flag in ("target_unattacked", "attacks_target", "grounds_in_good_standing"):
-            found.append((kind.name, flag, not getattr(rule, flag)))
+            found.append((kind, flag, not getattr(row, flag)))
         for becomes in (None, *Standing):
-            if becomes is not rule.target_becomes:
-                found.append((kind.name, "target_becomes", becomes))
+            if becomes is not row.target_becomes:
+                found.append((kind, "target_becomes", becomes))
     return found
 
 
@@ -78,29 +73,21 @@ def describe(mutant: tuple[str, str, object]) -> str:
         value = "{" + ", ".join(sorted(s.value for s in value)) + "}"
     elif value is not None and hasattr(value, "value"):
         value = value.value
-    return f"{kind}.{field} = {value}"
+    return f"{kind.upper()}.{field} = {value}"
 
 
 def install(index: int) -> None:
-    """Replace the operation table by mutant ``index`` wherever a module holds it.
-
-    ``import reference`` already loads the engine, so ``gcv.reference.apply`` and
-    ``gcv.reference.preconditions`` hold the table under their own name: each is rebound.
-    """
-    from types import MappingProxyType
-
-    import gcv.reference.rules
-    from gcv.reference.operations import OperationKind
+    """Replace the engine's order of rules by one whose rule ``index`` names has the mutant
+    row (what its checks, its effect and the encoding read)."""
+    import gcv.reference.operations
 
     kind, field, value = mutants()[index]
-    original = gcv.reference.rules.RULES
-    table = dict(original)
-    operation = OperationKind[kind]
-    table[operation] = dataclasses.replace(table[operation], **{field: value})
-    mutated = MappingProxyType(table)
-    for module in list(sys.modules.values()):
-        if getattr(module, "RULES", None) is original:
-            module.RULES = mutated
+    gcv.reference.operations.ORDER = tuple(
+        dataclasses.replace(rule, row=dataclasses.replace(rule.row, **{field: value}))
+        if rule.name == kind
+        else rule
+        for rule in gcv.reference.operations.ORDER
+    )
 
 
 if "GCV_RULES_MUTANT" in os.environ:  # loaded as a pytest plugin for one mutant

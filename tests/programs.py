@@ -23,6 +23,7 @@ DEBIAN_PACKAGES: dict[str, str] = {
     "chromium": "chromium",
     "chromedriver": "chromium-driver",
     "node": "nodejs",
+    "gcc": "gcc",
     "initdb": "postgresql",
     "pg_ctl": "postgresql",
     "postgres": "postgresql",

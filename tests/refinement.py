@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations, product
 
-from gcv.proofs.encode import Rules
+from gcv.proofs.encode import OPERATIONS, Rules, rows
 from gcv.reference.closure import COMPILED, PURE
 from gcv.reference.epistemic.formula import Atom, Formula, Not
 from gcv.reference.errors import GcvError
@@ -50,7 +50,6 @@ from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Question,
     Resolve,
     Revise,
@@ -58,7 +57,6 @@ from gcv.reference.operations import (
     Undermine,
     in_application_order,
 )
-from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import core, transition
 from gcv.spec import epistemic as se
@@ -66,6 +64,9 @@ from gcv.translate import spec_model, spec_operation
 from tests.encoded import Concrete, Evaluator, Refusal, allowed
 from tests.maps import answered_by
 from tests.test_transition import _same_map as same_map
+
+ROWS = rows()
+"""The engine's rows of Table 3, by operation."""
 
 ATOMS = ("p",)
 
@@ -119,12 +120,17 @@ def operations(
     *,
     cited: int = 1,
     formulas: Sequence[Formula | None] = (None,),
+    choices: bool = False,
 ) -> tuple[Operation, ...]:
     """Every one-operation turn's operation over ``records``: each kind with cited sets of
     up to ``cited`` records (self-citations included: they must be refused), evidence
     registered or reused, Resolve consensual or authoritative with premises, subsumes and
     dissent; Observe, Hypothesize and Question once with each of ``formulas`` (the other
-    kinds take their target's)."""
+    kinds take their target's).  With ``choices``, each choice an operation makes of its
+    update of M_t too (Section 2's table): Support's conservative [up gamma] and its
+    gamma-specific [up-up gamma], Undermine's lexicographic [up-up ~gamma] and conservative
+    [up ~gamma] downgrade, Revise's [!~gamma] and its attack additions alone, with and
+    without attackers (only M_t tells them apart)."""
     sets = [c for size in range(1, cited + 1) for c in combinations(records, size)]
     ops: list[Operation] = [ExpandAwareness("q"), ExpandAwareness(ATOMS[0])]
     for x, f in product(records, formulas):
@@ -135,7 +141,13 @@ def operations(
     for x in records:
         for y in records:
             ops += [Support(x, y), Support(x, y, "e"), Undermine(x, y), Undermine(x, y, "e")]
+            if choices:
+                ops += [Support(x, y, specific=True), Support(x, y, "e", specific=True)]
+                ops += [Undermine(x, y, downgrade="conservative")]
+                ops += [Undermine(x, y, "e", downgrade="conservative")]
         ops += [Revise(x), *(Revise(x, ys) for ys in sets)]
+        if choices:
+            ops += [Revise(x, announce=False), *(Revise(x, ys, announce=True) for ys in sets)]
         ops += [Resolve(x), *(Resolve(x, ys) for ys in sets)]
         ops += [Resolve(x, authoritative=True)]
         ops += [Resolve(x, authoritative=True, dissenters=(a,)) for a in agents]
@@ -302,7 +314,7 @@ def _covers(ops: Sequence[Operation], accepted: bool) -> Iterator[str]:
     """The coverage classes a step belongs to."""
     ordered = [op for _, op in in_application_order(tuple(ops))]
     verdict = "accepted" if accepted else "refused"
-    yield f"{verdict} {'+'.join(op.operation.value for op in ordered)}"
+    yield f"{verdict} {'+'.join(op.name for op in ordered)}"
     for op in ops:
         if isinstance(op, Resolve) and op.authoritative and op.premises:
             yield f"{verdict} authoritative resolve with premises"
@@ -337,12 +349,18 @@ class Explorer:
         self,
         scope: Scope,
         engine: Callable[[Sequence[str], Sequence[str]], Verifier] = Verifier,
-        rules: Rules = RULES,
+        rules: Rules = ROWS,
     ) -> None:
         self.scope, self.rules, self.counts = scope, rules, Counts()
         self.refused = Refusal("", None)  # the last refusal
         formulas = FORMULAS if scope.epistemic else (None,)
-        self.singles = operations(scope.records, scope.agents, cited=scope.cited, formulas=formulas)
+        self.singles = operations(
+            scope.records,
+            scope.agents,
+            cited=scope.cited,
+            formulas=formulas,
+            choices=scope.epistemic,
+        )
         paired = paired_operations(scope.pair_records, scope.agents) if scope.pairs else ()
         self.pairs = [(a, b) for a in paired for b in paired]
         self.encoding = Evaluator(scope.records, rules)
@@ -454,8 +472,8 @@ class Explorer:
         refused for what the encoding does not model (M_t: a Revise announcing a formula
         true nowhere)."""
         self.counts.enumerated += 1
-        for kind in OperationKind:
-            if kind is OperationKind.EXPAND_AWARENESS:  # no parameter the encoding reads
+        for kind in OPERATIONS:
+            if kind == "expand-awareness":  # no parameter the encoding reads
                 continue
             for op in allowed(node.concrete, kind, self.scope.records, self.rules):
                 taken = self.step(node, Turn(self.scope.agents[0], (op,)))

@@ -4,12 +4,13 @@ obligations.
     .venv/bin/python -m tests.table_mutants [--jobs 2] [--deep] [--only GLOBS] [--markdown]
 
 Every mutant of ``tests.mutation_rules`` (one field of one of the four rows with a target:
-44 in all) is installed in memory, on a copy of ``gcv.reference.rules.RULES`` (the file is not
-touched), before ``proofs`` is imported, so the encoding is built from the mutated table;
-then ``gcv prove``'s suite runs on it, one fresh interpreter per mutant.  By default only the
-obligations built from the encoded transition run (:data:`TABLE_READERS`): the others
-(the walks, the closure, the epistemic updates, the lineage module) encode no row, so no
-table mutant can change them.  Each mutant gets one verdict:
+44 in all) is installed in memory, on a copy of the rows of
+``gcv.reference.operations.ORDER`` (the file is not touched), before ``proofs`` is imported,
+so the encoding is built from the mutated table; then ``gcv prove``'s suite runs on it, one
+fresh interpreter per mutant.  By default only the obligations built from the encoded
+transition run (:data:`TABLE_READERS`): the others (the walks, the closure, the epistemic
+updates, the lineage module) encode no row, so no table mutant can change them.  Each
+mutant gets one verdict:
 
 - ``rejected``: a proof check is not proved (the mutated table breaks a statement); every
   obligation with an unproved check is listed;

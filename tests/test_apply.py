@@ -1,13 +1,9 @@
-"""The postconditions of one operation's application (reference/apply.py): each refuses
-an effect that is not the table's."""
+"""The postconditions of one operation's application (reference/apply.py) and of the turn's
+announcement (reference/rules/observe.py): each refuses an effect that is not the table's."""
 
 from __future__ import annotations
 
-from gcv.reference.apply import (
-    _has_table_effect,
-    _only_eliminates,
-    _registers_as_the_table_says,
-)
+from gcv.reference.apply import _has_table_effect, _registers_as_the_table_says
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.abduction import Problem
 from gcv.reference.epistemic.effects import EpistemicState
@@ -16,6 +12,7 @@ from gcv.reference.epistemic.model import PlausibilityModel
 from gcv.reference.epistemic.updates import restrict
 from gcv.reference.operations import Observe, Revise, Support, Undermine
 from gcv.reference.records import Kind, Record, Standing
+from gcv.reference.rules.observe import _only_eliminates
 
 
 def test_the_effect_check_refuses_a_wrong_label_or_a_missing_attack() -> None:
@@ -46,7 +43,8 @@ def test_the_registration_check_reads_the_table_column() -> None:
 
 
 def test_the_announcement_contract_refuses_added_worlds_and_dropped_problems() -> None:
-    """apply_announcements' postcondition: worlds are only eliminated, problems stay queued."""
+    """The announcement's postcondition (Observe's ``announce``, the turn's settle): worlds are
+    only eliminated, problems stay queued."""
     m = PlausibilityModel.implicit(["a"], ["p"]).explicit()
     state = EpistemicState(m)
     assert _only_eliminates(state, state)

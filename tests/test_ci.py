@@ -101,7 +101,7 @@ def _readme_block(first_line: str) -> str:
 
 def test_the_readmes_workflow_passes_actionlint_with_this_action(tmp_path: Path) -> None:
     workflow = _readme_block("# .github/workflows/conformance.yml")
-    assert workflow.count("uses: OWNER/REPO@v0.1.0") == 1
+    assert workflow.count("uses: ./.gcv-action") == 1 and "OWNER" not in workflow
     # A project holding this action in the repository's place: actionlint reads a local
     # action's inputs only inside a git repository.
     project = tmp_path / "project"
@@ -109,7 +109,7 @@ def test_the_readmes_workflow_passes_actionlint_with_this_action(tmp_path: Path)
     linted_file.parent.mkdir(parents=True)
     shutil.copy(ROOT / "action.yml", project)
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
-    linted_file.write_text(workflow.replace("OWNER/REPO@v0.1.0", "./"))
+    linted_file.write_text(workflow.replace("uses: ./.gcv-action", "uses: ./"))
     linted = _run([BIN / "actionlint", "-oneline", linted_file], project)
     assert linted.returncode == 0, linted.stdout
     linted_file.write_text(linted_file.read_text().replace("vectors-version:", "vector-version:"))
@@ -120,8 +120,13 @@ def test_the_readmes_workflow_passes_actionlint_with_this_action(tmp_path: Path)
 def test_the_readmes_pre_commit_configuration_names_the_hooks() -> None:
     configuration = yaml.safe_load(_readme_block("# .pre-commit-config.yaml"))
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    named = [h["id"] for repo in configuration["repos"] for h in repo["hooks"]]
-    assert named == [h["id"] for h in hooks] == ["gcv-replay", "gcv-vectors-check"]
+    named = [h for repo in configuration["repos"] for h in repo["hooks"]]
+    assert (
+        [h["id"] for h in named] == [h["id"] for h in hooks] == ["gcv-replay", "gcv-vectors-check"]
+    )
+    for local, shipped in zip(named, hooks, strict=True):  # the same hooks, declared locally
+        kept = {k: v for k, v in shipped.items() if k not in ("description", "args")}
+        assert {k: local[k] for k in kept} == kept, local["id"]
 
 
 def _action_script(

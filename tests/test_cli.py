@@ -79,12 +79,6 @@ def test_affected_star_and_one_step(capsys: pytest.CaptureFixture[str]) -> None:
     assert "[unknown-record]" in capsys.readouterr().err
 
 
-def test_scenarios_lists_the_built_in_traces(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["scenarios"]) == EXIT_OK
-    listed = capsys.readouterr().out.split()
-    assert {"phase2-debugging", "phase3-deliberation"} <= set(listed) and listed == sorted(listed)
-
-
 @pytest.mark.slow
 def test_the_installed_console_script_runs() -> None:
     gcv = Path(sys.executable).with_name("gcv")
@@ -93,3 +87,35 @@ def test_the_installed_console_script_runs() -> None:
     )
     assert result.returncode == EXIT_OK, result.stderr
     assert "all hold" in result.stdout
+
+
+def test_a_trace_with_no_expectation_says_so_and_strict_fails_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = tmp_path / "bare.json"
+    turn = {"turn": 1, "speaker": "a", "operations": [{"op": "observe", "id": "o1", "claim": "x"}]}
+    trace.write_text(json.dumps({"format": "gcv-trace/1", "agents": {"a": "A"}, "turns": [turn]}))
+    assert main(["replay", str(trace)]) == EXIT_OK
+    assert "0 expectations: nothing checked: the trace states no expectation" in (
+        capsys.readouterr().out
+    )
+    assert main(["replay", "--strict", str(trace)]) == EXIT_FAILED
+    assert main(["replay", "--strict", "phase2-debugging", "-q"]) == EXIT_OK
+    assert main(["replay", "--strict", str(trace), "phase2-debugging", "-q"]) == EXIT_FAILED
+
+
+def test_scenarios_lists_each_built_in_trace_with_its_description(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["scenarios"]) == EXIT_OK
+    lines = capsys.readouterr().out.splitlines()
+    listed = [line.split()[0] for line in lines]
+    assert {"phase2-debugging", "phase3-deliberation"} <= set(listed) and listed == sorted(listed)
+    assert lines[1].startswith("phase2-debugging       Phase 2: three engineers debug"), lines
+
+
+def test_conform_without_the_separator_says_where_the_command_goes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["conform", "./my-verifier"]) == EXIT_BAD_INPUT
+    assert "the implementation's command goes after --" in capsys.readouterr().err

@@ -24,10 +24,20 @@ def without_experiments(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.usefixtures("without_experiments")
 def test_a_command_needing_an_extra_names_it(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["experiments", "--help"]) == EXIT_BAD_INPUT
+    assert main(["experiments", "--quick"]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert "[experiments]" in err and "pip install" in err, err
     assert "Traceback" not in err
+
+
+@pytest.mark.usefixtures("without_experiments")
+def test_its_help_says_what_it_does_and_what_to_install(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["experiments", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("gcv experiments: regenerate docs/experiments.md"), out
+    assert "needs bm25s, from the experiments extra: pip install" in out, out
 
 
 @pytest.mark.usefixtures("without_experiments")

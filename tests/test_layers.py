@@ -177,7 +177,7 @@ def test_the_package_offers_the_engines_whole_api_and_the_tools() -> None:
     import gcv
     import gcv.reference
 
-    assert tuple(gcv.reference.__all__) == gcv._ENGINE
+    assert sorted(gcv.reference.__all__) == sorted(gcv._ENGINE)
     assert all(getattr(gcv, name) is not None for name in gcv.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = gcv.nothing  # type: ignore[attr-defined]
@@ -220,7 +220,9 @@ def test_the_mutation_selection_names_the_modules_the_tests_import() -> None:
 def test_the_tree_holds_no_link_and_gcv_no_copy_of_a_layer() -> None:
     """A checkout without symlink support gets the same tree; and a layer copied under gcv/
     (python -m tests.mutation does, in its clone) would shadow the folder setup.py maps."""
-    skipped = {".git", ".venv", ".venv-lowest", "build", "dist", "mutants", "__pycache__"}
+    skipped = {".git", ".venv", ".venv-lowest", ".venv-proofs", "build", "dist", "mutants"} | {
+        "__pycache__"
+    }
     links = []
     for folder, folders, files in os.walk(ROOT):
         folders[:] = [f for f in folders if f not in skipped and not f.endswith("_cache")]
@@ -280,3 +282,81 @@ def test_the_spec_holds_no_command_line_and_imports_no_tool() -> None:
         or (target.startswith("gcv.") and _layer(target) != "gcv.spec")
     ]
     assert found == []
+
+
+# -- one operation, one registration -------------------------------------------------------------
+
+
+def _named(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """What a module's code names: its identifiers (names, attributes, what it imports) and
+    its string constants that are not docstrings (an operation's name, "revise")."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    identifiers: set[str] = set(_imported(tree))
+    strings: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            identifiers.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            identifiers.add(node.attr)
+        elif isinstance(node, ast.alias):
+            identifiers.update({node.name, node.asname or node.name})
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            strings.add(node.value)
+    return identifiers, strings
+
+
+def registrations(modules: Mapping[str, ast.AST]) -> dict[str, set[str]]:
+    """Operation -> the engine modules besides its home that name it in code: its value's
+    class, its rule, its home module, or its name as a string (docstrings, which only tell
+    of it, aside)."""
+    from gcv.reference.operations import ORDER
+
+    found: dict[str, set[str]] = {}
+    for rule in ORDER:
+        home = rule.value.__module__
+        identifiers = {rule.value.__name__, home, home.rpartition(".")[2].upper()}
+        found[rule.name] = set()
+        for module, tree in modules.items():
+            named, strings = _named(tree)
+            if module != home and (identifiers & named or rule.name in strings):
+                found[rule.name].add(module)
+    return found
+
+
+def _engine_trees() -> dict[str, ast.AST]:
+    return {
+        name: ast.parse(path.read_text(encoding="utf-8"))
+        for name, path in _modules().items()
+        if name == "gcv.reference" or name.startswith("gcv.reference.")
+    }
+
+
+def test_each_operation_is_registered_once_in_the_order() -> None:
+    """An operation lives in its home (reference/rules/<operation>.py); the one other engine
+    module that names it is the order of a turn, gcv.reference.operations.  No dispatcher,
+    table or match elsewhere in the engine lists the operations."""
+    found = registrations(_engine_trees())
+    assert found == {name: {"gcv.reference.operations"} for name in found}, found
+
+
+def test_a_dispatcher_naming_an_operation_is_found() -> None:
+    """The check above fails on an engine module that matches over operation kinds."""
+    trees = _engine_trees()
+    trees["gcv.reference.dispatch"] = ast.parse(
+        "def go(op):\n    match op:\n        case Revise():\n            return 1\n"
+    )
+    trees["gcv.reference.by_name"] = ast.parse("NAMES = ('observe',)\n")
+    found = registrations(trees)
+    assert "gcv.reference.dispatch" in found["revise"]
+    assert "gcv.reference.by_name" in found["observe"]

@@ -196,15 +196,36 @@ def test_phase2_in_process_agrees_with_replay(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_phase2_over_the_wire_agrees_with_replay(tmp_path: Path, transport: str) -> None:
+    """Every answer of Phase 2 over stdio; over HTTP (whose requests are answered by the
+    same tools, one stateless request each) its first turns, and the hostile calls."""
+
     async def check() -> None:
         async with _client(transport, tmp_path) as client:
-            await _phase2_agrees(client)
+            if transport == "stdio":
+                await _phase2_agrees(client)
+            else:
+                await _phase2_begins(client)
             await _hostile_calls(client, wire=True)
-        # What the server wrote is a store gcv itself opens, at Phase 2's last turn.
+        # What the server wrote is a store gcv itself opens, at the turn it reached.
         with open_session(tmp_path / "p2.gcv") as session:
-            assert session.turn == 13
+            assert session.turn == (13 if transport == "stdio" else 3)
 
     _run(check)
+
+
+async def _phase2_begins(client: Client) -> None:
+    """Phase 2's first three turns through append_turn, each record's Verify after each."""
+    trace = load_scenario(PHASE2)
+    local = initial_verifier(trace)
+    await _call(client, "open_session", session="p2", scenario=PHASE2)
+    for written in json.loads(scenario_text(PHASE2))["turns"][:3]:
+        turn = {k: written[k] for k in ("speaker", "text", "operations") if k in written}
+        answer = await _call(client, "append_turn", session="p2", **turn)
+        report = local.apply_turn(trace.turns[answer["turn"] - 1].turn)
+        assert answer["summary"] == render_turn(report, local.state, trace.agents)
+        for record in local.state.records:
+            verified = await _call(client, "verify", session="p2", record=record)
+            assert verified["grounded"] == local.verify(record).grounded, record
 
 
 # -- hostile arguments -------------------------------------------------------------------

@@ -9,16 +9,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gcv.conformance.cases.turns import WRITTEN_OUT_OF_ORDER
+from gcv.reference.apply import find_violation
 from gcv.reference.depmap import StateView
 from gcv.reference.epistemic.formula import Atom, Formula
 from gcv.reference.errors import GcvError, MalformedOperation
 from gcv.reference.operations import (
-    APPLICATION_ORDER,
+    ORDER,
     ExpandAwareness,
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Question,
     Resolve,
     Revise,
@@ -26,10 +26,9 @@ from gcv.reference.operations import (
     Undermine,
     _is_stable_order,
 )
-from gcv.reference.preconditions import find_violation
 from gcv.reference.records import GOOD_STANDING, MAX_CLAIM_LENGTH, Kind, Standing
 from gcv.reference.verifier import Turn, Verifier
-from gcv.spec import core
+from gcv.spec import core, transition
 from gcv.translate import spec_map
 from tests.maps import four_active
 from tests.strategies import AGENTS, turns_over
@@ -113,7 +112,7 @@ REJECTIONS: list[tuple[Operation, str, str, str, str | None]] = [
 @pytest.mark.parametrize(
     ("op", "speaker", "code", "field", "record"),
     REJECTIONS,
-    ids=[f"{op.operation.value}-{code}-{field}" for op, _, code, field, _ in REJECTIONS],
+    ids=[f"{op.name}-{code}-{field}" for op, _, code, field, _ in REJECTIONS],
 )
 def test_rejection_names_the_operation_field_and_record_and_changes_nothing(
     op: Operation, speaker: str, code: str, field: str, record: str | None
@@ -125,7 +124,7 @@ def test_rejection_names_the_operation_field_and_record_and_changes_nothing(
         v.apply_turn(Turn(speaker, (harmless, op)))
     error = caught.value
     assert (error.code, error.field, error.record) == (code, field, record), str(error)
-    assert (error.turn, error.operation_index, error.operation) == (3, 1, op.operation.value)
+    assert (error.turn, error.operation_index, error.operation) == (3, 1, op.name)
     assert v.state.digest() == before, "a rejected turn must leave D_t exactly as it was"
     assert "fresh" not in v.state.records and v.state.turn == 2
 
@@ -133,7 +132,7 @@ def test_rejection_names_the_operation_field_and_record_and_changes_nothing(
 def test_every_operation_but_question_has_a_rejection_row() -> None:
     # A Question has no precondition of Table 3: its id names an issue, checked against
     # nothing (T3.question.issue-ids-apart).
-    assert {op.operation for op, *_ in REJECTIONS} == set(OperationKind) - {OperationKind.QUESTION}
+    assert {op.name for op, *_ in REJECTIONS} == {rule.name for rule in ORDER} - {"question"}
 
 
 def test_a_question_may_take_a_record_id_and_a_record_an_issue_id() -> None:
@@ -189,14 +188,24 @@ def test_malformed_operations_are_rejected_when_built(build: object, field: str)
     assert caught.value.field == field
 
 
+def test_the_engines_order_is_the_specs() -> None:
+    """The engine's ORDER (its rules) and process_turn's ORDER (its process_<kind>) are two
+    statements of clause order.kinds: one sequence of operations, each settled where the
+    other settles it (the observations' announcement)."""
+    assert [rule.name for rule in ORDER] == [kind for kind, *_ in transition.ORDER]
+    settled = [rule.name for rule in ORDER if rule.settle is not None]
+    assert settled == [kind for kind, _, settle in transition.ORDER if settle is not None]
+
+
 def test_operations_apply_in_the_fixed_order_not_as_written() -> None:
     """The conformance case ``core/turns/fixed-order-not-written-order``'s turn, whose
     report must also list the operations in the fixed order."""
     v = Verifier(["a"])
     report = v.apply_turn(Turn("a", WRITTEN_OUT_OF_ORDER))
-    applied = [op.operation for op in report.applied]
-    assert applied == sorted(applied, key=APPLICATION_ORDER.index)
-    assert applied == [op.operation for op in reversed(WRITTEN_OUT_OF_ORDER)], "not as written"
+    names = [rule.name for rule in ORDER]
+    applied = [op.name for op in report.applied]
+    assert applied == sorted(applied, key=names.index)
+    assert applied == [op.name for op in reversed(WRITTEN_OUT_OF_ORDER)], "not as written"
     assert v.standing("h1") is W and v.attackers("h1") == ("o1",)
 
 
@@ -407,7 +416,7 @@ def test_a_malformed_field_is_named_with_its_operation(
     with pytest.raises(MalformedOperation) as caught:
         cls(**fields)
     assert caught.value.field == field, (caught.value.field, field)
-    assert caught.value.detail.startswith(cls.operation.value + ": "), caught.value.detail  # type: ignore[attr-defined]
+    assert caught.value.detail.startswith(cls.name + ": "), caught.value.detail  # type: ignore[attr-defined]
 
 
 def test_every_field_of_every_operation_has_a_malformed_row() -> None:

@@ -42,7 +42,7 @@ def test_dangling_references_are_reported() -> None:
 
 
 def test_a_statement_with_no_check_is_reported() -> None:
-    unchecked = Claim("core.x", "core", "Lemma 9.9", "nothing", Status.TESTED)
+    unchecked = Claim("core.x", "core", "Lemma 9.9", "nothing", Status.CHECKED)
     unproved = Claim(
         "core.y",
         "core",
@@ -102,7 +102,10 @@ def test_each_status_word_has_one_meaning_printed_in_the_map() -> None:
         assert text.count(f"- **{status.value}**: {meaning}.") == 1, status
 
 
-@pytest.mark.parametrize("status", [Status.TESTED, Status.REPRODUCED])
+@pytest.mark.parametrize(
+    "status",
+    [Status.TESTED, Status.CHECKED, Status.REPRODUCED, Status.REPRODUCED_ON_GENERATED_DATA],
+)
 def test_a_benchmark_alone_neither_tests_nor_reproduces(status: Status) -> None:
     # Benchmarks print figures and cannot fail (Proposition 2.5's costs were "reproduced" so).
     claim = Claim(
@@ -111,10 +114,63 @@ def test_a_benchmark_alone_neither_tests_nor_reproduces(status: Status) -> None:
         "Proposition 2.5",
         "costs",
         status,
+        implemented_in=("gcv.spec.core.get_active_set", "gcv.reference.closure.dependency_walk"),
         benchmarks=("tests/benchmarks/bench_queries.py",),
+        reason="generated",
     )
     assert find_problems([claim]) == [
         f"core.bench-only: status {status.value!r} but no test or vector checks it"
+    ]
+    measured = dataclasses.replace(claim, status=Status.MEASURED)
+    assert find_problems([measured]) == []
+    assert find_problems([dataclasses.replace(measured, benchmarks=(), tests=_A_TEST)]) == [
+        "core.bench-only: status 'measured' but no benchmark measures it"
+    ]
+
+
+_A_TEST = ("tests/test_closure.py::test_x_k_stabilises_within_args_rounds",)
+
+
+def test_tested_names_a_spec_and_a_reference_object() -> None:
+    # "tested" means the reference checked against the spec: a spec module alone is "checked".
+    alone = Claim(
+        "gossip.x",
+        "gossip",
+        "Definition 3.1",
+        "views",
+        Status.TESTED,
+        implemented_in=("gcv.spec.gossip.views.compute_view",),
+        tests=_A_TEST,
+    )
+    assert find_problems([alone]) == [
+        "gossip.x: status 'tested' but it does not name a spec and a reference object"
+    ]
+    assert find_problems([dataclasses.replace(alone, status=Status.CHECKED)]) == []
+
+
+def test_a_scenario_reproduction_names_its_encoding() -> None:
+    replayed = Claim(
+        "core.x",
+        "core",
+        "Appendix B.1",
+        "M0 has 8 worlds",
+        Status.REPRODUCED,
+        implemented_in=("gcv.replay.replay",),
+        tests=_A_TEST,
+    )
+    assert find_problems([replayed]) == [
+        "core.x: reproduced by a scenario, but it names no encoding it rests on"
+    ]
+    assert find_problems([dataclasses.replace(replayed, encoding="M0 declared")]) == []
+
+
+def test_a_proof_that_cites_a_theorem_names_it() -> None:
+    # The proposition-2.3 obligation cites Dung's Theorem 11 rather than encoding it.
+    claim = dataclasses.replace(
+        next(c for c in CLAIMS if c.id == "core.prop-2.3"), id="core.x", cites=()
+    )
+    assert find_problems([claim]) == [
+        "core.x: obligation proposition-2.3 cites a result it does not encode; name it in cites"
     ]
 
 

@@ -59,10 +59,7 @@ PLANTED = [
     ("if dependent not in seen:", "if True:"),
     ("                seen.add(dependent)\n", "                pass\n"),
     ("                queue.append(dependent)\n", "                queue.append(record)\n"),
-    (
-        "    for record in queue:\n        for dependent",
-        "    for record in queue[:1]:\n        for dependent",
-    ),
+    ("        head += 1\n        for dependent", "        head += 2\n        for dependent"),
     # outside it: the entry, the return, the filter, the renaming
     ("    seen: set[int] = set()\n", "    seen: set[int] = {withdrawn}\n"),
     ("    queue = [withdrawn]\n", "    queue = [withdrawn, withdrawn]\n"),
@@ -72,8 +69,12 @@ PLANTED = [
         "names_of(reverse_closure(dependents, withdrawn)[1:], name)",
     ),
     (
-        "reverse_closure(dependents, withdrawn) if good[r]]",
-        "reverse_closure(dependents, withdrawn)]",
+        "in_good_standing(reverse_closure(dependents, withdrawn), good)",
+        "reverse_closure(dependents, withdrawn)",
+    ),
+    (
+        "        if good[record]:\n            active.append",
+        "        if True:\n            active.append",
     ),
     ("    if len(numbers) < 2:", "    if len(numbers) < 1:"),
     ("        return tuple([name[i] for i in numbers])", "        return tuple(numbers)"),

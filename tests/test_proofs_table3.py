@@ -13,20 +13,21 @@ from pathlib import Path
 import pytest
 
 import gcv.proofs.encode
-from gcv.proofs.encode import Params, State
+from gcv.proofs.encode import OPERATIONS, EncodedState, Params, rows
 from gcv.proofs.obligations.table3 import _same_effect, _same_precondition
 from gcv.proofs.solver import Outcome
 from gcv.proofs.table3 import stated
-from gcv.reference.operations import OperationKind
 from gcv.reference.records import Standing
-from gcv.reference.rules import RULES
+
+ROWS = rows()
+"""The engine's rows of Table 3, by operation."""
 
 TIMEOUT_MS = 60_000
 
 
-def _with_row(kind: OperationKind, **change: object) -> dict[OperationKind, object]:
-    table = dict(RULES)
-    table[kind] = dataclasses.replace(RULES[kind], **change)  # type: ignore[arg-type]
+def _with_row(kind: str, **change: object) -> dict[str, object]:
+    table = dict(ROWS)
+    table[kind] = dataclasses.replace(ROWS[kind], **change)  # type: ignore[arg-type]
     return table
 
 
@@ -44,15 +45,15 @@ def _patched_encoding(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> ty
 
 
 def test_the_unchanged_table_is_table_3() -> None:
-    s, p = State.fresh("s"), Params.fresh("p")
-    for kind in OperationKind:
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
+    for kind in OPERATIONS:
         table, statement = gcv.proofs.encode.transition(kind, s, p), stated(kind, s, p)
         assert _same_precondition(table, statement, TIMEOUT_MS).outcome is Outcome.PROVED
         assert _same_effect(table, statement, TIMEOUT_MS).outcome is Outcome.PROVED
 
 
 def test_a_narrower_revise_precondition_is_rejected() -> None:
-    s, p, kind = State.fresh("s"), Params.fresh("p"), OperationKind.REVISE
+    s, p, kind = EncodedState.fresh("s"), Params.fresh("p"), "revise"
     narrower = _with_row(kind, target_standing=frozenset(Standing) - {Standing.ABANDONED})
     table = gcv.proofs.encode.transition(kind, s, p, narrower)  # type: ignore[arg-type]
     result = _same_precondition(table, stated(kind, s, p), TIMEOUT_MS)
@@ -60,7 +61,7 @@ def test_a_narrower_revise_precondition_is_rejected() -> None:
 
 
 def test_undermine_ignoring_its_targets_standing_is_rejected() -> None:
-    s, p, kind = State.fresh("s"), Params.fresh("p"), OperationKind.UNDERMINE
+    s, p, kind = EncodedState.fresh("s"), Params.fresh("p"), "undermine"
     any_label = _with_row(kind, target_standing=frozenset(Standing))
     table = gcv.proofs.encode.transition(kind, s, p, any_label)  # type: ignore[arg-type]
     result = _same_precondition(table, stated(kind, s, p), TIMEOUT_MS)
@@ -68,7 +69,7 @@ def test_undermine_ignoring_its_targets_standing_is_rejected() -> None:
 
 
 def test_resolve_forgetting_its_subsumes_link_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
-    s, p, kind = State.fresh("s"), Params.fresh("p"), OperationKind.RESOLVE
+    s, p, kind = EncodedState.fresh("s"), Params.fresh("p"), "resolve"
     forgetful = _patched_encoding(monkeypatch, "z3.And(p.subsumes[a], b == t)", "z3.BoolVal(False)")
     table = forgetful.transition(kind, s, p)
     assert _same_precondition(table, stated(kind, s, p), TIMEOUT_MS).outcome is Outcome.PROVED

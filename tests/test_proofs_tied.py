@@ -18,37 +18,38 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gcv.proofs.encode import Rules
+from gcv.proofs.encode import Rules, rows
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
     ExpandAwareness,
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Revise,
     Undermine,
 )
 from gcv.reference.records import Standing
-from gcv.reference.rules import RULES
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import transition as spec_transition
 from gcv.translate import spec_operation
 from tests.encoded import Concrete, Refusal, check
 from tests.strategies import AGENTS, operations_over
 
+ROWS = rows()
+"""The engine's rows of Table 3, by operation."""
+
 
 def _check(
     before: Concrete,
     op: Operation,
     after: Concrete | tuple[str, str | None],
-    rules: Rules = RULES,
+    rules: Rules = ROWS,
 ) -> None:
     """``after`` is the next map the system reached, or the (code, field) it refused with."""
     check(before, (op,), Refusal(*after) if isinstance(after, tuple) else after, rules)
 
 
-def _check_step(v: Verifier, op: Operation, rules: Rules = RULES) -> None:
+def _check_step(v: Verifier, op: Operation, rules: Rules = ROWS) -> None:
     before, digest = Concrete.of_engine(v.state), v.state.digest()
     try:
         v.apply_turn(Turn("a", (op,)))
@@ -101,10 +102,8 @@ def test_expand_awareness_leaves_the_encoded_state_unchanged() -> None:
 
 def test_a_broken_encoding_is_caught() -> None:
     """The check has teeth: with Undermine's row changed, the first Undermine disagrees."""
-    broken = dict(RULES)
-    broken[OperationKind.UNDERMINE] = dataclasses.replace(
-        RULES[OperationKind.UNDERMINE], target_becomes=Standing.ACTIVE
-    )
+    broken = dict(ROWS)
+    broken["undermine"] = dataclasses.replace(ROWS["undermine"], target_becomes=Standing.ACTIVE)
     v = Verifier(list(AGENTS), ["p"])
     _check_step(v, Hypothesize("h1", "x"), broken)
     with pytest.raises(AssertionError, match="encoded state differs"):
@@ -114,9 +113,9 @@ def test_a_broken_encoding_is_caught() -> None:
 def test_a_broken_encoding_disagrees_with_the_spec_transition() -> None:
     """The spec tie has teeth too: an encoding whose Revise accepts only active targets
     disagrees with the spec's Revise of an abandoned record (B.2 T12)."""
-    broken = dict(RULES)
-    broken[OperationKind.REVISE] = dataclasses.replace(
-        RULES[OperationKind.REVISE], target_standing=frozenset({Standing.ACTIVE})
+    broken = dict(ROWS)
+    broken["revise"] = dataclasses.replace(
+        ROWS["revise"], target_standing=frozenset({Standing.ACTIVE})
     )
     state = spec_transition.State.start(AGENTS, ["p"])
     state = _check_spec_step(state, Hypothesize("h1", "x"))

@@ -33,8 +33,15 @@ PLANTED = [
         "                    return Walk(False, (), support, _path_to(marks, support))",
     ),
     ("                queue.append(support)\n", "                queue.append(record)\n"),
-    ("        path.append(step)\n", "        path.append(step - 1)\n"),
-    ("(step := marks[path[-1]] - 1) != path[-1]", "(step := marks[path[-1]] - 1) != end"),
+    (
+        "        path.append(marks[path[len(path) - 1]] - 1)\n",
+        "        path.append(marks[path[len(path) - 1]] - 2)\n",
+    ),
+    (
+        "    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:",
+        "    while marks[path[len(path) - 1]] - 1 != end:",
+    ),
+    ("        head += 1\n        for support", "        head += 2\n        for support"),
     # outside them: the start check, the early rejection, the entry, the exits, the naming
     ("    if not good[start]:\n        return Walk(False, (), start, (start,))\n", ""),
     ("    if not good[start]:\n", "    if not good[start] and start:\n"),
@@ -50,7 +57,10 @@ PLANTED = [
     ("    queue = [start]\n", "    queue = [start, start]\n"),
     ("return Walk(False, (), support, _path_to", "return Walk(False, (), record, _path_to"),
     ("_path_to(marks, support))", "_path_to(marks, record))"),
-    ("    return Walk(True, tuple(queue))\n", "    return Walk(True, tuple(queue[:-1]))\n"),
+    (
+        "    return Walk(True, tuple(queue), None, ())\n",
+        "    return Walk(True, tuple(queue[:-1]), None, ())\n",
+    ),
     ("    path = [end]\n", "    path = [end, end]\n"),
     ("    return tuple(reversed(path))\n", "    return tuple(path)\n"),
     (

@@ -31,6 +31,7 @@ from gcv.store import (
     open_session,
 )
 from gcv.trace import load_trace
+from tests.hostile.stores import plant_state, raw_edit
 
 HEADER = {"agents": {"a": "Alice", "b": "Bob"}}
 
@@ -245,22 +246,20 @@ def _edit_claim(path: Path) -> None:
     path.write_bytes(data.replace(logged, b'"claim":"token bog"'))
 
 
-def _plant_snapshot(path: Path) -> None:
-    # A snapshot with a valid checksum whose pickle would run a command on load.
-    class Planted:
-        def __reduce__(self) -> tuple[object, tuple[str]]:
-            return (os.system, (f"touch {path.parent / 'planted-ran'}",))
+class _Planted:
+    """A pickle that runs a command when it is loaded."""
 
-    blob = pickle.dumps(Planted())
-    with _raw(path) as db:
-        (layout,) = db.execute("SELECT layout FROM snapshot").fetchone()
-        # Its digest as the store computes one (over turn 3's chain link, then the state),
-        # so that only the unpickler stands between the planted pickle and a command.
-        (link,) = db.execute("SELECT chain FROM log WHERE turn = 3").fetchone()
-        db.execute(
-            "INSERT OR REPLACE INTO snapshot VALUES (3, ?, ?, ?)",
-            (layout, hashlib.sha256(link.encode() + blob).hexdigest(), blob),
-        )
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _plant_snapshot(path: Path) -> None:
+    # The planted pickle with its state digest recomputed; its seal cannot be.
+    blob = pickle.dumps(_Planted(path.parent / "planted-ran"))
+    raw_edit(path, lambda db: plant_state(db, blob))
 
 
 DAMAGE = {
@@ -273,7 +272,6 @@ DAMAGE = {
     "truncated to half": (_truncate_to(0.5), "store-corrupt"),
     "one byte short": (_cut_one_byte, "store-corrupt"),
     "edited turn": (_edit_claim, "store-corrupt"),
-    "planted snapshot": (_plant_snapshot, "store-corrupt"),
 }
 
 
@@ -290,6 +288,39 @@ def test_a_bad_file_is_refused_with_its_code_and_left_as_it_was(
         session.verifier  # noqa: B018 (the map is replayed when first used)
     assert caught.value.code == code, caught.value
     assert _files(tmp_path) == before
+    assert not (tmp_path / "planted-ran").exists()
+
+
+def test_a_planted_snapshot_is_passed_over_and_never_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "s.gcv"
+    with _small(path) as session:
+        closed = session.verifier.state.digest()
+    _plant_snapshot(path)
+    with open_session(path) as session:  # replayed from D_0: the log decides
+        assert session.verifier.state.digest() == closed and session.turn == 3
+    assert not (tmp_path / "planted-ran").exists()
+
+
+def test_a_sealed_snapshot_that_is_no_state_is_refused_unloaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sealed by the key's holder, yet a pickle naming os.system: the unpickler refuses it."""
+    path = tmp_path / "s.gcv"
+    _small(path).close()
+    blob = pickle.dumps(_Planted(tmp_path / "planted-ran"))
+
+    def sealed_plant(self: StoredSession, checkpoint: object, state: bytes) -> None:
+        original(self, checkpoint, blob)
+
+    from gcv.store import sqlite as backend
+
+    original = backend.SQLiteBackend.put_snapshot
+    monkeypatch.setattr(backend.SQLiteBackend, "put_snapshot", sealed_plant)
+    monkeypatch.setattr("gcv.store.session.dump_state", lambda verifier: blob)
+    with open_session(path) as session:
+        session.append(Turn("a", (Observe("o2", "x"),)))  # turn 4: a snapshot falls due
+    with pytest.raises(StoreCorrupt, match="snapshot at turn 4"):
+        open_session(path)
     assert not (tmp_path / "planted-ran").exists()
 
 

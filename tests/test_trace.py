@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from gcv.errors import MalformedTrace
 from gcv.replay import replay
+from gcv.scenarios import trace_text
 from gcv.trace import MAX_TRACE_BYTES, load_trace, operation_from_json, operation_to_json
 from tests.strategies import operations_over
 
@@ -61,13 +62,13 @@ def test_an_oversized_trace_is_refused_before_parsing() -> None:
         (_trace(format="gcv-trace/2"), "format"),
         (_trace(agents={}), "agents"),
         (_trace(agents={"not an id": "x"}), "agents"),
-        (_trace(extra=1), "(top level)"),
-        (_trace(turns=[{"turn": 1, "speaker": "a"}]), "turns[0]"),
+        (_trace(extra=1), "extra"),
+        (_trace(turns=[{"turn": 1, "speaker": "a"}]), "turns[0].operations"),
         (_turn({"op": "teleport", "id": "o1"}), "turns[0].operations[0].op"),
-        (_turn({"op": "observe", "id": "o1"}), "turns[0].operations[0]"),
+        (_turn({"op": "observe", "id": "o1"}), "turns[0].operations[0].claim"),
         (
             _turn({"op": "observe", "id": "o1", "claim": "x", "target": "h1"}),
-            "turns[0].operations[0]",
+            "turns[0].operations[0].target",
         ),
         (_turn({"op": "observe", "id": "o 1", "claim": "x"}), "turns[0].operations[0].id"),
         (_turn({"op": "observe", "id": "o1", "claim": ""}), "turns[0].operations[0].claim"),
@@ -94,6 +95,19 @@ def test_schema_violations_name_the_field(doc: dict[str, Any], field: str) -> No
     with pytest.raises(MalformedTrace) as caught:
         _load(doc)
     assert caught.value.field == field, str(caught.value)
+
+
+def test_a_bad_turn_names_its_line_operation_field_and_the_fields_allowed() -> None:
+    document = json.loads(trace_text("phase2-debugging"))
+    document["turns"][4]["operations"][0]["bogus"] = 1
+    text = json.dumps(document, indent=2)
+    line = 1 + text.splitlines().index('          "bogus": 1')
+    with pytest.raises(MalformedTrace) as caught:
+        load_trace(text)
+    said = str(caught.value)
+    assert f"line {line}, turn 5, operation 0 (observe): unknown field 'bogus'" in said, said
+    assert "observe allows: claim, depends_on, formula, id, kind, why" in said, said
+    assert caught.value.field == "turns[4].operations[0].bogus"
 
 
 def test_turns_must_be_numbered_in_sequence() -> None:

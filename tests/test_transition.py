@@ -16,14 +16,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gcv.reference.preconditions
-import gcv.reference.rules
+import gcv.reference.operations
 from gcv.cli import builtin_scenarios
 from gcv.conformance.cases import CaseBuilder, CaseError
 from gcv.conformance.fuzz import AGENTS, ATOMS, typed_operations_over
@@ -32,7 +30,6 @@ from gcv.reference.errors import GcvError
 from gcv.reference.operations import (
     Observe,
     Operation,
-    OperationKind,
     Resolve,
     Revise,
     Support,
@@ -269,10 +266,13 @@ def test_the_generator_stops_on_an_engine_row_that_is_not_the_spec(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The vector generator's oracle is the spec transition, not the engine's own table."""
-    table = dict(gcv.reference.rules.RULES)
-    row = table[OperationKind.SUPPORT]
-    table[OperationKind.SUPPORT] = replace(row, target_standing=frozenset(Standing))
-    monkeypatch.setattr(gcv.reference.preconditions, "RULES", MappingProxyType(table))
+    order = tuple(
+        replace(rule, row=replace(rule.row, target_standing=frozenset(Standing)))
+        if rule.name == "support"
+        else rule
+        for rule in gcv.reference.operations.ORDER
+    )
+    monkeypatch.setattr(gcv.reference.operations, "ORDER", order)
     b = CaseBuilder("x/support", "Support needs a target not abandoned", (LEMMA22,))
     b.apply("a", Observe("o1", "c"), Observe("o2", "c"))
     b.apply("a", Revise("o1"))

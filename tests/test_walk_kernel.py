@@ -12,20 +12,31 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import importlib
 import os
 import pickle
-import shutil
 import subprocess
 import sys
+import sysconfig
 from array import array
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from gcv.reference.closure import COMPILED, PURE, QUERIES, Grounding, Queries
+from gcv.reference import closure
+from gcv.reference.closure import (
+    COMPILED,
+    KERNEL_CHECKED,
+    PURE,
+    QUERIES,
+    Grounding,
+    Queries,
+    select_walk,
+)
 from gcv.reference.errors import GcvError
 from gcv.reference.operations import Hypothesize, Observe
 from gcv.reference.records import GOOD_STANDING, Kind, Record, Standing
@@ -37,9 +48,35 @@ PURE_FORCED = os.environ.get("GCV_PURE_WALK", "") not in ("", "0")
 needs_kernel = pytest.mark.skipif(PURE_FORCED, reason="GCV_PURE_WALK forces the pure walk")
 
 
+SANITIZED = "GCV_SANITIZED_WALK" in os.environ  # tests/sanitize_walk.sh: a build of its own
+
+
 def test_the_kernel_is_built_unless_the_pure_walk_is_forced() -> None:
     assert (COMPILED is None) == PURE_FORCED, "the test command builds reference/_walk.c"
-    assert QUERIES is (PURE if PURE_FORCED else COMPILED)
+    # setup.py checked the build it installed; the sanitizer's own build is not checked.
+    assert KERNEL_CHECKED is (not PURE_FORCED and not SANITIZED)
+    assert QUERIES is (COMPILED if KERNEL_CHECKED else PURE)
+    assert closure.WALK.startswith(QUERIES.walk)
+
+
+def test_an_unchecked_build_does_not_answer() -> None:
+    """The kernel answers only when setup.py recorded that this very build passed
+    gcv.reference.walk_check: the build name it was compiled with must be the one recorded."""
+
+    def kernel(build: str | None, forced: bool = False) -> SimpleNamespace:
+        return SimpleNamespace(
+            BUILD=build, PURE_FORCED=forced, walk=1, affected_star=2, affected_star_active=3
+        )
+
+    assert select_walk(None, "b1") == (None, PURE, "pure Python (the kernel is not built)")
+    assert select_walk(kernel("b1", forced=True), "b1").compiled is None
+    for build, recorded in (("b1", None), ("b1", "b2"), (None, None)):
+        unchecked = select_walk(kernel(build), recorded)
+        assert unchecked.compiled is not None and unchecked.queries is PURE, (build, recorded)
+        assert unchecked.why == "pure Python (this build of the kernel is unchecked)"
+    checked = select_walk(kernel("b1"), "b1")
+    assert checked.queries is checked.compiled and checked.queries.grounding == 1
+    assert checked.why == "compiled (C), checked against the pure walk"
 
 
 # -- generated maps: the numbered arrays the map keeps, in every shape ----------------------
@@ -136,6 +173,92 @@ def test_the_answer_holds_the_maps_own_names() -> None:
     assert grounding.closure[1] is m.name[1]
     with pytest.raises(AttributeError):
         grounding.grounded = False  # type: ignore[misc]
+
+
+# -- every small map, and long ones (gcv.reference.walk_check) -----------------------------
+
+
+def _installed_kernel() -> str:
+    kernel = importlib.import_module("gcv.reference._walk").__file__
+    assert kernel is not None
+    return kernel
+
+
+@needs_kernel
+def test_compiled_and_pure_agree_on_every_map_of_up_to_three_records() -> None:
+    """Every Dep relation over 1, 2 and 3 records, every S_t, every start record, and the
+    long maps past the kernel's 64 slots (what setup.py checks): about 0.4 s of CPU in the
+    fresh process."""
+    assert _first_difference_in_a_fresh_process(_installed_kernel(), 3, every_start=True) == "None"
+
+
+def _first_difference_in_a_fresh_process(kernel: str, records: int, every_start: bool) -> str:
+    """Run the check with contracts off (``python -O``): the answers are the same, the pure
+    walk five times faster.  ``kernel`` is the file of the build to check."""
+    code = (
+        "import importlib.util, sys\n"
+        "spec = importlib.util.spec_from_file_location('gcv.reference._walk', sys.argv[1])\n"
+        "kernel = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(kernel)\n"
+        "sys.modules['gcv.reference._walk'] = kernel\n"
+        "from gcv.reference.closure import PURE, Queries\n"
+        "from gcv.reference.walk_check import first_difference\n"
+        "compiled = Queries('C', kernel.walk, kernel.affected_star, kernel.affected_star_active)\n"
+        "print(first_difference(compiled, PURE, int(sys.argv[2]), every_start=sys.argv[3] == '1'))"
+    )
+    argv = [sys.executable, "-O", "-c", code, kernel, str(records), str(int(every_start))]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+@pytest.mark.slow
+@needs_kernel
+def test_compiled_and_pure_agree_on_every_map_of_four_records() -> None:
+    """Every Dep relation over 4 records (65,536), every S_t (16), from record 0 (the other
+    starts: ``python -m tests.walk_check --records 4``): about 12 s of CPU."""
+    assert _first_difference_in_a_fresh_process(_installed_kernel(), 4, every_start=False) == "None"
+
+
+PLANTED = {
+    "the S_t filter keeps the last record": (
+        "size += good == NULL || good[queue[i]];",
+        "size += good == NULL || good[queue[i]] || i == to - 1;",
+        "if (good == NULL || good[queue[i]]) {",
+        "if (good == NULL || good[queue[i]] || i == to - 1) {",
+    ),
+    "witness paths longer than three lose the start": (
+        "    PyObject *out = PyTuple_New(length);\n    if (out == NULL) {\n        return NULL;",
+        "    length -= length > 3;\n"
+        "    PyObject *out = PyTuple_New(length);\n    if (out == NULL) {\n        return NULL;",
+    ),
+    "Affected* holds beta past 64 records": (
+        "PyObject *out = names_of(name, good, 1, tail);",
+        "PyObject *out = names_of(name, good, n > 64 ? 0 : 1, tail);",
+    ),
+}
+"""The kernel changes the check must catch, each as (old, new) pairs of _walk.c's text."""
+
+
+def _planted_kernel(edits: tuple[str, ...], folder: Path) -> Path:
+    source = (ROOT / "reference" / "_walk.c").read_text()
+    for old, new in zip(edits[::2], edits[1::2], strict=True):
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    (folder / "_walk.c").write_text(source)
+    include = sysconfig.get_paths()["include"]
+    built = folder / f"_walk{sysconfig.get_config_var('EXT_SUFFIX')}"
+    compile_ = ["gcc", "-shared", "-fPIC", "-O1", f"-I{include}", folder / "_walk.c", "-o", built]
+    subprocess.run(compile_, check=True, capture_output=True)
+    return built
+
+
+@pytest.mark.slow
+@pytest.mark.needs_program("gcc")
+@pytest.mark.parametrize("change", PLANTED)
+def test_the_check_catches_a_planted_kernel_change(change: str, tmp_path: Path) -> None:
+    built = _planted_kernel(PLANTED[change], tmp_path)
+    difference = _first_difference_in_a_fresh_process(str(built), 4, every_start=False)
+    assert difference != "None", change
 
 
 # -- a map mutated through every public method between queries -----------------------------
@@ -291,7 +414,7 @@ def test_gcv_pure_walk_forces_the_pure_walk_and_version_names_it() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="the sanitizers need gcc")
+@pytest.mark.needs_program("gcc")
 def test_the_kernel_passes_this_file_under_address_and_ub_sanitizers() -> None:
     """tests/sanitize_walk.sh builds _walk.c with -fsanitize=address,undefined and runs the
     fast tests of this file with that build; a planted overflow (the queue one slot short)

@@ -18,20 +18,26 @@ error object as ``data``.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import hmac
 import json
+import os
 import socket
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 
 from gcv import __version__
-from gcv.agent.folder import SessionFolder
+from gcv.agent.folder import DEFAULT_MAX_OPEN, SessionFolder
 from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS, call_tool, tool_named
 from gcv.draw import draw_mermaid
 from gcv.errors import StoreMissing
@@ -42,7 +48,17 @@ from gcv.jsoninput import parse_json
 from gcv.reference.errors import GcvError, MalformedInput, PreconditionViolation, UnknownAgent
 from gcv.reference.render import render_state
 
-__all__ = ["RESOURCE_TEMPLATES", "build_server", "serve_http", "serve_stdio"]
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "RESOURCE_TEMPLATES",
+    "HttpSettings",
+    "build_server",
+    "http_app",
+    "serve_http",
+    "serve_http_workers",
+    "serve_stdio",
+    "worker_app",
+]
 
 RESOURCE_TEMPLATES = {
     "map.json": ("application/json", "The session's map D_t as JSON (gcv export --format json)."),
@@ -254,8 +270,111 @@ async def serve_stdio(folder: SessionFolder) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def serve_http(folder: SessionFolder, host: str, port: int) -> None:
-    """Serve ``folder``'s sessions over streamable HTTP at ``http://host:port/mcp``.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+_WORKER_VARIABLE = "GCV_MCP_WORKER"
+
+
+@dataclass(frozen=True)
+class HttpSettings:
+    """How ``gcv mcp --http`` serves: where the sessions are, who may call, how many workers."""
+
+    sessions: str
+    host: str = LOOPBACK_HOSTS[0]
+    port: int = 0
+    workers: int = 1
+    allowed_hosts: tuple[str, ...] = ()
+    """Host header values allowed beside the loopback names (``name`` or ``name:port``)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origin header values allowed beside the loopback origins."""
+    token_sha256: str | None = None
+    """The SHA-256 of the bearer token every request must carry (None: no token)."""
+    max_open: int = DEFAULT_MAX_OPEN
+
+
+def _security(settings: HttpSettings) -> TransportSecuritySettings:
+    """Host and Origin checked on every bind address: the loopback names, and those named."""
+    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+    for name in settings.allowed_hosts:
+        hosts += [name] if ":" in name.rstrip("]") else [name, f"{name}:*"]
+    origins += list(settings.allowed_origins)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
+class _BearerToken:
+    """ASGI middleware: a request without ``Authorization: Bearer <token>`` gets 401.
+
+    The presented token's SHA-256 is compared with the expected one in constant time
+    (:func:`hmac.compare_digest`), so the comparison says nothing of the token's prefix
+    or length.
+    """
+
+    def __init__(self, app: Any, token_sha256: str) -> None:
+        self.app = app
+        self.expected = bytes.fromhex(token_sha256)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            presented = dict(scope["headers"]).get(b"authorization", b"")
+            scheme, _, token = presented.partition(b" ")
+            digest = hashlib.sha256(token.strip()).digest()
+            if not (scheme.lower() == b"bearer" and hmac.compare_digest(digest, self.expected)):
+                body = b'{"error": "a bearer token is required (Authorization: Bearer ...)"}'
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"www-authenticate", b'Bearer realm="gcv"'),
+                            (b"content-length", str(len(body)).encode()),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def http_app(settings: HttpSettings) -> Any:
+    """The ASGI application of one worker: streamable HTTP in the SDK's stateless mode.
+
+    Stateless, so that any worker answers any request: the SDK's stateful mode keeps
+    each MCP session in the memory of the process that opened it, and several workers
+    behind one socket would need a router with session affinity.  The conversation's
+    state is in the store, which every worker reads, so nothing is lost.
+    """
+    folder = SessionFolder(settings.sessions, max_open=settings.max_open)
+    app = build_server(folder).streamable_http_app(
+        stateless_http=True,
+        json_response=True,
+        transport_security=_security(settings),
+        host=settings.host,
+        max_request_body_size=2 * MAX_ARGUMENT_BYTES,
+    )
+    return app if settings.token_sha256 is None else _BearerToken(app, settings.token_sha256)
+
+
+def worker_app() -> Any:
+    """The application of a worker process, its settings from the environment (uvicorn's
+    factory, ``gcv.agent.server:worker_app``)."""
+    return http_app(HttpSettings(**json.loads(os.environ[_WORKER_VARIABLE])))
+
+
+def _listener(host: str, port: int) -> socket.socket:
+    listener = socket.create_server(
+        (host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET
+    )
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"gcv mcp: listening on http://{shown}:{bound}/mcp", flush=True, file=sys.stderr)
+    return listener
+
+
+async def serve_http(settings: HttpSettings) -> None:
+    """Serve the sessions over streamable HTTP at ``http://host:port/mcp``, in this process.
 
     The socket is bound and listening before the address is announced on standard
     error, so a client that reads the announcement can connect at once; port 0
@@ -263,13 +382,24 @@ async def serve_http(folder: SessionFolder, host: str, port: int) -> None:
     """
     import uvicorn
 
-    server = build_server(folder)
-    app = server.streamable_http_app(host=host, max_request_body_size=2 * MAX_ARGUMENT_BYTES)
-    listener = socket.create_server(
-        (host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET
-    )
-    bound = listener.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"gcv mcp: listening on http://{shown}:{bound}/mcp", flush=True, file=sys.stderr)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    listener = _listener(settings.host, settings.port)
+    config = uvicorn.Config(http_app(settings), log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve(sockets=[listener])
+
+
+def serve_http_workers(settings: HttpSettings) -> None:
+    """Serve with ``settings.workers`` worker processes on one socket (uvicorn's
+    supervisor: it restarts a worker that dies, and stops them all on SIGINT or SIGTERM)."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    listener = _listener(settings.host, settings.port)
+    os.environ[_WORKER_VARIABLE] = json.dumps(dataclasses.asdict(settings))
+    config = uvicorn.Config(
+        "gcv.agent.server:worker_app",
+        factory=True,
+        workers=settings.workers,
+        log_level="warning",
+        lifespan="on",
+    )
+    Multiprocess(config, sockets=[listener]).run()

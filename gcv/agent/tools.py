@@ -58,10 +58,10 @@ from gcv.reference.operations import (
     Question,
     Support,
     Undermine,
+    rule_of,
     target_of,
 )
 from gcv.reference.render import render_grounding, render_state, render_turn
-from gcv.reference.rules import RULES
 from gcv.reference.verifier import TurnReport, Verifier
 from gcv.session_cli import state_json
 from gcv.store import StoredSession
@@ -171,6 +171,12 @@ def _family(base: type[GcvError]) -> tuple[str, ...]:
 # -- arguments ------------------------------------------------------------------------
 
 
+@cache
+def _validator(name: str) -> Any:
+    """Tool ``name``'s input schema, compiled once."""
+    return SchemaValidator(tool_named(name).input_schema)
+
+
 @icontract.ensure(lambda result: isinstance(result, dict), "the arguments are an object")
 def check_arguments(tool: Tool, arguments: object) -> dict[str, Any]:
     """``arguments`` checked for ``tool``: within the JSON reader's bounds, then its input schema.
@@ -186,8 +192,11 @@ def check_arguments(tool: Tool, arguments: object) -> dict[str, Any]:
     except (TypeError, ValueError, RecursionError) as error:
         raise MalformedInput(f"{what} are not JSON: {error}", field="arguments") from None
     document = parse_json(text, MAX_ARGUMENT_BYTES, MalformedInput, what)
-    validator = SchemaValidator(tool.input_schema)
-    problem = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    validator = _validator(tool.name)
+    # One pass for the common case; the best of every error only for a refusal.
+    problem = None
+    if not validator.is_valid(document):
+        problem = jsonschema.exceptions.best_match(validator.iter_errors(document))
     if problem is not None:
         where = problem.json_path.removeprefix("$").removeprefix(".") or "(arguments)"
         raise MalformedInput(f"{tool.name}: {where}: {problem.message}", field=where)
@@ -298,17 +307,17 @@ def _cause(report: TurnReport, record: str, change: object) -> Operation:
     """The operation of ``report``'s turn that made ``change`` to ``record``.
 
     A standing label and an attack on a record come only from the operation that
-    targets it (Table 3's rows, :data:`~gcv.reference.rules.RULES`); a new record
+    targets it (Table 3's rows, :data:`~gcv.reference.operations.ORDER`); a new record
     from the operation that registers it, or the Support or Undermine whose
     evidence it is.
     """
     for op in report.applied:
-        rule = RULES[op.operation]
+        row = rule_of(op).row
         match change:
             case StandingChanged(after=after) if target_of(op) == record:
-                if rule.target_becomes is after:
+                if row.target_becomes is after:
                     return op
-            case AttackAdded() if target_of(op) == record and rule.attacks_target:
+            case AttackAdded() if target_of(op) == record and row.attacks_target:
                 return op
             case RecordAdded() if _registers(op, record):
                 return op
@@ -556,6 +565,9 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 
+_BY_NAME = {tool.name: tool for tool in TOOLS}
+
+
 def tool_named(name: str) -> Tool:
     """The tool called ``name``.
 
@@ -564,9 +576,9 @@ def tool_named(name: str) -> Tool:
     MalformedInput
         No tool has that name (field ``name``).
     """
-    for tool in TOOLS:
-        if tool.name == name:
-            return tool
+    found = _BY_NAME.get(name)
+    if found is not None:
+        return found
     known = ", ".join(t.name for t in TOOLS)
     raise MalformedInput(f"no tool {name[:40]!r}; the tools are {known}", field="name")
 

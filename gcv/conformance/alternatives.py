@@ -27,7 +27,6 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 import gcv.conformance.session
@@ -35,11 +34,10 @@ import gcv.reference.apply
 import gcv.reference.epistemic.abduction
 import gcv.reference.epistemic.effects
 import gcv.reference.operations
-import gcv.reference.preconditions
 import gcv.reference.rules.expand_awareness
+import gcv.reference.rules.form
 import gcv.reference.rules.hypothesize
 import gcv.reference.rules.observe
-import gcv.reference.rules.question
 import gcv.reference.rules.resolve
 import gcv.reference.rules.revise
 import gcv.reference.rules.shared
@@ -71,7 +69,6 @@ from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Question,
     Resolve,
     Revise,
@@ -79,6 +76,7 @@ from gcv.reference.operations import (
     Undermine,
 )
 from gcv.reference.records import GOOD_STANDING, Kind, Standing
+from gcv.reference.rules.rule import Rule
 
 __all__ = [
     "ALTERNATIVES",
@@ -209,7 +207,7 @@ def _all(*patches: Callable[[], AbstractContextManager[None]]) -> AbstractContex
 def _same(one: Any, other: Any) -> bool:
     """Whether two outcomes (a value, or an error raised) are the same answer."""
     if isinstance(one, GcvError) or isinstance(other, GcvError):
-        return _error_key(one) == _error_key(other)
+        return bool(_error_key(one) == _error_key(other))
     return bool(one == other)
 
 
@@ -365,14 +363,11 @@ def _before_apply(
                 dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
             ) -> None:
                 rewritten = rewrite(dmap, op, speaker)
-                if rewritten is op:
-                    return original(dmap, op, speaker, **kw)
-                _decided(name, rewritten)
-                if not making:
-                    return original(dmap, op, speaker, **kw)
-                if rewritten is not None:
-                    original(dmap, rewritten, speaker, **kw)
-                return None
+                if rewritten is not op:
+                    _decided(name, rewritten)
+                applied = rewritten if making else op
+                if applied is not None:
+                    original(dmap, applied, speaker, **kw)
 
             return apply_operation
 
@@ -381,25 +376,34 @@ def _before_apply(
     return patch
 
 
-def _table_row(kind: OperationKind, **change: object) -> Patch:
+def _rule_changed(
+    name: str, change: Callable[[Rule[Any]], Rule[Any]]
+) -> Callable[[], AbstractContextManager[None]]:
+    """Replace the rule of the operation ``name`` in the engine's order by ``change(rule)``
+    (the rule the order holds when entered: the changes compose)."""
+
+    def wrap(order: tuple[Rule[Any], ...]) -> tuple[Rule[Any], ...]:
+        return tuple(change(rule) if rule.name == name else rule for rule in order)
+
+    return lambda: _wrapped(gcv.reference.operations, "ORDER", wrap)
+
+
+def _table_row(name: str, **change: object) -> Patch:
     """Swap one row of the operation table as the preconditions read it."""
+
+    def changed(rule: Rule[Any]) -> Rule[Any]:
+        row: Any = dataclasses.replace  # the fields ``change`` names are a row's
+        return dataclasses.replace(rule, row=row(rule.row, **change))
 
     def read_with_row(original: Any) -> Any:
         def find_violation(op: Operation, view: Any, speaker: AgentId) -> Any:
-            preconditions = gcv.reference.preconditions
-            table = preconditions.RULES
-            rows = dict(table)
-            rows[kind] = dataclasses.replace(rows[kind], **change)
-            preconditions.RULES = MappingProxyType(rows)
-            try:
+            with _rule_changed(name, changed)():
                 return original(op, view, speaker)
-            finally:
-                preconditions.RULES = table
 
         return find_violation
 
     def may_differ(op: Operation, view: Any, speaker: AgentId) -> bool:
-        return op.operation is kind
+        return op.name == name
 
     # apply_operation reads find_violation through apply's namespace.
     return _pure(gcv.reference.apply, "find_violation", read_with_row, may_differ)
@@ -461,18 +465,18 @@ def _revise_keeps_commitments(name: str, making: bool) -> AbstractContextManager
     """Revise leaves Cm_t as it was (only Revise's retraction: the readings that retract a
     commitment elsewhere still do, so that the readings compose)."""
 
-    def wrap(original: Any) -> Any:
-        def apply(dmap: DependencyMap, op: Revise, speaker: AgentId, row: Any) -> None:
+    def changed(rule: Rule[Any]) -> Rule[Any]:
+        def effect(op: Revise, dmap: DependencyMap, speaker: AgentId, row: Any) -> None:
             committed = op.target in dmap.commitments(speaker)
-            original(dmap, op, speaker, row)
+            rule.effect(op, dmap, speaker, row)
             if committed:
                 _decided(name, op)
                 if making:
                     dmap.commit(speaker, op.target)
 
-        return apply
+        return dataclasses.replace(rule, effect=effect)
 
-    return _wrapped(gcv.reference.rules.revise, "apply", wrap)
+    return _rule_changed("revise", changed)()
 
 
 # -- which error a refused turn reports --------------------------------------------------------
@@ -589,22 +593,18 @@ def _epistemic_before_table(name: str, making: bool) -> AbstractContextManager[N
     """An operation's epistemic preconditions are checked before its Table 3 ones."""
 
     def wrap(original: Any) -> Any:
-        def apply_operation(
-            dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any
-        ) -> None:
-            # Read through apply's namespace, which other readings patch.
-            namespace = vars(gcv.reference.apply)
-            found = namespace["find_epistemic_violation"](op, dmap.model)
-            table = found and namespace["find_violation"](op, dmap.view(), speaker)
+        def check(rule: Rule[Any], op: Operation, view: Any, speaker: AgentId) -> Any:
+            found = rule.epistemic(op, view, speaker, rule.row)
+            table = found and rule.preconditions(op, view, speaker, rule.row)
             if found is not None and table is not None and not _same(found, table):
                 _decided(name, _error_key(found))
                 if making:
-                    raise found
-            original(dmap, op, speaker, **kw)
+                    return found
+            return original(rule, op, view, speaker)
 
-        return apply_operation
+        return check
 
-    return _wrapped(*_APPLY, wrap)
+    return _wrapped(Rule, "check", wrap)
 
 
 # -- queries ------------------------------------------------------------------------------------
@@ -704,39 +704,38 @@ def _later_decision_replaces_dissent(
 # paper's scenarios narrate (order.kinds.narrated: Observe before Undermine, Hypothesize
 # before Revise, Support before Resolve).
 _RESOLVE_EARLY = (
-    OperationKind.EXPAND_AWARENESS,
-    OperationKind.OBSERVE,
-    OperationKind.HYPOTHESIZE,
-    OperationKind.SUPPORT,
-    OperationKind.RESOLVE,
-    OperationKind.UNDERMINE,
-    OperationKind.REVISE,
-    OperationKind.QUESTION,
+    "expand-awareness",
+    "observe",
+    "hypothesize",
+    "support",
+    "resolve",
+    "undermine",
+    "revise",
+    "question",
 )
 
 
-def _fixed_order(order: Sequence[OperationKind]) -> Patch:
+def _fixed_order(order: Sequence[str]) -> Patch:
     """Another fixed order of the kinds (stable within a kind, as the reference's)."""
     rank = {kind: position for position, kind in enumerate(order)}
 
     def ordered(theirs: list[tuple[int, Operation]], operations: Any) -> Any:
-        return sorted(theirs, key=lambda pair: rank[pair[1].operation])
+        return sorted(theirs, key=lambda pair: rank[pair[1].name])
 
     return _derived(gcv.reference.apply, "in_application_order", ordered)
 
 
-_K = OperationKind
 _EA, _OB, _HY, _SU, _UN, _RV, _RS, _QU = (
-    _K.EXPAND_AWARENESS,
-    _K.OBSERVE,
-    _K.HYPOTHESIZE,
-    _K.SUPPORT,
-    _K.UNDERMINE,
-    _K.REVISE,
-    _K.RESOLVE,
-    _K.QUESTION,
+    "expand-awareness",
+    "observe",
+    "hypothesize",
+    "support",
+    "undermine",
+    "revise",
+    "resolve",
+    "question",
 )
-ORDERS: dict[str, tuple[OperationKind, ...]] = {
+ORDERS: dict[str, tuple[str, ...]] = {
     "order.kinds": _RESOLVE_EARLY,
     "order.kinds:observe-before-expand-awareness": (_OB, _EA, _HY, _SU, _UN, _RV, _RS, _QU),
     "order.kinds:hypothesize-before-expand-awareness": (_HY, _EA, _OB, _SU, _UN, _RV, _RS, _QU),
@@ -781,36 +780,32 @@ def _reversed_within_kind() -> Patch:
     return _derived(gcv.reference.apply, "in_application_order", ordered)
 
 
-def _kind(pair: tuple[int, Operation]) -> OperationKind:
-    return pair[1].operation
+def _kind(pair: tuple[int, Operation]) -> str:
+    return pair[1].name
 
 
 def _observations_one_after_another(name: str, making: bool) -> AbstractContextManager[None]:
     """Each Observe announces its psi as it is applied; the turn announces nothing more.
     (With one announcement in the turn the two readings are the same.)"""
 
-    def several(observations: Sequence[Observe]) -> bool:
-        return sum(op.formula is not None for op in observations) > 1
+    def changed(rule: Rule[Any]) -> Rule[Any]:
+        settle = rule.settle
+        if settle is None:
+            return rule
 
-    def alone(original: Any) -> Any:
-        def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId, **_: Any) -> None:
-            original(dmap, op, speaker, announce=True)
+        def effect(op: Observe, dmap: DependencyMap, speaker: AgentId, row: Any) -> None:
+            rule.effect(op, dmap, speaker, row)
+            settle(dmap, [(0, op)])  # the turn locates a failure at the operation
 
-        return apply_operation
-
-    def noting(original: Any) -> Any:
-        def apply_announcements(dmap: DependencyMap, observations: Sequence[Observe]) -> None:
-            if several(observations):
-                _decided(name, tuple(op.id for op in observations))
+        def together(dmap: DependencyMap, observed: Sequence[tuple[int, Observe]]) -> None:
+            if sum(op.formula is not None for _, op in observed) > 1:
+                _decided(name, tuple(op.id for _, op in observed))
             if not making:
-                original(dmap, observations)
+                settle(dmap, observed)
 
-        return apply_announcements
+        return dataclasses.replace(rule, effect=effect if making else rule.effect, settle=together)
 
-    patches = [lambda: _wrapped(gcv.reference.apply, "apply_announcements", noting)]
-    if making:
-        patches.append(lambda: _wrapped(*_APPLY, alone))
-    return _all(*patches)
+    return _rule_changed("observe", changed)()
 
 
 # -- preconditions ------------------------------------------------------------------------------
@@ -899,7 +894,7 @@ def _premises_outside_dep(dmap: DependencyMap, op: Operation, speaker: AgentId) 
     """A decision lists its premises apart (checked as the reference checks them); they do
     not join Dep(target)."""
     if isinstance(op, Resolve) and op.premises:
-        found = vars(gcv.reference.apply)["find_violation"](op, dmap.view(), speaker)
+        found = gcv.reference.apply.find_violation(op, dmap.view(), speaker)
         if found is not None:
             return op  # refused either way, by the same check
         return dataclasses.replace(op, premises=())
@@ -926,20 +921,15 @@ def _form_relaxed(check: str, accepts: Callable[..., bool]) -> Patch:
 
         return relaxed
 
-    return _pure(gcv.reference.operations, check, instead)
+    return _pure(gcv.reference.rules.form, check, instead)
 
 
 def _is_blank(kind: Any, field: str, value: object) -> bool:
     return isinstance(value, str) and bool(value) and not value.strip()
 
 
-def _existing_evidence_with_dependencies(
-    kind: Any, evidence: object, claim: object, depends_on: object
-) -> bool:
-    if claim is None and depends_on != ():
-        gcv.reference.operations._check_evidence(kind, evidence, claim, ())
-        return True
-    return False
+def _existing_evidence_with_dependencies(name: str, claim: object, depends_on: object) -> bool:
+    return claim is None and depends_on != ()
 
 
 def _decision_fields_anywhere(name: str, making: bool) -> AbstractContextManager[None]:
@@ -1100,9 +1090,8 @@ def _surprise_read_before_the_turn(name: str, making: bool) -> AbstractContextMa
 
         return is_surprising
 
-    # The turn's announcement (gcv.reference.apply), or one Observe's (its home).
+    # The turn's announcement, in Observe's home.
     return _all(
-        lambda: _wrapped(gcv.reference.apply, "announce_simultaneously", announcing),
         lambda: _wrapped(gcv.reference.rules.observe, "announce_simultaneously", announcing),
         lambda: _wrapped(gcv.reference.epistemic.effects, "is_surprising", surprising),
     )
@@ -1239,28 +1228,29 @@ def _empty_announcement_ignored(name: str, making: bool) -> AbstractContextManag
 
     return _all(
         lambda: _wrapped(*_APPLY, ignoring),
-        lambda: _wrapped(gcv.reference.apply, "apply_announcements", ignoring),
+        _rule_changed(
+            "observe",
+            lambda rule: dataclasses.replace(
+                rule, settle=None if rule.settle is None else ignoring(rule.settle)
+            ),
+        ),
     )
 
 
 def _unknown_agent_malformed() -> Patch:
     """A formula naming an agent outside Ags is not a formula of the language."""
 
-    def instead(original: Any) -> Any:
-        def violation(op: Operation, model: Any) -> Any:
-            found = original(op, model)
-            if isinstance(found, UnknownAgent):
-                return MalformedFormula(str(found), field="formula")
-            return found
+    def derive(theirs: Any, op: Operation, view: Any, speaker: AgentId) -> Any:
+        if isinstance(theirs, UnknownAgent) and theirs.field == "formula":
+            return MalformedFormula(str(theirs), field="formula")
+        return theirs
 
-        return violation
-
-    return _pure(gcv.reference.apply, "find_epistemic_violation", instead)
+    return _derived(gcv.reference.apply, "find_violation", derive)
 
 
 def _support_of_s_t_only() -> Patch:
     """Support's target in S_t only: a weakened record cannot be supported."""
-    return _table_row(OperationKind.SUPPORT, target_standing=frozenset(GOOD_STANDING))
+    return _table_row("support", target_standing=frozenset(GOOD_STANDING))
 
 
 _PATCHES: dict[str, Patch] = {
@@ -1292,9 +1282,7 @@ _PATCHES: dict[str, Patch] = {
     "T3.hypothesize.introduces-new-atoms": _before_apply(_known_atoms_not_introduced),
     "del.hypothesize.solves": _solution_read_in_the_current_model(),
     "del.hypothesize.solves:as-it-arose": _solution_read_in_the_model_as_it_arose(),
-    "T3.support.target-standing": _table_row(
-        OperationKind.SUPPORT, target_standing=frozenset(Standing)
-    ),
+    "T3.support.target-standing": _table_row("support", target_standing=frozenset(Standing)),
     "T3.support.target-standing:s-t": _support_of_s_t_only(),
     "del.undermine.conservative": _switch_ignored(Undermine, downgrade="lexicographic"),
     "T3.revise.attackers-in-good-standing": _cited_field("attackers", in_good_standing=False),
@@ -1308,9 +1296,9 @@ _PATCHES: dict[str, Patch] = {
     "T3.resolve.dissent-accumulates": _after_apply(_later_decision_replaces_dissent),
     "form.empty-list-as-absent": _empty_list_as_given(),
     "T3.resolve.decision-fields": _decision_fields_anywhere,
-    "form.claim-not-blank": _form_relaxed("_check_claim", _is_blank),
+    "form.claim-not-blank": _form_relaxed("check_claim", _is_blank),
     "form.evidence-depends-on-needs-claim": _form_relaxed(
-        "_check_evidence", _existing_evidence_with_dependencies
+        "check_evidence_dependencies", _existing_evidence_with_dependencies
     ),
     "del.formula.agents-in-ags": _unknown_agent_malformed(),
     "del.formula.own-else-target": _own_formula_only(),

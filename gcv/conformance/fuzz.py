@@ -617,12 +617,9 @@ def fuzz_report(
         cause = _cause(found, atoms, profile)
         same = next((f for f in report.fuzz_findings if f.key == cause), None)
         if same is not None:
-            shorter = len(found.trace) < len(same.trace)
-            merged = dataclasses.replace(
-                same,
-                keys=(*same.keys, found.key),
-                **({"mismatch": found.result, "trace": found.trace} if shorter else {}),
-            )
+            merged = dataclasses.replace(same, keys=(*same.keys, found.key))
+            if len(found.trace) < len(same.trace):  # the shortest example stands for it
+                merged = dataclasses.replace(merged, mismatch=found.result, trace=found.trace)
             report.fuzz_findings[report.fuzz_findings.index(same)] = merged
         else:
             saved = ""

@@ -70,9 +70,9 @@ from gcv.reference.operations import (
     Question,
     Revise,
     own_formula,
+    realisation,
     target_of,
 )
-from gcv.reference.rules import realisation
 from gcv.trace import operation_from_json
 
 __all__ = ["DESCRIPTIONS", "RETIRED", "build_suite", "main", "render_suite"]
@@ -255,9 +255,9 @@ def _turn_effects(
         target = target_of(op)
         gamma = own_formula(op) or (target and records[target].formula)
         if gamma is not None or isinstance(op, ExpandAwareness):
-            found.append((op.operation.value, _reading(op, atoms, observed)))
+            found.append((op.name, _reading(op, atoms, observed)))
         if isinstance(op, Hypothesize) and op.introduces:
-            found.append((op.operation.value, "introduces atoms, W split"))
+            found.append((op.name, "introduces atoms, W split"))
     after = verifier.state.epistemic.problems
     for problem in after[len(problems) :]:
         # A Question's problem has its issue as source, which is no record (B.3 T1).

@@ -160,10 +160,6 @@ _QUERY_DEFS = {
     "ordered": "query-ordered",
     "unexplained": "query-unexplained",
 }
-_OPERATION_DEFS = {
-    "support": "evidence-operation",
-    "undermine": "evidence-operation",
-}
 
 
 def _is_request_by_dispatch(request: object) -> bool:
@@ -199,8 +195,7 @@ def _is_request_by_dispatch(request: object) -> bool:
         name = op.get("op") if isinstance(op, dict) else None
         if not isinstance(name, str) or name not in _OPERATIONS:
             return False
-        definition = _OPERATION_DEFS.get(name, name)
-        if not _fast_validator("urn:gcv:trace:1", f"/$defs/{definition}").is_valid(op):
+        if not _fast_validator("urn:gcv:trace:1", f"/$defs/{name}").is_valid(op):
             return False
     return True
 

@@ -757,10 +757,11 @@ def _conform(
         stderr = impl.take_stderr(settle=0.05)
         for line in stderr.splitlines():
             print(f"  | {line}", file=sys.stderr)
-        print(
-            f"gcv conform: cannot use {' '.join(impl.command)}: {fault.kind}: {fault}",
-            file=sys.stderr,
-        )
+        if files.json_target == "-":  # otherwise the report on stdout says it
+            print(
+                f"gcv conform: cannot use {' '.join(impl.command)}: {fault.kind}: {fault}",
+                file=sys.stderr,
+            )
         report.unusable = f"{fault.kind}: {fault}"
         report.notes += [f"stderr | {line}" for line in stderr.splitlines()[-20:]]
         return report
@@ -822,6 +823,8 @@ def _main(argv: list[str]) -> int:
     try:
         args = parser.parse_args(options)
     except SystemExit as stop:
+        if stop.code != 0 and not command:
+            print("gcv conform: the implementation's command goes after --", file=sys.stderr)
         return EXIT_OK if stop.code == 0 else EXIT_BAD_INPUT
     event("options")
     if not command:

@@ -110,7 +110,8 @@ class TurnResult:
 
     def labels(self, row: str) -> frozenset[str]:
         """The predicted labels of ``row`` (``classified`` or ``applied``)."""
-        assert row in ROWS, f"row {row!r} is not one of {ROWS}"
+        if row not in ROWS:
+            raise ValueError(f"row {row!r} is not one of {ROWS}")
         return self.classified if row == "classified" else self.applied
 
 
@@ -313,7 +314,7 @@ def evaluate(
             position=position,
             speaker=turn.speaker,
             utterance=turn.text,
-            gold=frozenset(op.operation.value for op in turn.operations),
+            gold=frozenset(op.name for op in turn.operations),
             classified=labels,
             applied=applied,
             key_shift=is_key_shift(gold_report),

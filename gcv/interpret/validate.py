@@ -32,7 +32,7 @@ from gcv.errors import MalformedReply, UnknownOperation
 from gcv.jsoninput import SchemaValidator, parse_json
 from gcv.reference.errors import GcvError, MalformedOperation
 from gcv.reference.identifiers import AgentId
-from gcv.reference.operations import Operation, OperationKind
+from gcv.reference.operations import ORDER, Operation
 from gcv.reference.verifier import Turn, Verifier
 from gcv.trace import operation_from_json, trace_schema
 
@@ -48,7 +48,7 @@ __all__ = [
     "response_schema",
 ]
 
-OPERATION_NAMES: tuple[str, ...] = tuple(kind.value for kind in OperationKind)
+OPERATION_NAMES: tuple[str, ...] = tuple(rule.name for rule in ORDER)
 """The eight operation labels, in application order."""
 
 MAX_REPLY_CHARS = 1_000_000
@@ -82,7 +82,8 @@ def operation_branches() -> Mapping[str, Mapping[str, Any]]:
     """
     branches = trace_schema()["$defs"]["operation"]["allOf"]
     found = {b["if"]["properties"]["op"]["const"]: b["then"] for b in branches}
-    assert set(found) == set(OPERATION_NAMES), f"the schema's operations are {sorted(found)}"
+    if set(found) != set(OPERATION_NAMES):
+        raise RuntimeError(f"the trace schema's operations are {sorted(found)}")
     return found
 
 
@@ -257,7 +258,7 @@ def _parse(text: str) -> object | GcvError:
 def _is_well_read(result: ReadReply) -> bool:
     if result.operations is None:
         return bool(result.problems)
-    names = {op.operation.value for op in result.operations}
+    names = {op.name for op in result.operations}
     return not result.problems and names == result.labels
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import z3
 
 from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
-from gcv.proofs.encode import LABELS, REC, State
+from gcv.proofs.encode import LABELS, REC, EncodedState
 from gcv.proofs.obligations.worklist import Frame, Step, empty
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
@@ -60,9 +60,9 @@ class Retraction:
         )
         return z3.Implies(closed, z3.ForAll([_y], z3.Implies(self.path(_y), p[_y])))
 
-    def as_state(self) -> State:
+    def as_state(self) -> EncodedState:
         """The Dep relation as an encoded state (every record registered and active)."""
-        return State(
+        return EncodedState(
             z3.K(REC, z3.BoolVal(True)),
             z3.K(REC, LABELS[Standing.ACTIVE]),
             z3.Lambda([_x, _y], z3.BoolVal(False)),

@@ -23,7 +23,8 @@ records of Affected*(beta) in S_t, each once.
 ``tests/test_proofs_closure_loop.py`` checks it is still the code of ``reference/closure.py``.
 Each statement outside the loop has its part: ``seen = set(); queue = [withdrawn]`` is
 :func:`entry`; ``return tuple(queue[1:])`` is :func:`postcondition` over ``queue[1:tail]``
-(``first``); the comprehension ``[r for r in ... if good[r]]`` is :func:`kept_in_s_t`.
+(``first``); ``in_good_standing``'s loop (``if good[record]: active.append(record)``) is
+:func:`kept_in_s_t`.
 ``_affected_star`` and ``names_of`` rename numbers to records (one-to-one), so what is
 proved of the numbers holds of the named answer.  The twins include a return of the whole
 queue (beta itself with it), the change a review planted, and the filter left out.
@@ -48,7 +49,10 @@ CODE = {
 def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     seen: set[int] = set()
     queue = [withdrawn]
-    for record in queue:
+    head = 0
+    while head < len(queue):
+        record = queue[head]
+        head += 1
         for dependent in dependents[record]:
             if dependent not in seen:
                 seen.add(dependent)
@@ -65,7 +69,15 @@ def _affected_star(
 def _affected_star_active(
     dependents: Links, good: Sequence[int], name: Sequence[RecordId], withdrawn: int
 ) -> tuple[RecordId, ...]:
-    return names_of([r for r in reverse_closure(dependents, withdrawn) if good[r]], name)
+    return names_of(in_good_standing(reverse_closure(dependents, withdrawn), good), name)
+""",
+    "in_good_standing": """
+def in_good_standing(records: Sequence[int], good: Sequence[int]) -> list[int]:
+    active: list[int] = []
+    for record in records:
+        if good[record]:
+            active.append(record)
+    return active
 """,
     "names_of": """
 def names_of(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
@@ -383,7 +395,7 @@ def postcondition(a: Input, s: Loop, *, first: int = 1) -> z3.BoolRef:
 
 
 def kept_in_s_t(a: Input, good: IntArray, s: Loop, *, filtered: bool = True) -> z3.BoolRef:
-    """``[r for r in tuple(queue[1:]) if good[r]]`` (a twin leaves out the ``if``) holds
+    """``in_good_standing(tuple(queue[1:]), good)`` (a twin leaves out the ``if``) holds
     exactly the records of Affected*(beta) in S_t: "Their intersection with S_t identifies
     the currently active dependents" (Section 2, "Retraction queries")."""
     kept = z3.And(_returned(s, _x, 1), good[_x]) if filtered else _returned(s, _x, 1)
@@ -558,7 +570,7 @@ def _whole_queue_twin(budget: Budget) -> Twin:
 
 
 def _unfiltered_twin(budget: Budget) -> Twin:
-    """Affected* within S_t without ``if good[r]``: a record outside S_t is returned, and
+    """Affected* within S_t without ``if good[record]``: a record outside S_t is returned, and
     the pure query on the decoded index leaves it out."""
     a, s = Input.fresh(), Loop.fresh("s")
     ints = z3.IntSort()

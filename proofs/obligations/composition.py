@@ -1,4 +1,4 @@
-"""Per-turn composition (``turn.composition``, A.3 "State composition"), unbounded.
+"""Per-turn composition (``turn.composition``, A.3 "EncodedState composition"), unbounded.
 
 A turn applies its operations one after another, each checked against and applied to the
 state the turn has left so far.  For every ordered pair of operation kinds, in one check
@@ -19,17 +19,26 @@ from collections.abc import Callable
 
 import z3
 
-from gcv.proofs.encode import Params, State, Transition, conflict_free, transition, well_formed
+from gcv.proofs.encode import (
+    OPERATIONS,
+    EncodedState,
+    Params,
+    Transition,
+    conflict_free,
+    transition,
+    well_formed,
+)
 from gcv.proofs.obligations.conflict_free import step_twin
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
 from gcv.proofs.table3 import stated
-from gcv.reference.operations import OperationKind
 
 __all__ = ["OBLIGATION"]
 
 
-_KEPT: dict[str, tuple[list[Callable[[State], z3.BoolRef]], Callable[[State], z3.BoolRef]]] = {
+_KEPT: dict[
+    str, tuple[list[Callable[[EncodedState], z3.BoolRef]], Callable[[EncodedState], z3.BoolRef]]
+] = {
     "well-formed": ([well_formed], well_formed),
     "Lemma 2.2": ([well_formed, conflict_free], conflict_free),
 }
@@ -45,24 +54,24 @@ def _turn(first: Transition, second: Transition, checked: Transition) -> Transit
 
 
 def checks(budget: Budget) -> list[Check]:
-    s, p, q = State.fresh("s"), Params.fresh("p"), Params.fresh("q")
+    s, p, q = EncodedState.fresh("s"), Params.fresh("p"), Params.fresh("q")
     out = []
-    for a, b in itertools.product(OperationKind, repeat=2):
+    for a, b in itertools.product(OPERATIONS, repeat=2):
         first = transition(a, s, p)
         second = transition(b, first.after, q)
         turn = _turn(first, second, second)
         for name, (needs, invariant) in _KEPT.items():
             hypotheses = [*(h(s) for h in needs), turn.precondition]
             result = prove(hypotheses, invariant(turn.after), timeout_ms=budget.timeout_ms)
-            out.append(Check(f"{name}: {a.value} then {b.value}", result))
+            out.append(Check(f"{name}: {a} then {b}", result))
     return out
 
 
 def twins(budget: Budget) -> list[Twin]:
-    s, p, q = State.fresh("s"), Params.fresh("p"), Params.fresh("q")
-    undermine = stated(OperationKind.UNDERMINE, s, p)
-    resolve = stated(OperationKind.RESOLVE, undermine.after, q)
-    up_front = _turn(undermine, resolve, stated(OperationKind.RESOLVE, s, q))
+    s, p, q = EncodedState.fresh("s"), Params.fresh("p"), Params.fresh("q")
+    undermine = stated("undermine", s, p)
+    resolve = stated("resolve", undermine.after, q)
+    up_front = _turn(undermine, resolve, stated("resolve", s, q))
     return [
         step_twin(
             "Undermine then Resolve, Resolve checked on the turn's start state",

@@ -21,8 +21,9 @@ import z3
 from gcv.proofs.decode import Decoded, decode_map, is_definition_2_1_map
 from gcv.proofs.encode import (
     LABELS,
+    OPERATIONS,
+    EncodedState,
     Params,
-    State,
     Transition,
     conflict_free,
     initial,
@@ -33,38 +34,37 @@ from gcv.proofs.encode import (
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
 from gcv.proofs.table3 import stated
-from gcv.reference.operations import OperationKind
 from gcv.reference.records import Standing
 from gcv.spec import core
 from gcv.spec.clauses import CITED_REGISTERED, RESOLVE_TARGET, RESOLVE_UNATTACKED
 
 __all__ = ["INVARIANTS", "OBLIGATION", "describe_conflict", "inductive", "step_twin"]
 
-INVARIANTS: dict[str, Callable[[State], z3.BoolRef]] = {
+INVARIANTS: dict[str, Callable[[EncodedState], z3.BoolRef]] = {
     "well-formed": well_formed,
     "conflict-free": conflict_free,
     "weakened records attacked": weakened_attacked,
 }
 
 
-def inductive(s: State) -> list[z3.BoolRef]:
+def inductive(s: EncodedState) -> list[z3.BoolRef]:
     """The invariant Lemma 2.2 is proved with, as hypotheses."""
     return [inv(s) for inv in INVARIANTS.values()]
 
 
 def checks(budget: Budget) -> list[Check]:
-    s, p = State.fresh("s"), Params.fresh("p")
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
     out = [
         Check(f"initiation: {name}", prove([initial(s)], inv(s), timeout_ms=budget.timeout_ms))
         for name, inv in INVARIANTS.items()
     ]
-    for op in OperationKind:
+    for op in OPERATIONS:
         t = transition(op, s, p)
         for name, inv in INVARIANTS.items():
             result = prove(
                 [*inductive(s), t.precondition], inv(t.after), timeout_ms=budget.timeout_ms
             )
-            out.append(Check(f"consecution: {name} under {op.value}", result))
+            out.append(Check(f"consecution: {name} under {op}", result))
     return out
 
 
@@ -77,7 +77,7 @@ def describe_conflict(d: core.DependencyMap) -> str:
 def step_twin(
     name: str,
     t: Transition,
-    s: State,
+    s: EncodedState,
     hypotheses: list[z3.BoolRef],
     budget: Budget,
     *,
@@ -95,10 +95,10 @@ def step_twin(
     before, after = decode_map(d, s), decode_map(d, t.after)
     held = core.is_conflict_free_map(before) or not inductive_hypothesis
     confirmed = held and not core.is_conflict_free_map(after)
-    return Twin(name, result, f"after {t.operation.value}: {describe_conflict(after)}", confirmed)
+    return Twin(name, result, f"after {t.operation}: {describe_conflict(after)}", confirmed)
 
 
-def _well_formed_twin(name: str, t: Transition, s: State, budget: Budget) -> Twin:
+def _well_formed_twin(name: str, t: Transition, s: EncodedState, budget: Budget) -> Twin:
     """A twin of consecution for well-formedness: confirmed when the spec accepts the
     state before the step as a dependency map and refuses the state after it."""
     result = prove(
@@ -108,7 +108,7 @@ def _well_formed_twin(name: str, t: Transition, s: State, budget: Budget) -> Twi
         return Twin(name, result)
     d = Decoded(result.model)
     confirmed = is_definition_2_1_map(d, s) and not is_definition_2_1_map(d, t.after)
-    return Twin(name, result, f"after {t.operation.value}: a relation leaves Args_t", confirmed)
+    return Twin(name, result, f"after {t.operation}: a relation leaves Args_t", confirmed)
 
 
 def _unattacked_weakened(d: core.DependencyMap) -> list[str]:
@@ -116,7 +116,7 @@ def _unattacked_weakened(d: core.DependencyMap) -> list[str]:
     return sorted(r for r in d.args if d.standing[r] == core.WEAKENED and r not in attacked)
 
 
-def _weakened_twin(name: str, t: Transition, s: State, budget: Budget) -> Twin:
+def _weakened_twin(name: str, t: Transition, s: EncodedState, budget: Budget) -> Twin:
     """A twin of consecution for "weakened records are attacked": confirmed when the spec's
     map before the step has no unattacked weakened record and the map after it has one."""
     result = prove(
@@ -129,29 +129,29 @@ def _weakened_twin(name: str, t: Transition, s: State, budget: Budget) -> Twin:
         _unattacked_weakened(decode_map(d, s)),
         _unattacked_weakened(decode_map(d, t.after)),
     )
-    text = f"after {t.operation.value}: {', '.join(after)} weakened with no attacker"
+    text = f"after {t.operation}: {', '.join(after)} weakened with no attacker"
     return Twin(name, result, text, not before and bool(after))
 
 
 def twins(budget: Budget) -> list[Twin]:
     """Built from Table 3 as the spec states it (``proofs/table3.py``, proved equal to the
     engine's table by ``table-3``), so that no twin depends on the table's current rows."""
-    s, p = State.fresh("s"), Params.fresh("p")
-    undermine = stated(OperationKind.UNDERMINE, s, p)
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
+    undermine = stated("undermine", s, p)
     stays_active = dataclasses.replace(
         undermine.after, st=z3.Store(undermine.after.st, p.target, LABELS[Standing.ACTIVE])
     )
     undermine = Transition(undermine.operation, undermine.clauses, stays_active)
-    resolve = stated(OperationKind.RESOLVE, s, p).without(RESOLVE_TARGET)
+    resolve = stated("resolve", s, p).without(RESOLVE_TARGET)
     resolve = resolve.without(RESOLVE_UNATTACKED)
-    observe = stated(OperationKind.OBSERVE, s, p)
+    observe = stated("observe", s, p)
     attacking = Transition(
-        OperationKind.OBSERVE,
+        "observe",
         observe.clauses | {"attacker registered": s.ex[p.target]},
         dataclasses.replace(observe.after, att=z3.Store(observe.after.att, p.target, p.new, True)),
     )
     unregistered = f"{CITED_REGISTERED}: attackers"
-    unattacking = stated(OperationKind.UNDERMINE, s, p)
+    unattacking = stated("undermine", s, p)
     unattacking = Transition(
         unattacking.operation,
         unattacking.clauses,
@@ -172,7 +172,7 @@ def twins(budget: Budget) -> list[Twin]:
         _weakened_twin("Undermine without its attack", unattacking, s, budget),
         _well_formed_twin(
             "Revise by unregistered attackers",
-            stated(OperationKind.REVISE, s, p).without(unregistered),
+            stated("revise", s, p).without(unregistered),
             s,
             budget,
         ),

@@ -57,10 +57,14 @@ __all__ = [
     "GROUP",
     "OBLIGATION",
     "UPDATES",
+    "WORLD",
+    "Decoded",
     "Frame",
     "Logic",
+    "Symbolic",
     "UpdateOf",
     "clauses",
+    "decode",
     "lexicographic",
     "python_logic",
 ]
@@ -385,7 +389,7 @@ class Decoded:
         )
 
 
-def _decode(source: z3.ModelRef, s: Symbolic) -> Decoded:
+def decode(source: z3.ModelRef, s: Symbolic) -> Decoded:
     """World k of W in the counterexample becomes the valuation {x_k}, plus psi where psi
     holds (distinct worlds, distinct valuations, as the spec's worlds are)."""
     decoded = Decoded(source, (), {})
@@ -409,7 +413,7 @@ def _nowhere_twin(budget: Budget) -> Twin:
     result = prove(list(clauses(before).values()), after, timeout_ms=budget.timeout_ms)
     if result.model is None:
         return Twin(name, result)
-    model = _decode(result.model, s).model(s.leq)
+    model = decode(result.model, s).model(s.leq)
     nowhere = not epistemic.compute_truth_set(model, PSI)
     emptied = epistemic.EpistemicModel(
         model.agents, model.atoms, frozenset(), dict.fromkeys(AGENTS, frozenset()), model.awareness
@@ -431,7 +435,7 @@ def _not_connected_twin(budget: Budget) -> Twin:
     result = prove(list(assumed.values()), after, timeout_ms=budget.timeout_ms)
     if result.model is None:
         return Twin(name, result)
-    model = _decode(result.model, s).model(s.leq)
+    model = decode(result.model, s).model(s.leq)
     upgraded = epistemic.process_lexicographic_upgrade(model, PSI)
     confirmed = not epistemic.is_plausibility_model(upgraded)
     text = f"{len(model.worlds)} worlds: the spec's [up-up psi] of them is no A.1 model"
@@ -451,7 +455,7 @@ def _across_cells_twin(budget: Budget) -> Twin:
     )
     if result.model is None:
         return Twin(name, result)
-    decoded = _decode(result.model, s)
+    decoded = decode(result.model, s)
     model, after = decoded.model(s.leq), decoded.model(broken.leq)
     upgraded = epistemic.process_lexicographic_upgrade(model, PSI)
     confirmed = epistemic.is_plausibility_model(model)

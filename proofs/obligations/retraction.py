@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import z3
 
 from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
-from gcv.proofs.encode import REC, State, conflict_free, good, well_formed
+from gcv.proofs.encode import REC, EncodedState, conflict_free, good, well_formed
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import CheckResult, prove
 from gcv.spec import core, retraction
@@ -32,11 +32,11 @@ _x, _y, _z = z3.Consts("x y z", REC)
 Removed = Callable[[z3.ExprRef], z3.BoolRef]
 
 
-def _survivor(s: State, removed: Removed) -> Callable[[z3.ExprRef], z3.BoolRef]:
+def _survivor(s: EncodedState, removed: Removed) -> Callable[[z3.ExprRef], z3.BoolRef]:
     return lambda a: z3.And(s.ex[a], good(s.st[a]), z3.Not(removed(a)))
 
 
-def conclusions(s: State, removed: Removed, beta: z3.ExprRef) -> dict[str, z3.BoolRef]:
+def conclusions(s: EncodedState, removed: Removed, beta: z3.ExprRef) -> dict[str, z3.BoolRef]:
     """The proposition's conclusions for the removed set ``removed``."""
     survivor = _survivor(s, removed)
 
@@ -66,7 +66,7 @@ def conclusions(s: State, removed: Removed, beta: z3.ExprRef) -> dict[str, z3.Bo
     }
 
 
-def _one_step(s: State, beta: z3.ExprRef) -> Removed:
+def _one_step(s: EncodedState, beta: z3.ExprRef) -> Removed:
     return lambda a: z3.Or(a == beta, s.dep[a, beta])
 
 
@@ -94,7 +94,7 @@ class Closure:
             z3.Array("length", REC, z3.IntSort()),
         )
 
-    def path_axioms(self, s: State, beta: z3.ExprRef) -> list[z3.BoolRef]:
+    def path_axioms(self, s: EncodedState, beta: z3.ExprRef) -> list[z3.BoolRef]:
         """Closed under the step, and every record with a path has a shortest one: a link
         into beta, or a link to a record with a path one step shorter (true of the real
         predicate; it makes ``path`` exact in every finite model, so twins decode)."""
@@ -116,13 +116,13 @@ class Closure:
         )
         return [*_closed_under_step(s, beta, lambda a: self.path(a)), witnessed]
 
-    def path_least(self, s: State, beta: z3.ExprRef) -> z3.BoolRef:
+    def path_least(self, s: EncodedState, beta: z3.ExprRef) -> z3.BoolRef:
         """Every closed set contains the records with a path: here, ``star``."""
         star = self.star
         closed = z3.And(_closed_under_step(s, beta, lambda a: star[a]))
         return z3.Implies(closed, z3.ForAll([_y], z3.Implies(self.path(_y), star[_y])))
 
-    def star_closed(self, s: State, beta: z3.ExprRef) -> list[z3.BoolRef]:
+    def star_closed(self, s: EncodedState, beta: z3.ExprRef) -> list[z3.BoolRef]:
         return _closed_under_step(s, beta, lambda a: self.star[a])
 
     def star_least(self) -> z3.BoolRef:
@@ -130,14 +130,14 @@ class Closure:
         return z3.ForAll([_y], z3.Implies(self.star[_y], self.path(_y)))
 
 
-def _closed_under_step(s: State, beta: z3.ExprRef, member: Removed) -> list[z3.BoolRef]:
+def _closed_under_step(s: EncodedState, beta: z3.ExprRef, member: Removed) -> list[z3.BoolRef]:
     return [
         z3.ForAll([_y], z3.Implies(s.dep[_y, beta], member(_y))),
         z3.ForAll([_x, _y], z3.Implies(z3.And(s.dep[_y, _x], member(_x)), member(_y))),
     ]
 
 
-def _hypotheses(s: State, beta: z3.ExprRef) -> dict[str, z3.BoolRef]:
+def _hypotheses(s: EncodedState, beta: z3.ExprRef) -> dict[str, z3.BoolRef]:
     return {
         "well-formed": well_formed(s),
         "Lemma 2.2": conflict_free(s),
@@ -147,7 +147,7 @@ def _hypotheses(s: State, beta: z3.ExprRef) -> dict[str, z3.BoolRef]:
 
 
 def checks(budget: Budget) -> list[Check]:
-    s, beta = State.fresh("s"), z3.Const("beta", REC)
+    s, beta = EncodedState.fresh("s"), z3.Const("beta", REC)
     ms = budget.timeout_ms
     out = [
         Check(
@@ -160,7 +160,7 @@ def checks(budget: Budget) -> list[Check]:
 
 
 def _corollary_goals(
-    s: State, beta: z3.ExprRef, c: Closure
+    s: EncodedState, beta: z3.ExprRef, c: Closure
 ) -> dict[str, tuple[list[z3.BoolRef], z3.BoolRef]]:
     """Corollary 2.4's conclusions about R* = {beta} | star, each with its hypotheses."""
     survivor = _survivor(s, lambda a: z3.Or(a == beta, c.star[a]))
@@ -182,7 +182,7 @@ def _corollary_goals(
 
 
 def _corollary(budget: Budget) -> dict[str, CheckResult]:
-    s, beta, c = State.fresh("s"), z3.Const("beta", REC), Closure.fresh()
+    s, beta, c = EncodedState.fresh("s"), z3.Const("beta", REC), Closure.fresh()
     return {
         name: prove(hypotheses, goal, timeout_ms=budget.timeout_ms)
         for name, (hypotheses, goal) in _corollary_goals(s, beta, c).items()
@@ -193,7 +193,7 @@ def _corollary_twin(dropped: str, conclusion: str, budget: Budget, wrongly_remov
     """Corollary 2.4 without one property of the engine's set: confirmed when the spec's
     Affected*(beta) and the decoded removed set disagree on a record the conclusion is about
     (a member of S_t outside the spec's set removed, or a record inside it kept)."""
-    s, beta, c = State.fresh("s"), z3.Const("beta", REC), Closure.fresh()
+    s, beta, c = EncodedState.fresh("s"), z3.Const("beta", REC), Closure.fresh()
     hypotheses, goal = _corollary_goals(s, beta, c)[conclusion]
     drop = {"leastness": c.star_least(), "closure": c.star_closed(s, beta)[1]}[dropped]
     name = f"Corollary 2.4 without the {dropped} of Affected*"
@@ -216,7 +216,7 @@ def _twin(
     confirm: Callable[[core.DependencyMap, str], bool],
     budget: Budget,
 ) -> Twin:
-    s, beta = State.fresh("s"), z3.Const("beta", REC)
+    s, beta = EncodedState.fresh("s"), z3.Const("beta", REC)
     goal = conclusions(s, _one_step(s, beta), beta)[conclusion]
     kept = [h for name, h in _hypotheses(s, beta).items() if name != dropped]
     name = f"without {dropped}"

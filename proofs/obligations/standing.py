@@ -13,9 +13,10 @@ import z3
 from gcv.proofs.decode import Decoded, decode_map
 from gcv.proofs.encode import (
     LABELS,
+    OPERATIONS,
     REC,
+    EncodedState,
     Params,
-    State,
     Transition,
     conflict_free,
     no_return_to_good_standing,
@@ -25,17 +26,16 @@ from gcv.proofs.encode import (
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
 from gcv.proofs.table3 import stated
-from gcv.reference.operations import OperationKind
 from gcv.reference.records import Standing
 from gcv.spec import core
 from gcv.spec.clauses import RESOLVE_TARGET, UNDERMINE_TARGET
 
 __all__ = ["ABANDONED_FINAL", "NO_RETURN", "abandoned_stays_abandoned"]
 
-Property = Callable[[State, State], z3.BoolRef]
+Property = Callable[[EncodedState, EncodedState], z3.BoolRef]
 
 
-def abandoned_stays_abandoned(before: State, after: State) -> z3.BoolRef:
+def abandoned_stays_abandoned(before: EncodedState, after: EncodedState) -> z3.BoolRef:
     """Every registered abandoned record is still abandoned afterwards."""
     x = z3.Const("x", REC)
     abandoned = LABELS[Standing.ABANDONED]
@@ -45,14 +45,12 @@ def abandoned_stays_abandoned(before: State, after: State) -> z3.BoolRef:
 
 
 def _checks(prop: Property, budget: Budget) -> list[Check]:
-    s, p = State.fresh("s"), Params.fresh("p")
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
     out = []
-    for op in OperationKind:
+    for op in OPERATIONS:
         t = transition(op, s, p)
         hypotheses = [well_formed(s), conflict_free(s), t.precondition]
-        out.append(
-            Check(op.value, prove(hypotheses, prop(s, t.after), timeout_ms=budget.timeout_ms))
-        )
+        out.append(Check(op, prove(hypotheses, prop(s, t.after), timeout_ms=budget.timeout_ms)))
     return out
 
 
@@ -68,7 +66,7 @@ def _twin(
     name: str,
     prop: Property,
     t: Transition,
-    s: State,
+    s: EncodedState,
     budget: Budget,
     violates: Callable[[str, str], bool],
 ) -> Twin:
@@ -83,12 +81,12 @@ def _twin(
     changes = _changed(decode_map(d, s), decode_map(d, t.after))
     bad = [(r, a, b) for r, a, b in changes if violates(a, b)]
     text = "; ".join(f"{r}: {a} -> {b}" for r, a, b in bad)
-    return Twin(name, result, f"after {t.operation.value}: {text}", bool(bad))
+    return Twin(name, result, f"after {t.operation}: {text}", bool(bad))
 
 
 def _no_return_twins(budget: Budget) -> list[Twin]:
-    s, p = State.fresh("s"), Params.fresh("p")
-    resolve = stated(OperationKind.RESOLVE, s, p).without(RESOLVE_TARGET)
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
+    resolve = stated("resolve", s, p).without(RESOLVE_TARGET)
     return [
         _twin(
             "Resolve of a target outside S_t",
@@ -102,8 +100,8 @@ def _no_return_twins(budget: Budget) -> list[Twin]:
 
 
 def _abandoned_twins(budget: Budget) -> list[Twin]:
-    s, p = State.fresh("s"), Params.fresh("p")
-    undermine = stated(OperationKind.UNDERMINE, s, p).without(UNDERMINE_TARGET)
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
+    undermine = stated("undermine", s, p).without(UNDERMINE_TARGET)
     return [
         _twin(
             "Undermine of any target",

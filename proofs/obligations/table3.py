@@ -3,8 +3,8 @@ from ``spec/normative.md`` (``proofs/table3.py``), unbounded.
 
 For each operation, two checks over every state and every parameter (no invariant
 assumed): the two preconditions are the same formula, and where they hold the two next
-states are the same four arrays.  A row of ``gcv.reference.rules.RULES`` changed in any way
-that changes the engine's transition fails one of them.
+states are the same four arrays.  A rule's row (``gcv.reference.operations.ORDER``)
+changed in any way that changes the engine's transition fails one of them.
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ import dataclasses
 import z3
 
 from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
-from gcv.proofs.encode import REC, Params, State, Transition, transition
+from gcv.proofs.encode import OPERATIONS, REC, EncodedState, Params, Transition, transition
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import CheckResult, prove
 from gcv.proofs.table3 import stated
-from gcv.reference.operations import OperationKind
 from gcv.spec import transition as spec
 from gcv.spec.clauses import UNDERMINE_TARGET
 
@@ -27,7 +26,7 @@ __all__ = ["OBLIGATION"]
 _x, _y = z3.Consts("x y", REC)
 
 
-def _same_state(a: State, b: State) -> z3.BoolRef:
+def _same_state(a: EncodedState, b: EncodedState) -> z3.BoolRef:
     return z3.And(a.ex == b.ex, a.st == b.st, a.att == b.att, a.dep == b.dep)
 
 
@@ -40,22 +39,20 @@ def _same_effect(table: Transition, statement: Transition, ms: int) -> CheckResu
 
 
 def checks(budget: Budget) -> list[Check]:
-    s, p = State.fresh("s"), Params.fresh("p")
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
     out = []
-    for op in OperationKind:
+    for op in OPERATIONS:
         table, statement = transition(op, s, p), stated(op, s, p)
         ms = budget.timeout_ms
-        out.append(
-            Check(f"{op.value}: same precondition", _same_precondition(table, statement, ms))
-        )
-        out.append(Check(f"{op.value}: same next state", _same_effect(table, statement, ms)))
+        out.append(Check(f"{op}: same precondition", _same_precondition(table, statement, ms)))
+        out.append(Check(f"{op}: same next state", _same_effect(table, statement, ms)))
     return out
 
 
 def _any_standing_twin(budget: Budget) -> Twin:
     """Undermine stated without its target-standing clause: the spec's label set decides."""
-    s, p = State.fresh("s"), Params.fresh("p")
-    op = OperationKind.UNDERMINE
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
+    op = "undermine"
     statement = stated(op, s, p).without(UNDERMINE_TARGET)
     name = "statement: Undermine of a target of any standing"
     result = _same_precondition(transition(op, s, p), statement, budget.timeout_ms)
@@ -70,8 +67,8 @@ def _any_standing_twin(budget: Budget) -> Twin:
 
 def _forgets_subsumes_twin(budget: Budget) -> Twin:
     """Resolve stated without its subsumes link: the link the spec's clause adds is missing."""
-    s, p = State.fresh("s"), Params.fresh("p")
-    op, t = OperationKind.RESOLVE, p.target
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
+    op, t = "resolve", p.target
     full = stated(op, s, p)
     forgetful = dataclasses.replace(
         full.after,

@@ -4,7 +4,7 @@
 of the same table (``proofs/table3.py``): a check of transcription.  The obligations here
 state instead what the paper's text says of each row with a target (Support, Undermine,
 Revise, Resolve), and of the rows that add no attack, as properties of the encoded
-transition built from :data:`gcv.reference.rules.RULES`:
+transition built from the engine's rows (:data:`gcv.reference.operations.ORDER`):
 
 - ``table-3-rows``: the paper's words, most from the proof of Lemma 2.2 (the only place
   the text walks through Table 3's rows), the rest from Appendix B.2's narrated turns;
@@ -39,21 +39,20 @@ from gcv.proofs.decode import Decoded, decode_map, decode_members
 from gcv.proofs.encode import (
     LABELS,
     REC,
+    EncodedState,
     Params,
     Rules,
-    State,
     Transition,
     conflict_free,
     good,
+    rows,
     transition,
     weakened_attacked,
     well_formed,
 )
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
-from gcv.reference.operations import OperationKind
 from gcv.reference.records import Standing
-from gcv.reference.rules import RULES
 from gcv.spec import clauses, core
 from gcv.spec import transition as spec
 
@@ -61,8 +60,8 @@ __all__ = ["CHOICES", "CHOICES_OBLIGATION", "ROWS", "ROWS_OBLIGATION", "STATEMEN
 
 _x, _y = z3.Consts("x y", REC)
 
-Hypotheses = Callable[[State, Params], list[z3.BoolRef]]
-Fact = Callable[[State, Transition, Params], z3.BoolRef]
+Hypotheses = Callable[[EncodedState, Params], list[z3.BoolRef]]
+Fact = Callable[[EncodedState, Transition, Params], z3.BoolRef]
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ class Statement:
     reject, or ``None`` to check it against Undermine; ``kept`` the statement read on the
     spec's own step (for ``after``), for the twin's replay."""
 
-    operation: OperationKind
+    operation: str
     says: str
     source: str
     shape: str
@@ -100,7 +99,7 @@ class Statement:
 # -- hypotheses ------------------------------------------------------------------------------
 
 
-def _reachable(s: State) -> list[z3.BoolRef]:
+def _reachable(s: EncodedState) -> list[z3.BoolRef]:
     """What Lemma 2.2 and its proof leave true of every reachable state."""
     return [well_formed(s), conflict_free(s), weakened_attacked(s)]
 
@@ -114,16 +113,16 @@ def _plain(p: Params) -> list[z3.BoolRef]:
     return [_empty(p.cited), _empty(p.attackers), _empty(p.subsumes), _empty(p.premises)]
 
 
-def _target_is(s: State, p: Params, *labels: Standing) -> list[z3.BoolRef]:
+def _target_is(s: EncodedState, p: Params, *labels: Standing) -> list[z3.BoolRef]:
     return [s.ex[p.target], z3.Or([s.st[p.target] == LABELS[label] for label in labels])]
 
 
-def _fresh_evidence(s: State, p: Params) -> list[z3.BoolRef]:
+def _fresh_evidence(s: EncodedState, p: Params) -> list[z3.BoolRef]:
     """Evidence carrying a claim: a new record."""
     return [p.registers_evidence, z3.Not(s.ex[p.evidence]), p.evidence != p.target]
 
 
-def _attacked(s: State, t: z3.ExprRef) -> z3.BoolRef:
+def _attacked(s: EncodedState, t: z3.ExprRef) -> z3.BoolRef:
     return z3.Exists([_x], s.att[_x, t])
 
 
@@ -131,7 +130,7 @@ def _applies(*labels: Standing, evidence: bool = False) -> Hypotheses:
     """A reachable state whose target carries one of ``labels``; the bare operation (with
     new evidence when ``evidence``)."""
 
-    def given(s: State, p: Params) -> list[z3.BoolRef]:
+    def given(s: EncodedState, p: Params) -> list[z3.BoolRef]:
         extra = _fresh_evidence(s, p) if evidence else []
         return [*_reachable(s), *_target_is(s, p, *labels), *extra, *_plain(p)]
 
@@ -144,7 +143,7 @@ def _weakened(evidence: bool = False) -> Hypotheses:
     return lambda s, p: [*base(s, p), _attacked(s, p.target)]
 
 
-def _precondition(s: State, t: Transition, p: Params) -> z3.BoolRef:
+def _precondition(s: EncodedState, t: Transition, p: Params) -> z3.BoolRef:
     return t.precondition
 
 
@@ -152,15 +151,15 @@ def _labelled(label: Standing) -> Fact:
     return lambda s, t, p: t.after.st[p.target] == LABELS[label]
 
 
-def _no_new_attack(s: State, t: Transition, p: Params) -> z3.BoolRef:
+def _no_new_attack(s: EncodedState, t: Transition, p: Params) -> z3.BoolRef:
     return z3.ForAll([_x, _y], t.after.att[_x, _y] == s.att[_x, _y])
 
 
-def _reachable_only(s: State, p: Params) -> list[z3.BoolRef]:
+def _reachable_only(s: EncodedState, p: Params) -> list[z3.BoolRef]:
     return _reachable(s)
 
 
-def _any_state(s: State, p: Params) -> list[z3.BoolRef]:
+def _any_state(s: EncodedState, p: Params) -> list[z3.BoolRef]:
     return [well_formed(s)]
 
 
@@ -189,16 +188,16 @@ ROWS: tuple[Statement, ...] = (
             lambda step: step.after is not None and step.after.att == step.before.att,
         )
         for kind in (
-            OperationKind.OBSERVE,
-            OperationKind.HYPOTHESIZE,
-            OperationKind.SUPPORT,
-            OperationKind.EXPAND_AWARENESS,
-            OperationKind.QUESTION,
-            OperationKind.RESOLVE,
+            "observe",
+            "hypothesize",
+            "support",
+            "expand-awareness",
+            "question",
+            "resolve",
         )
     ),
     Statement(
-        OperationKind.SUPPORT,
+        "support",
         "changes no label of a registered record",
         f"{_LEMMA_2_2}: only Undermine, Revise and Resolve set a label; Support labels only "
         '"any new argument active"',
@@ -212,7 +211,7 @@ ROWS: tuple[Statement, ...] = (
         ),
     ),
     Statement(
-        OperationKind.SUPPORT,
+        "support",
         "applies to an active target",
         'B.2 T13: "Support h4, then Resolve h4", h4 active',
         "applies",
@@ -221,7 +220,7 @@ ROWS: tuple[Statement, ...] = (
         {"target_standing": frozenset({Standing.WEAKENED, Standing.RESOLVED})},
     ),
     Statement(
-        OperationKind.UNDERMINE,
+        "undermine",
         "only an active or weakened target",
         f'{_LEMMA_2_2}: "Undermine, whose precondition requires an active or weakened target"',
         "only",
@@ -232,7 +231,7 @@ ROWS: tuple[Statement, ...] = (
         {"target_standing": frozenset({Standing.ACTIVE, Standing.WEAKENED, Standing.ABANDONED})},
     ),
     Statement(
-        OperationKind.UNDERMINE,
+        "undermine",
         "applies to an active target",
         f'{_LEMMA_2_2}: "an active or weakened target"; B.2 T7 undermines the active h2',
         "applies",
@@ -241,7 +240,7 @@ ROWS: tuple[Statement, ...] = (
         {"target_standing": frozenset({Standing.WEAKENED})},
     ),
     Statement(
-        OperationKind.UNDERMINE,
+        "undermine",
         "applies to a weakened target, attacked as every weakened record is",
         f'{_LEMMA_2_2}: "an active or weakened target"',
         "applies",
@@ -250,7 +249,7 @@ ROWS: tuple[Statement, ...] = (
         {"target_unattacked": True},
     ),
     Statement(
-        OperationKind.UNDERMINE,
+        "undermine",
         "adds the attack (evidence, target)",
         f'{_LEMMA_2_2}: Undermine "adds (alpha_e, alpha_gamma)"',
         "after",
@@ -260,7 +259,7 @@ ROWS: tuple[Statement, ...] = (
         lambda step: step.after is not None and (step.evidence, step.target) in step.after.att,
     ),
     Statement(
-        OperationKind.UNDERMINE,
+        "undermine",
         "leaves its target weakened",
         f'{_LEMMA_2_2}: Undermine "leaves st(alpha_gamma) = weakened"',
         "after",
@@ -271,7 +270,7 @@ ROWS: tuple[Statement, ...] = (
     ),
     *(
         Statement(
-            OperationKind.REVISE,
+            "revise",
             f"applies to a target {label.value}",
             f"{_LEMMA_2_2} names no target precondition for Revise (it does for Undermine and "
             'Resolve); B.2 T9 revises h2, undermined at T7; T12: "h2 stays abandoned"',
@@ -285,7 +284,7 @@ ROWS: tuple[Statement, ...] = (
         for label in Standing
     ),
     Statement(
-        OperationKind.REVISE,
+        "revise",
         "attacks its target from each attacker",
         f'{_LEMMA_2_2}: "Revise adds attacks on alpha_gamma"',
         "after",
@@ -298,7 +297,7 @@ ROWS: tuple[Statement, ...] = (
         ),
     ),
     Statement(
-        OperationKind.REVISE,
+        "revise",
         "leaves its target abandoned",
         f'{_LEMMA_2_2}: Revise "sets st(alpha_gamma) = abandoned"',
         "after",
@@ -308,7 +307,7 @@ ROWS: tuple[Statement, ...] = (
         lambda step: _standing_of(step, step.target) == core.ABANDONED,
     ),
     Statement(
-        OperationKind.RESOLVE,
+        "resolve",
         "only a target in S_t with no recorded attack",
         f'{_LEMMA_2_2}: "Resolve sets st = resolved only when alpha_gamma in S_t and no '
         'attack on it is recorded (Table 3)"',
@@ -318,7 +317,7 @@ ROWS: tuple[Statement, ...] = (
         {"target_unattacked": False},
     ),
     Statement(
-        OperationKind.RESOLVE,
+        "resolve",
         "applies to every target in S_t with no recorded attack",
         f"{_LEMMA_2_2}: Table 3's precondition is alpha_gamma in S_t and no attack recorded",
         "applies",
@@ -332,7 +331,7 @@ ROWS: tuple[Statement, ...] = (
         {"target_standing": frozenset({Standing.ACTIVE})},
     ),
     Statement(
-        OperationKind.RESOLVE,
+        "resolve",
         "leaves its target resolved",
         f'{_LEMMA_2_2}: "Resolve sets st(alpha_gamma) = resolved"',
         "after",
@@ -349,13 +348,13 @@ def _grounds_good(members: Callable[[Params], z3.ArrayRef]) -> Fact:
     return lambda s, t, p: z3.ForAll([_x], z3.Implies(members(p)[_x], good(s.st[_x])))
 
 
-def _reused_good(s: State, t: Transition, p: Params) -> z3.BoolRef:
+def _reused_good(s: EncodedState, t: Transition, p: Params) -> z3.BoolRef:
     return z3.Implies(z3.Not(p.registers_evidence), good(s.st[p.evidence]))
 
 
 CHOICES: tuple[Statement, ...] = (
     Statement(
-        OperationKind.SUPPORT,
+        "support",
         "only a target not abandoned",
         clauses.SUPPORT_TARGET,
         "only",
@@ -364,7 +363,7 @@ CHOICES: tuple[Statement, ...] = (
         {"target_standing": frozenset(Standing)},
     ),
     Statement(
-        OperationKind.SUPPORT,
+        "support",
         "applies to a resolved target",
         clauses.SUPPORT_TARGET,
         "applies",
@@ -373,7 +372,7 @@ CHOICES: tuple[Statement, ...] = (
         {"target_standing": frozenset({Standing.ACTIVE, Standing.WEAKENED})},
     ),
     Statement(
-        OperationKind.SUPPORT,
+        "support",
         "applies to a weakened target, attacked as every weakened record is",
         clauses.SUPPORT_TARGET,
         "applies",
@@ -391,10 +390,10 @@ CHOICES: tuple[Statement, ...] = (
             _reused_good,
             {"grounds_in_good_standing": False},
         )
-        for kind in (OperationKind.SUPPORT, OperationKind.UNDERMINE)
+        for kind in ("support", "undermine")
     ),
     Statement(
-        OperationKind.REVISE,
+        "revise",
         "only attackers in S_t",
         clauses.REVISE_ATTACKERS,
         "only",
@@ -403,7 +402,7 @@ CHOICES: tuple[Statement, ...] = (
         {"grounds_in_good_standing": False},
     ),
     Statement(
-        OperationKind.RESOLVE,
+        "resolve",
         "only premises in S_t",
         clauses.PREMISES_GOOD,
         "only",
@@ -418,7 +417,7 @@ STATEMENTS = ROWS + CHOICES
 
 
 def _query(
-    statement: Statement, rules: Rules, kind: OperationKind, s: State, p: Params
+    statement: Statement, rules: Rules, kind: str, s: EncodedState, p: Params
 ) -> tuple[list[z3.BoolRef], z3.BoolRef]:
     """The statement's hypotheses and conclusion for the row of ``kind`` under ``rules``."""
     t = transition(kind, s, p, rules)
@@ -429,34 +428,34 @@ def _query(
 
 
 def _checks(statements: tuple[Statement, ...], budget: Budget) -> list[Check]:
-    s, p = State.fresh("s"), Params.fresh("p")
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
     out = []
     for statement in statements:
-        hypotheses, conclusion = _query(statement, RULES, statement.operation, s, p)
+        hypotheses, conclusion = _query(statement, rows(), statement.operation, s, p)
         result = prove(hypotheses, conclusion, timeout_ms=budget.timeout_ms)
-        out.append(Check(f"{statement.operation.value}: {statement.says}", result))
+        out.append(Check(f"{statement.operation}: {statement.says}", result))
     return out
 
 
-def _spec_operation(kind: OperationKind, d: Decoded, p: Params) -> dict[str, object]:
+def _spec_operation(kind: str, d: Decoded, p: Params) -> dict[str, object]:
     """The counterexample's operation (a row with a target) as the spec reads it."""
-    op: dict[str, object] = {"op": kind.value, "target": d.name(p.target)}
-    if kind in (OperationKind.SUPPORT, OperationKind.UNDERMINE):
+    op: dict[str, object] = {"op": kind, "target": d.name(p.target)}
+    if kind in ("support", "undermine"):
         op["evidence"] = d.name(p.evidence)
         if d.holds(p.registers_evidence):
             op["evidence_claim"] = "c"
             op["evidence_depends_on"] = sorted(decode_members(d, p.cited))
-    elif kind is OperationKind.REVISE:
+    elif kind == "revise":
         op["attackers"] = sorted(decode_members(d, p.attackers))
     else:
-        assert kind is OperationKind.RESOLVE, f"{kind.value} has no target"
+        assert kind == "resolve", f"{kind} has no target"
         op["subsumes"] = sorted(decode_members(d, p.subsumes))
         if premises := sorted(decode_members(d, p.premises)):
             op |= {"authoritative": True, "premises": premises}
     return op
 
 
-def _replayed(kind: OperationKind, d: Decoded, s: State, p: Params) -> Step:
+def _replayed(kind: str, d: Decoded, s: EncodedState, p: Params) -> Step:
     """The counterexample's step taken by ``gcv.spec.transition`` from the decoded state."""
     before = decode_map(d, s)
     state = spec.State.start(("a",), ("p",))
@@ -473,22 +472,22 @@ def _replayed(kind: OperationKind, d: Decoded, s: State, p: Params) -> Step:
 
 
 def _twin(statement: Statement, budget: Budget) -> Twin:
-    s, p = State.fresh("s"), Params.fresh("p")
-    kind, rules = statement.operation, RULES
+    s, p = EncodedState.fresh("s"), Params.fresh("p")
+    kind, rules = statement.operation, rows()
     if statement.twin is None:
-        kind = OperationKind.UNDERMINE
-        name = f"{statement.operation.value}: {statement.says}, read of Undermine"
+        kind = "undermine"
+        name = f"{statement.operation}: {statement.says}, read of Undermine"
     else:
-        table = dict(RULES)
-        table[kind] = dataclasses.replace(RULES[kind], **statement.twin)  # type: ignore[arg-type]
+        table = dict(rules)
+        table[kind] = dataclasses.replace(rules[kind], **statement.twin)  # type: ignore[arg-type]
         rules = MappingProxyType(table)
         change = ", ".join(f"{k} = {_shown(v)}" for k, v in statement.twin.items())
-        name = f"{kind.value}: {statement.says}, with {change}"
+        name = f"{kind}: {statement.says}, with {change}"
     hypotheses, conclusion = _query(statement, rules, kind, s, p)
     # The statements about next states are refuted on a bare operation but for Revise's
     # attackers (a twin refuted on a narrower input is refuted).
     pins = [_empty(p.cited), _empty(p.subsumes), _empty(p.premises)]
-    pins = pins if statement.shape == "after" and kind is OperationKind.REVISE else []
+    pins = pins if statement.shape == "after" and kind == "revise" else []
     result = prove([*hypotheses, *pins], conclusion, timeout_ms=budget.timeout_ms)
     if result.model is None:
         return Twin(name, result)
@@ -501,7 +500,7 @@ def _twin(statement: Statement, budget: Budget) -> Twin:
         confirmed = step.after is not None and statement.kept(step) == (statement.twin is not None)
     verdict = "refuses" if step.after is None else "takes"
     label = step.before.standing.get(step.target, "unregistered")
-    text = f"the spec {verdict} {kind.value} of a target {label}"
+    text = f"the spec {verdict} {kind} of a target {label}"
     if step.after is not None:
         text += f", leaving it {step.after.standing.get(step.target)}"
     return Twin(name, result, text, confirmed)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import z3
 
 from gcv.proofs.decode import Decoded, decode_map, decode_members, decode_record
-from gcv.proofs.encode import LABEL, REC, State, good
+from gcv.proofs.encode import LABEL, REC, EncodedState, good
 from gcv.proofs.obligations.worklist import Frame, Step, empty, singleton
 from gcv.proofs.registry import Budget, Check, Obligation, Twin
 from gcv.proofs.solver import prove
@@ -35,8 +35,9 @@ _x, _y = z3.Consts("x y", REC)
 
 
 @dataclass(frozen=True)
-class Walk:
-    """The fixed map, the candidate, Dep*, and the walk's variables."""
+class EncodedWalk:
+    """The Verify walk of Lemma 2.1 in Z3: the fixed map, the candidate, Dep*, and the walk's
+    variables (the engine's answer of the walk is ``closure.Walk``)."""
 
     dep: z3.ArrayRef
     st: z3.ArrayRef
@@ -44,8 +45,8 @@ class Walk:
     reach: z3.FuncDeclRef
 
     @staticmethod
-    def fresh() -> Walk:
-        return Walk(
+    def fresh() -> EncodedWalk:
+        return EncodedWalk(
             z3.Array("dep", REC, REC, z3.BoolSort()),
             z3.Array("st", REC, LABEL),
             z3.Const("c", REC),
@@ -69,13 +70,13 @@ class Walk:
             z3.And(p[self.c], closed), z3.ForAll([_x], z3.Implies(self.reach(_x), p[_x]))
         )
 
-    def as_state(self) -> State:
+    def as_state(self) -> EncodedState:
         """The map as an encoded state whose every record is registered."""
         no_attacks = z3.Lambda([_x, _y], z3.BoolVal(False))
-        return State(z3.K(REC, z3.BoolVal(True)), self.st, no_attacks, self.dep)
+        return EncodedState(z3.K(REC, z3.BoolVal(True)), self.st, no_attacks, self.dep)
 
 
-def invariant(w: Walk, f: Frame, *, checks_standing: bool = True) -> z3.BoolRef:
+def invariant(w: EncodedWalk, f: Frame, *, checks_standing: bool = True) -> z3.BoolRef:
     """J, the walk's inductive invariant."""
     v, work, parent, depth = f.reached, f.pending, f.link, f.depth
     clauses = [
@@ -97,21 +98,21 @@ def invariant(w: Walk, f: Frame, *, checks_standing: bool = True) -> z3.BoolRef:
     return z3.And(clauses)
 
 
-def _start(w: Walk) -> Frame:
+def _start(w: EncodedWalk) -> Frame:
     return Frame.start(singleton(w.c), w.c)
 
 
-def _forward(w: Walk) -> Step:
+def _forward(w: EncodedWalk) -> Step:
     return lambda popped, y: w.dep[popped, y]
 
 
-def _new_all_good(w: Walk, f: Frame, popped: z3.ExprRef) -> z3.BoolRef:
+def _new_all_good(w: EncodedWalk, f: Frame, popped: z3.ExprRef) -> z3.BoolRef:
     new = f.new(_forward(w), popped)
     return z3.ForAll([_y], z3.Implies(new[_y], good(w.st[_y])))
 
 
 def checks(budget: Budget) -> list[Check]:
-    w, f = Walk.fresh(), Frame.fresh("f")
+    w, f = EncodedWalk.fresh(), Frame.fresh("f")
     popped, found = z3.Consts("popped found", REC)
     axioms = w.axioms()
     ms = budget.timeout_ms
@@ -166,7 +167,7 @@ def checks(budget: Budget) -> list[Check]:
 
 def _no_standing_check(budget: Budget) -> Twin:
     """The walk without the S_t check accepts a candidate resting on a withdrawn record."""
-    w, f = Walk.fresh(), Frame.fresh("f")
+    w, f = EncodedWalk.fresh(), Frame.fresh("f")
     result = prove(
         [*w.axioms(), invariant(w, f, checks_standing=False), empty(f.pending)],
         z3.ForAll([_x], z3.Implies(f.reached[_x], good(w.st[_x]))),
@@ -184,7 +185,7 @@ def _no_standing_check(budget: Budget) -> Twin:
 
 def _one_pop_short(budget: Budget) -> Twin:
     """Stopping with one record left on the worklist misses part of Dep*(c)."""
-    w, f = Walk.fresh(), Frame.fresh("f")
+    w, f = EncodedWalk.fresh(), Frame.fresh("f")
     last = z3.Const("last", REC)
     only_last = z3.ForAll([_x], f.pending[_x] == (_x == last))
     result = prove(

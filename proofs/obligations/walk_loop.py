@@ -69,20 +69,23 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
         return Walk(False, (), start, (start,))
     marks = {start: start + 1}
     queue = [start]
-    for record in queue:
+    head = 0
+    while head < len(queue):
+        record = queue[head]
+        head += 1
         for support in supports[record]:
             if support not in marks:
                 marks[support] = record + 1
                 if not good[support]:
                     return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
-    return Walk(True, tuple(queue))
+    return Walk(True, tuple(queue), None, ())
 """,
     "_path_to": """
 def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
     path = [end]
-    while (step := marks[path[-1]] - 1) != path[-1]:
-        path.append(step)
+    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:
+        path.append(marks[path[len(path) - 1]] - 1)
     return tuple(reversed(path))
 """,
     "Walk.named": """
@@ -123,7 +126,7 @@ _i, _j, _x = z3.Ints("i j x")
 
 
 @dataclass(frozen=True)
-class Walk:
+class LoopState:
     """The walk's state (``mark``: 0, or 1 + the parent) and its ghost variables."""
 
     queue: IntArray
@@ -138,9 +141,9 @@ class Walk:
     place: IntArray
 
     @staticmethod
-    def fresh(prefix: str) -> Walk:
+    def fresh(prefix: str) -> LoopState:
         ints = z3.IntSort()
-        return Walk(
+        return LoopState(
             z3.Array(f"{prefix}.queue", ints, ints),
             z3.Int(f"{prefix}.tail"),
             z3.Int(f"{prefix}.head"),
@@ -170,10 +173,10 @@ def dep_star(a: Input, r: z3.ArithRef) -> z3.BoolRef:
     return z3.Or(r == a.beta, a.path(r))
 
 
-def entry(a: Input, order: IntArray, place: IntArray) -> Walk:
+def entry(a: Input, order: IntArray, place: IntArray) -> LoopState:
     """``marks = {start: start + 1}; queue = [start]``."""
     ints = z3.IntSort()
-    return Walk(
+    return LoopState(
         z3.K(ints, a.beta),
         z3.IntVal(1),
         z3.IntVal(0),
@@ -216,7 +219,7 @@ def parents(a: Input, mark: IntArray, where: IntArray, via: IntArray) -> z3.Bool
     )
 
 
-def invariant(a: Input, good: IntArray, s: Walk) -> z3.BoolRef:
+def invariant(a: Input, good: IntArray, s: LoopState) -> z3.BoolRef:
     """The walk's loop invariant."""
     expanded = z3.If(s.inner, s.head - 1, s.head)
     return z3.And(
@@ -263,18 +266,18 @@ def invariant(a: Input, good: IntArray, s: Walk) -> z3.BoolRef:
     )
 
 
-def read(s: Walk) -> Walk:
+def read(s: LoopState) -> LoopState:
     """``for record in queue``: read the next record."""
     return replace(s, head=s.head + 1, inner=z3.BoolVal(True), k=z3.IntVal(0))
 
 
-def visit(a: Input, s: Walk) -> Walk:
+def visit(a: Input, s: LoopState) -> LoopState:
     """One pass of the inner loop on a support marked already or in S_t: an unmarked one is
     marked with its parent and appended (the ghost permutation swaps it into place)."""
     support = s.support(a)
     new = z3.Not(s.marked(support))
     slot, displaced = s.place[support], s.order[s.tail]
-    return Walk(
+    return LoopState(
         z3.If(new, z3.Store(s.queue, s.tail, support), s.queue),
         z3.If(new, s.tail + 1, s.tail),
         s.head,
@@ -288,14 +291,14 @@ def visit(a: Input, s: Walk) -> Walk:
     )
 
 
-def finish(s: Walk) -> Walk:
+def finish(s: LoopState) -> LoopState:
     """The inner loop is exhausted: back to the outer loop's head."""
     return replace(s, inner=z3.BoolVal(False))
 
 
 def _steps(
-    a: Input, good: IntArray, s: Walk, *, checks_standing: bool = True
-) -> dict[str, tuple[z3.BoolRef, Walk]]:
+    a: Input, good: IntArray, s: LoopState, *, checks_standing: bool = True
+) -> dict[str, tuple[z3.BoolRef, LoopState]]:
     """Each step with its guard; a twin visits a support outside S_t as one in it
     (``checks_standing``)."""
     support = s.support(a)
@@ -310,7 +313,7 @@ def _steps(
     }
 
 
-def _rejects(a: Input, good: IntArray, s: Walk) -> z3.BoolRef:
+def _rejects(a: Input, good: IntArray, s: LoopState) -> z3.BoolRef:
     """The guard of the early return: an unmarked support outside S_t."""
     support = s.support(a)
     return z3.And(
@@ -321,12 +324,12 @@ def _rejects(a: Input, good: IntArray, s: Walk) -> z3.BoolRef:
     )
 
 
-def _measure(a: Input, s: Walk) -> tuple[z3.ArithRef, z3.ArithRef, z3.ArithRef]:
+def _measure(a: Input, s: LoopState) -> tuple[z3.ArithRef, z3.ArithRef, z3.ArithRef]:
     return measure(a, s.head, s.inner, s.record(), s.k)
 
 
 def accepted(
-    a: Input, good: IntArray, s: Walk, *, returned: z3.ArithRef | None = None
+    a: Input, good: IntArray, s: LoopState, *, returned: z3.ArithRef | None = None
 ) -> z3.BoolRef:
     """``Walk(True, tuple(queue))``: the ``returned`` first entries of the queue (all
     ``tail`` of them, as ``tuple(queue)`` takes; a twin takes fewer) are Dep*(start), the
@@ -438,7 +441,7 @@ def _two_records(a: Input, good: IntArray) -> list[z3.BoolRef]:
 _IDENTITY = z3.Lambda([_x], _x)
 
 
-def _started(s: Walk, *, inner: bool, head: int) -> list[z3.BoolRef]:
+def _started(s: LoopState, *, inner: bool, head: int) -> list[z3.BoolRef]:
     """A witness state: only the start 0 marked and queued, ``head`` records read."""
     ints = z3.IntSort()
     return [
@@ -492,7 +495,7 @@ class Marks:
 
 
 def _walk_checks(a: Input, good: IntArray, budget: Budget) -> list[Check]:
-    s = Walk.fresh("s")
+    s = LoopState.fresh("s")
     ints = z3.IntSort()
     order, place = z3.Array("order0", ints, ints), z3.Array("place0", ints, ints)
     ms = budget.timeout_ms
@@ -636,7 +639,7 @@ def _walked(model: z3.ModelRef, a: Input, good: IntArray) -> tuple[list[list[int
 def _outside_twin(budget: Budget) -> Twin:
     """Visiting an unmarked support outside S_t as one inside it: it is appended, and
     ``dependency_walk`` on the decoded map rejects with it as the witness."""
-    a, s = Input.fresh(), Walk.fresh("s")
+    a, s = Input.fresh(), LoopState.fresh("s")
     good = z3.Array("good", z3.IntSort(), z3.BoolSort())
     guard, after = _steps(a, good, s, checks_standing=False)["visit a support"]
     hypotheses = [*a.requires(), a.path_closed(), invariant(a, good, s), guard]
@@ -658,7 +661,7 @@ def _outside_twin(budget: Budget) -> Twin:
 def _unread_twin(budget: Budget) -> Twin:
     """Leaving the outer loop with one record unread: the returned queue is not Dep*(start),
     and ``dependency_walk`` on the decoded map returns another set."""
-    a, s = Input.fresh(), Walk.fresh("s")
+    a, s = Input.fresh(), LoopState.fresh("s")
     good = z3.Array("good", z3.IntSort(), z3.BoolSort())
     ints = z3.IntSort()
     chain = [
@@ -745,7 +748,7 @@ def _unchecked_start_twin(budget: Budget) -> Twin:
 def _short_exit_twin(budget: Budget) -> Twin:
     """The exit returning ``tuple(queue[:-1])``: the last record dropped, the answer is not
     Dep*(start), and ``dependency_walk`` on the decoded map returns one more record."""
-    a, s = Input.fresh(), Walk.fresh("s")
+    a, s = Input.fresh(), LoopState.fresh("s")
     good = z3.Array("good", z3.IntSort(), z3.BoolSort())
     pins = [*_one_record(a, good, loops=False), *_started(s, inner=False, head=1)]
     done = z3.And(z3.Not(s.inner), s.head >= s.tail)

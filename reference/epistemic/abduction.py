@@ -144,7 +144,8 @@ def _problem_model(current: PlausibilityModel, problem: Problem) -> Plausibility
                 source = index.get(world & shared)
                 if source is not None:
                     kept.setdefault(current.bits_of(world), source)
-    assert kept, "M_t descends from the model its problems arose in"
+    if not kept:
+        raise RuntimeError("M_t does not descend from the model its problems arose in")
     return current.with_parts(
         awareness=posed.awareness,
         worlds=tuple(kept),

@@ -92,7 +92,8 @@ def announce_simultaneously(
     keep = full
     for inside in sets:
         keep &= inside
-    assert keep, "the precondition keeps some world"
+    if not keep:
+        raise RuntimeError("the precondition keeps no world")
     problems = list(state.problems)
     for position, (record, formula) in enumerate(observations):
         others = full

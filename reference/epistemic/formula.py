@@ -740,7 +740,8 @@ body=Not(body=Atom(name='m_a'))))))
                 _reduce_prefixes(stack, operands, text)
             if stack:
                 raise _fail(text, stack[-1][0].at, f"unclosed {stack[-1][0].text!r}")
-            assert len(operands) == 1, "one formula is left"
+            if len(operands) != 1:
+                raise _fail(text, 0, "not one formula")
             result = operands[0].value(text)
             if result.depth > MAX_DEPTH:
                 raise _fail(text, 0, f"nested more than {MAX_DEPTH} deep")

@@ -435,7 +435,10 @@ def build_model(
     awareness:
         A_i for the agents listed (default, and for agents not listed: every atom).
 
-    Returns an implicit model when only ``awareness`` is given.
+    Returns
+    -------
+    PlausibilityModel
+        M_0 as declared; an implicit model when only ``awareness`` is given.
 
     Raises
     ------

@@ -13,15 +13,14 @@ map's journaled primitives, inside the turn's transaction.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Annotated, ClassVar, Protocol
 
 from gcv.reference.depmap import DependencyMap, StateView
 from gcv.reference.epistemic.effects import EpistemicState
 from gcv.reference.epistemic.formula import Formula, Not
 from gcv.reference.epistemic.model import PlausibilityModel
-from gcv.reference.epistemic.semantics import check_formula
 from gcv.reference.epistemic.updates import (
     announce,
     conservative_upgrade,
@@ -37,19 +36,20 @@ from gcv.reference.errors import (
     WrongStanding,
 )
 from gcv.reference.identifiers import AgentId, RecordId
-from gcv.reference.operations import Resolve, Revise, Support, Undermine
 from gcv.reference.records import GOOD_STANDING, Kind, Record
-from gcv.reference.rules.row import Rule
+from gcv.reference.rules import form
+from gcv.reference.rules.rule import Realisation, Row, Update
 
 __all__ = [
+    "Citing",
     "Realisation",
+    "Targeting",
     "Update",
     "agents",
     "apply_row",
     "cited",
     "evidence",
     "first",
-    "formula_violation",
     "new_record",
     "realise",
     "register",
@@ -58,6 +58,38 @@ __all__ = [
     "target",
     "update_target",
 ]
+
+
+class Targeting(Protocol):
+    """An operation on a target (Support, Undermine, Revise, Resolve)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def target(self) -> RecordId: ...
+    @property
+    def formula(self) -> Formula | None: ...
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Citing:
+    """The fields of an operation that cites evidence for or against its target (Support,
+    Undermine): with ``evidence_claim`` the evidence is registered as a new record resting
+    on ``evidence_depends_on``; without it, ``evidence`` names an existing record."""
+
+    name: ClassVar[str]
+    __repr__ = form.show
+    target: form.Identifier
+    evidence: form.Identifier
+    evidence_claim: form.OptionalClaim = None
+    evidence_depends_on: form.Identifiers = ()
+    formula: Annotated[
+        form.OptionalFormula, form.Described("gamma (default: the target's formula).")
+    ] = None
+
+    def __post_init__(self) -> None:
+        form.check_fields(self)
+        form.check_evidence_dependencies(self.name, self.evidence_claim, self.evidence_depends_on)
 
 
 # -- preconditions -------------------------------------------------------------------------
@@ -120,9 +152,7 @@ def registering(
     )
 
 
-def target(
-    view: StateView, op: Support | Undermine | Revise | Resolve, row: Rule
-) -> PreconditionViolation | None:
+def target(view: StateView, op: Targeting, row: Row) -> PreconditionViolation | None:
     """The target: T3.cite.registered, then the row's standing clause
     (``target_standing``), then T3.resolve.target-unattacked when the row asks it."""
     record = op.target
@@ -132,14 +162,14 @@ def target(
     if label not in row.target_standing:
         allowed = ", ".join(sorted(s.value for s in row.target_standing))
         return WrongStanding(
-            f"{op.operation.value} needs its target {allowed}; {record!r} is {label.value}",
+            f"{op.name} needs its target {allowed}; {record!r} is {label.value}",
             field="target",
             record=record,
         )
     if row.target_unattacked and view.attackers.get(record):
         attackers = ", ".join(sorted(view.attackers[record]))
         return AttackedTarget(
-            f"{op.operation.value} needs a target with no recorded attack; "
+            f"{op.name} needs a target with no recorded attack; "
             f"{record!r} is attacked by {attackers}",
             field="target",
             record=record,
@@ -147,7 +177,7 @@ def target(
     return None
 
 
-def evidence(view: StateView, op: Support | Undermine, row: Rule) -> PreconditionViolation | None:
+def evidence(view: StateView, op: Citing, row: Row) -> PreconditionViolation | None:
     """Support's and Undermine's evidence: T3.evidence.not-target; then, without a claim,
     an existing record (T3.evidence.existing-in-good-standing, through the row's
     ``grounds_in_good_standing``), with one a new record and its ``evidence_depends_on``
@@ -187,15 +217,6 @@ def agents(
     return None
 
 
-def formula_violation(
-    model: PlausibilityModel, formula: Formula | None, also: Sequence[str] = ()
-) -> PreconditionViolation | None:
-    """An operation's own formula names only agents of Ags and atoms of Prop_t (with
-    ``also``, the atoms the operation introduces); a target's formula was checked when
-    the target was registered, and Prop_t only grows."""
-    return None if formula is None else check_formula(model, formula, also=also)
-
-
 # -- effects -------------------------------------------------------------------------------
 
 
@@ -215,7 +236,7 @@ def register(
         dmap.add_dependency(record, support)
 
 
-def register_evidence(dmap: DependencyMap, op: Support | Undermine, speaker: AgentId) -> None:
+def register_evidence(dmap: DependencyMap, op: Citing, speaker: AgentId) -> None:
     """T3.evidence.registered-with-claim and T3.evidence.speaker-commits: evidence with a
     claim is a new record; without one it is an existing record, reused
     (T3.evidence.existing-commits-speaker).  Either way the speaker commits to it."""
@@ -227,7 +248,7 @@ def register_evidence(dmap: DependencyMap, op: Support | Undermine, speaker: Age
 
 
 def apply_row(
-    dmap: DependencyMap, record: RecordId, row: Rule, attackers: Iterable[RecordId]
+    dmap: DependencyMap, record: RecordId, row: Row, attackers: Iterable[RecordId]
 ) -> None:
     """The row's attack and label effects on the target (Lemma 2.2's proof): the
     ``attackers`` attack it when the row says so, and it takes the row's label."""
@@ -239,25 +260,6 @@ def apply_row(
 
 
 # -- the DEL realisation of an operation on a target ---------------------------------------
-
-
-class Update(enum.Enum):
-    """The plausibility updates an operation's realisation applies (Appendix A.1)."""
-
-    HARD_ANNOUNCEMENT = "[!phi]"
-    LEXICOGRAPHIC_UPGRADE = "[up-up phi]"
-    CONSERVATIVE_UPGRADE = "[up phi]"
-
-
-@dataclass(frozen=True, slots=True)
-class Realisation:
-    """One reading of an operation in M_t: an update of its formula, or of its negation.
-
-    ``update`` None: no change to M_t (Revise's attacks alone; an authoritative Resolve).
-    """
-
-    update: Update | None
-    negated: bool = False
 
 
 def realise(model: PlausibilityModel, reading: Realisation, formula: Formula) -> PlausibilityModel:
@@ -273,9 +275,7 @@ def realise(model: PlausibilityModel, reading: Realisation, formula: Formula) ->
     return model
 
 
-def update_target(
-    dmap: DependencyMap, op: Support | Undermine | Revise | Resolve, reading: Realisation
-) -> None:
+def update_target(dmap: DependencyMap, op: Targeting, reading: Realisation) -> None:
     """Apply ``reading`` to gamma: the operation's own formula, else its target's.  With
     neither, or a reading that changes nothing, M_t is left as it is, at no cost."""
     gamma = op.formula if op.formula is not None else dmap.records[op.target].formula

@@ -255,8 +255,10 @@ def compute_section_2_example() -> tuple[GuardDecision, GuardDecision, History]:
     store = compute_store("section-2", agents, compute_not_yet_known_precondition)
     (ab,) = compute_history(agents, "ab")
     first, permit = compute_permit(store, ab)
+    # Verify that the first ab call is permitted (Section 2's example)
     assert permit is not None, "the first ab call is permitted at the root"
     process_commit(store, permit)
     second, refused = compute_permit(store, ab)
+    # Verify that the second ab call is denied (Section 2's example)
     assert refused is None, "the second ab call is denied"
     return first, second, store.history

@@ -623,6 +623,7 @@ def compute_propagation_audit(
     started = time.perf_counter()
     result = PropagationResult()
     for _, qbaf, _ in generate_dags(grid):
+        # Verify that the grid's strengths lie strictly inside (0, 1)
         assert is_interior(qbaf), "grid strengths lie strictly inside (0, 1)"
         before = compute_dfquad_strengths(qbaf)["t"]
         for node in sorted(set(qbaf.base) - {"t"}):

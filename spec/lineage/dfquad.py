@@ -261,6 +261,7 @@ def _find_cycle(qbaf: QBAF, nodes: set[str]) -> list[str]:
     path: list[str] = []
     while node not in path:
         path.append(node)
+        # Verify that a left-over node has a left-over predecessor (it is on a cycle)
         assert predecessors[node], f"left-over node {node!r} has a left-over predecessor"
         node = predecessors[node][0]
     cycle = [*path[path.index(node) :], node]

@@ -424,6 +424,7 @@ def compute_reduction_steps(profile: Profile) -> list[Profile]:
         if id(current[index]) not in keep:
             removed = current.pop(index)
             remaining = Profile(profile.skeleton, tuple(current))
+            # Verify that the deleted occurrence is a replica (A.2)
             assert is_root_replica(remaining, removed), "A.2: a deleted occurrence is a replica"
             steps.append(remaining)
     return steps

@@ -407,9 +407,11 @@ def compute_boundary_violation(
     before = decide(interface(profile))
     after_replica = decide(interface(compute_extension(profile, replica)))
     after_fresh = decide(interface(compute_extension(profile, fresh)))
+    # Verify that one observation gets one score (replica and fresh are a witness pair)
     assert after_replica == after_fresh, "one observation, one score"
     if after_replica != before:
         return "RRI"
+    # Verify that nothing moves strictly once RRI holds
     assert int(fresh.sign) * (after_fresh - before) <= 0, "no strict move once RRI holds"
     return "FLR"
 

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.benchmarks import bench_walks
+from tests.benchmarks import bench_defaults, bench_walks
 from tests.benchmarks.bench_store import kept_block
 from tests.benchmarks.report import render_markdown, render_plot, tables, tidy_profile
 
@@ -88,6 +88,7 @@ def _write(results: dict[str, Any], out: Path) -> None:
     # The walks' and the session store's sections are measured on their own; keep them.
     old = page.read_text(encoding="utf-8") if page.exists() else ""
     kept = kept_block(old, bench_walks.BEGIN, bench_walks.END) + kept_block(old)
+    kept += kept_block(old, bench_defaults.BEGIN, bench_defaults.END)
     markdown = render_markdown(results, text)
     page.write_text(markdown + ("\n" + kept if kept else ""), encoding="utf-8")
     print(f"wrote {out}/performance.json, .png, .md ({results['seconds']:.0f} s of measuring)")

@@ -1,17 +1,21 @@
-"""What a ``gcv mcp`` call costs over stdio, in calls per second, with CPU beside wall time.
+"""What a ``gcv mcp`` call costs over stdio: server CPU per call, and what of it is ours.
 
-    .venv/bin/python -m tests.benchmarks.bench_mcp [CALLS]
+    .venv/bin/python -m tests.benchmarks.bench_mcp [CALLS] [--compare PYTHON]
 
-Starts ``gcv mcp`` as an agent host does (a subprocess spoken to over standard input
-and output, through the ``mcp`` SDK's own client), opens a session with Phase 2's
-agents and turns, then times CALLS (default 300) calls of each kind: ``verify`` on
-h4 (its walk reaches seven records), ``affected`` on o5 (three hops),
-``append_turn`` (one Observe each; every append is one SQLite transaction with
-``synchronous=FULL``), ``state_at`` at the last turn and ``explain`` on h2 (which
-replays the log).  The server runs with contracts on and under ``python -O``.  CPU is
-the client's (this process) and the server's (read from /proc while it runs), so the
-split between the protocol's two ends shows; the machine's load is printed too, since
-it is shared.
+Starts ``gcv mcp`` as an agent host does (a subprocess spoken to over standard input and
+output, through the ``mcp`` SDK's own client), opens a session with Phase 2's agents and
+turns, then makes CALLS (default 300) calls of each kind: ``verify`` on h4 (its walk
+reaches seven records), ``affected`` on o5 (three hops), ``append_turn`` (one Observe;
+each one SQLite transaction with ``synchronous=FULL``), ``state_at`` at the last turn and
+``explain`` on h2 (which replays the log); with contracts on and under ``python -O``.
+The server's CPU is read from /proc while it runs, the client's is this process's.
+
+``ours`` is the CPU of answering the same call in this process through
+:func:`gcv.agent.tools.call_tool` (argument checks, the store's refresh, the walk, the
+answer), so ``server - ours`` is what the SDK and the pipe cost.  With ``--compare
+PYTHON`` (another checkout's interpreter, say the main branch's virtual environment) its
+server runs beside this one, the calls alternating between the two in rounds, so that
+the ratio of their CPU per call is measured in one run on one machine.
 """
 
 from __future__ import annotations
@@ -27,81 +31,143 @@ from typing import Any
 import anyio
 from mcp import Client, StdioServerParameters
 
+from gcv.agent.folder import SessionFolder
+from gcv.agent.tools import call_tool
 from gcv.scenarios import scenario_text
 
 _TICKS = os.sysconf("SC_CLK_TCK")
+ROUNDS = 5
+TOOLS = ("verify", "affected", "append_turn", "state_at", "explain")
 
 
-def _server_cpu(folder: Path) -> float:
-    """CPU seconds of the running server: the process whose command line names ``folder``."""
+def _cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+def _server_pid(folder: str) -> int:
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().split(b"\0")
-            if str(folder).encode() in command and b"mcp" in command:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                return (int(fields[11]) + int(fields[12])) / _TICKS
-        except OSError:
-            continue
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if folder.encode() in command and b"mcp" in command:
+                return int(entry.name)
     raise RuntimeError("the server process is not running")
 
 
-def _calls(turn_count: int, calls: int) -> dict[str, list[dict[str, Any]]]:
-    observe = [
-        {
+def _arguments(tool: str, k: int) -> dict[str, Any]:
+    return {
+        "verify": {"session": "bench", "record": "h4"},
+        "affected": {"session": "bench", "record": "o5"},
+        "append_turn": {
             "session": "bench",
             "speaker": "a",
             "operations": [{"op": "observe", "id": f"x{k}", "claim": f"fact {k}"}],
-        }
-        for k in range(calls)
+        },
+        "state_at": {"session": "bench", "at": 13},
+        "explain": {"session": "bench", "record": "h2"},
+    }[tool]
+
+
+def _phase2_calls() -> list[dict[str, Any]]:
+    return [
+        {"session": "bench", "speaker": t["speaker"], "operations": t["operations"]}
+        for t in json.loads(scenario_text("phase2-debugging"))["turns"]
     ]
-    return {
-        "verify": [{"session": "bench", "record": "h4"}] * calls,
-        "affected": [{"session": "bench", "record": "o5"}] * calls,
-        "append_turn": observe,
-        "state_at": [{"session": "bench", "at": turn_count}] * calls,
-        "explain": [{"session": "bench", "record": "h2"}] * calls,
-    }
 
 
-async def _measure(optimised: bool, calls: int) -> None:
-    phase2 = json.loads(scenario_text("phase2-debugging"))
-    with tempfile.TemporaryDirectory() as folder:
-        python = [sys.executable, "-O"] if optimised else [sys.executable]
-        params = StdioServerParameters(
-            command=python[0], args=[*python[1:], "-m", "gcv.cli", "mcp", "--sessions", folder]
-        )
-        async with Client(params) as client:
-            await client.call_tool(
-                "open_session", {"session": "bench", "scenario": "phase2-debugging"}
+def ours(calls: int) -> dict[str, float]:
+    """CPU seconds per call of answering each tool in this process (no protocol)."""
+    with tempfile.TemporaryDirectory() as place:
+        folder = SessionFolder(place)
+        call_tool(folder, "open_session", {"session": "bench", "scenario": "phase2-debugging"})
+        for arguments in _phase2_calls():
+            call_tool(folder, "append_turn", arguments)
+        spent = dict.fromkeys(TOOLS, 0.0)
+        per_round = max(1, calls // ROUNDS)
+        for round_number in range(ROUNDS):  # as the servers are driven: the log grows alike
+            for tool in TOOLS:
+                started = time.process_time()
+                for k in range(per_round):
+                    call_tool(folder, tool, _arguments(tool, round_number * per_round + k))
+                spent[tool] += time.process_time() - started
+        folder.close()
+    return {tool: cpu / (per_round * ROUNDS) for tool, cpu in spent.items()}
+
+
+async def _measure(pythons: list[list[str]], calls: int) -> list[dict[str, float]]:
+    """Server CPU per call of each tool, for each interpreter, in alternating rounds."""
+    folders = [tempfile.mkdtemp() for _ in pythons]
+    spent: list[dict[str, float]] = [dict.fromkeys(TOOLS, 0.0) for _ in pythons]
+    client_spent = dict.fromkeys(TOOLS, 0.0)
+    async with anyio.create_task_group():
+        clients = []
+        for python, folder in zip(pythons, folders, strict=True):
+            params = StdioServerParameters(
+                command=python[0], args=[*python[1:], "-m", "gcv.cli", "mcp", "--sessions", folder]
             )
-            for turn in phase2["turns"]:
-                written = {k: turn[k] for k in ("speaker", "operations")}
-                await client.call_tool("append_turn", {"session": "bench", **written})
-            label = "python -O (contracts off)" if optimised else "contracts on"
-            print(f"gcv mcp over stdio, {label}, {calls} calls each:")
-            for tool, arguments in _calls(len(phase2["turns"]), calls).items():
-                server_before, client_before = _server_cpu(Path(folder)), time.process_time()
-                start = time.perf_counter()
-                for argument in arguments:
-                    result = await client.call_tool(tool, argument)
-                    assert not result.is_error, result.content
-                wall = time.perf_counter() - start
-                client_cpu = time.process_time() - client_before
-                server_cpu = _server_cpu(Path(folder)) - server_before
-                print(
-                    f"  {tool:12} {calls / wall:7.0f} calls/s   wall {wall:6.2f} s   "
-                    f"CPU server {server_cpu:5.2f} s, client {client_cpu:5.2f} s"
+            clients.append(Client(params))
+        entered = [await client.__aenter__() for client in clients]
+        try:
+            for client in entered:
+                await client.call_tool(
+                    "open_session", {"session": "bench", "scenario": "phase2-debugging"}
                 )
+                for arguments in _phase2_calls():
+                    await client.call_tool("append_turn", arguments)
+            pids = [_server_pid(folder) for folder in folders]
+            per_round = max(1, calls // ROUNDS)
+            for round_number in range(ROUNDS):
+                for tool in TOOLS:
+                    for index, client in enumerate(entered):
+                        before, client_before = _cpu(pids[index]), time.process_time()
+                        for k in range(per_round):
+                            number = round_number * per_round + k
+                            result = await client.call_tool(tool, _arguments(tool, number))
+                            assert not result.is_error, result.content
+                        spent[index][tool] += _cpu(pids[index]) - before
+                        client_spent[tool] += time.process_time() - client_before
+        finally:
+            for client in reversed(clients):
+                await client.__aexit__(None, None, None)
+    total = per_round * ROUNDS
+    results = [{tool: cpu / total for tool, cpu in server.items()} for server in spent]
+    results.append({tool: cpu / total / len(pythons) for tool, cpu in client_spent.items()})
+    return results
 
 
 def main(argv: list[str]) -> int:
-    """Print the calls per second of each tool, contracts on and off."""
-    calls = int(argv[0]) if argv else 300
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    """Print each tool's server CPU per call, ours and the SDK's, and the comparison."""
+    words = list(argv)
+    compare = None
+    if "--compare" in words:
+        compare = words[words.index("--compare") + 1]
+        del words[words.index("--compare") : words.index("--compare") + 2]
+    calls = int(words[0]) if words else 300
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {calls} calls each")
     for optimised in (False, True):
-        anyio.run(_measure, optimised, calls)
+        flags = ["-O"] if optimised else []
+        pythons = [[sys.executable, *flags]] + ([[compare, *flags]] if compare else [])
+        label = "python -O (contracts off)" if optimised else "contracts on"
+        measured = anyio.run(_measure, pythons, calls)
+        mine = ours(calls) if optimised == (not __debug__) else None
+        print(f"\n{label}: server CPU per call (ms)")
+        header = f"  {'tool':12} {'this tree':>10}"
+        header += f" {'compared':>10} {'ratio':>7}" if compare else ""
+        header += f" {'ours':>7} {'SDK+pipe':>9} {'client':>7}" if mine else f" {'client':>7}"
+        print(header)
+        for tool in TOOLS:
+            line = f"  {tool:12} {measured[0][tool] * 1000:10.3f}"
+            if compare:
+                line += f" {measured[1][tool] * 1000:10.3f}"
+                line += f" {measured[1][tool] / measured[0][tool]:7.2f}"
+            if mine:
+                sdk = measured[0][tool] - mine[tool]
+                line += f" {mine[tool] * 1000:7.3f} {sdk * 1000:9.3f}"
+            line += f" {measured[-1][tool] * 1000:7.3f}"
+            print(line)
     return 0
 
 

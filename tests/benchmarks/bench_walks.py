@@ -4,10 +4,12 @@ CPython loop and networkx: the table of docs/performance.md, "The walks".
     .venv/bin/python -O -m tests.benchmarks.bench_walks [--lengths 13,2000,20000,200000]
         [--worst 1000000] [--passes 7] [--json OUT] [--write]
     .venv/bin/python -O -m tests.benchmarks.bench_walks --from OUT --write
+    .venv/bin/python -O -m tests.benchmarks.bench_walks --before main [--lengths ...]
 
 ``--write`` puts the tables into docs/performance.md (between its walks markers) and the
 figures into docs/walks-performance.json; ``--from`` renders a run saved with ``--json``
-instead of measuring.
+instead of measuring; ``--before REF`` measures only the pure walk, as ``reference/closure.py``
+was at the git REF and as it is now, through the API and bare, in one run.
 
 Each figure is the median over ``--passes`` passes of a loop calibrated to at least 20 ms
 of wall time, in the calling thread's CPU time (``time.thread_time``: what the query
@@ -40,17 +42,21 @@ import gc
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import networkx as nx
 
+import gcv.reference.closure
 import gcv.reference.verifier
+from gcv.proofs.code.bindings import load_module
 from gcv.reference.closure import COMPILED, PURE, dependency_walk, reverse_closure
 from gcv.reference.verifier import Verifier
 from tests.benchmarks.bench_store import splice
@@ -327,6 +333,90 @@ def section(results: dict[str, Any]) -> str:
     )
 
 
+def _closure_at(ref: str) -> ModuleType:
+    """``reference/closure.py`` as it was at the git ``ref``, loaded as a module of its own."""
+    root = Path(__file__).resolve().parents[2]
+    shown = subprocess.run(
+        ["git", "show", f"{ref}:reference/closure.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return load_module(shown.stdout, f"{ref}:reference/closure.py", "gcv.reference.closure_before")
+
+
+def before_after(ref: str, lengths: Sequence[int], sizes: Sequence[int], passes: int) -> str:
+    """The pure walk at ``ref`` and now, in one run: through the API and bare, per query,
+    thread CPU; a markdown table."""
+    before = _closure_at(ref)
+    now = gcv.reference.closure
+    out = [
+        f"Pure walk at `{ref}` (before) and in this tree (after), thread CPU median per query "
+        f"({passes} interleaved passes; us on the conversation, ms on the worst cases)",
+        "",
+        "| map | query | API before | API after | bare before | bare after "
+        "| API after / bare after |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+
+    def rows(label: str, verifier: Verifier, verify_from: str, retract: str, scale: float) -> None:
+        n = verifier.state.numbering
+        start, beta = n.number[verify_from], n.number[retract]
+        for query, api, bare_before, bare_after in (
+            (
+                "Verify",
+                partial(verifier.verify, verify_from),
+                partial(before.dependency_walk, n.supports, n.good, start),
+                partial(now.dependency_walk, n.supports, n.good, start),
+            ),
+            (
+                "Affected*",
+                partial(verifier.affected_star, retract),
+                partial(before.reverse_closure, n.dependents, beta),
+                partial(now.reverse_closure, n.dependents, beta),
+            ),
+        ):
+            with answered_by(before.PURE):
+                answer_before = api()
+            with answered_by(now.PURE):
+                assert api() == answer_before, (label, query)
+            calls = {
+                "api_before": api,
+                "api_after": api,
+                "bare_before": bare_before,
+                "bare_after": bare_after,
+            }
+
+            def prepare(key: str) -> None:
+                gcv.reference.verifier.QUERIES = before.PURE if key == "api_before" else now.PURE
+
+            with answered_by(now.PURE):
+                t = timed(
+                    calls, passes=passes, budget=0.02 if scale > 1e3 else 0.0, prepare=prepare
+                )
+            cells = [f"{t[k].cpu * scale:.2f}" for k in calls]
+            ratio = t["api_after"].cpu / t["bare_after"].cpu
+            out.append(f"| {label} | {query} | {' | '.join(cells)} | {ratio:.2f} |")
+
+    conversation = Conversation(keep_log=False)
+    for turns in lengths:
+        conversation.grow_to(turns)
+        rows(f"conversation, {turns:,} turns", conversation.verifier, VERIFIED, PLANTED, 1e6)
+        print(f"  {turns:,} turns measured", file=sys.stderr, flush=True)
+    for shape in SHAPES:
+        for size in sizes:
+            case = worst_case(shape, size)
+            verifier = Verifier(("a", "b", "c"))
+            for turn in case.turns:
+                verifier.apply_turn(turn)
+            rows(f"{shape}, {size:,} records", verifier, case.verify_from, case.retract, 1e3)
+            print(f"  {shape} {size:,} measured", file=sys.stderr, flush=True)
+            del verifier, case
+            gc.collect()
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lengths", default="13,2000,20000,200000")
@@ -335,7 +425,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--from", dest="saved", type=Path)
     parser.add_argument("--write", action="store_true")
+    parser.add_argument(
+        "--before",
+        metavar="REF",
+        help="only the pure walk, at the git REF and now, through the API and bare, in one run",
+    )
     args = parser.parse_args(argv)
+    if args.before:
+        lengths = [int(s) for s in args.lengths.split(",")]
+        sizes = [int(s) for s in args.worst.split(",") if s]
+        print(before_after(args.before, lengths, sizes, max(3, args.passes // 2)))
+        return 0
     if args.saved:
         results = json.loads(args.saved.read_text())
     else:

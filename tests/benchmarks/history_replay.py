@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gcv.reference.identifiers import RecordId
-from gcv.reference.operations import Hypothesize, Observe, Question, Resolve, Support, Undermine
+from gcv.reference.operations import Hypothesize, Observe, Resolve, Support, Undermine
 from gcv.reference.verifier import Turn, Verifier
 
 __all__ = ["engine_replay", "replay_affected_star", "replay_dep"]
@@ -31,7 +31,7 @@ def replay_dep(log: Sequence[Turn]) -> dict[RecordId, list[RecordId]]:
     for turn in log:
         for op in turn.operations:
             kind = type(op)
-            if kind is Observe or kind is Hypothesize or kind is Question:
+            if kind is Observe or kind is Hypothesize:  # a Question registers no record
                 dep[op.id] = list(op.depends_on)  # type: ignore[union-attr]
             elif kind is Support or kind is Undermine:
                 if op.evidence_claim is not None:  # type: ignore[union-attr]

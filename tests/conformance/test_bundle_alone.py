@@ -13,9 +13,9 @@ import pytest
 
 from gcv.conformance.generate import main as vectors_main
 from gcv.conformance.runner import EXIT_OK
+from tests.programs import require_programs
 
 GCV = [sys.executable, "-m", "gcv.cli"]
-NODE = shutil.which("node")
 
 # What each adapter implements, and so declares: no more (a declared feature it lacked
 # would fail or leave steps unrun) and no less (the cases it can run are run).
@@ -55,8 +55,7 @@ def alone(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _interpreter(adapter: str) -> list[str]:
     if adapter.endswith(".js"):
-        assert NODE is not None, "node is installed by .ci/run"
-        return [NODE]
+        return require_programs("node")
     return [sys.executable]
 
 

@@ -23,12 +23,11 @@ from gcv.conformance.protocol import request_problem
 from gcv.conformance.runner import EXIT_FAILED, EXIT_INCOMPLETE
 from gcv.conformance.session import Session, model_from_json
 from gcv.conformance.vectors import load_suite
-from gcv.reference import apply
 from gcv.reference.epistemic import effects, updates
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.errors import NoSurvivingWorld
 from gcv.reference.operations import Hypothesize, Observe, Question
-from gcv.reference.rules import shared
+from gcv.reference.rules import observe, shared
 from tests.conformance.helpers import ADAPTER, conform, fake, statuses
 
 SUITE = load_suite()
@@ -184,7 +183,7 @@ def test_announcements_made_one_after_another_are_refused_by_the_spec(
             state = real(state, [observation])
         return state
 
-    monkeypatch.setattr(apply, "announce_simultaneously", one_by_one)
+    monkeypatch.setattr(observe, "announce_simultaneously", one_by_one)
     b = CaseBuilder("epistemic/x/sequence", "d", ["A.1 (updates)"], atoms=("p",))
     turn = (Observe("o1", "p", formula=parse("p")), Observe("o2", "~K", formula=parse("~K[a] p")))
     with pytest.raises(CaseError, match="the spec applies the turn"):

@@ -17,15 +17,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import pytest
 
-import gcv.reference.preconditions
 import gcv.reference.verifier
 import gcv.spec.transition
-from gcv.conformance.alternatives import ALTERNATIVES, READINGS, all_alternatives
+from gcv.conformance.alternatives import ALTERNATIVES, READINGS, _rule_changed, all_alternatives
 from gcv.conformance.compare import check
 from gcv.conformance.runner import EXIT_FAILED, EXIT_OK
 from gcv.conformance.session import Session
@@ -33,7 +31,7 @@ from gcv.conformance.vectors import Case, combination_of, load_suite
 from gcv.reference.closure import Grounding, dependency_walk
 from gcv.reference.errors import GcvError
 from gcv.reference.identifiers import RecordId
-from gcv.reference.operations import OperationKind
+from gcv.reference.operations import Resolve, rule_of
 from gcv.reference.records import Standing
 from gcv.spec.clauses import CLAUSES
 from tests import broken_engines
@@ -202,23 +200,18 @@ def test_support_reviving_a_weakened_record_fails_a_paper_profile_step(tmp_path:
 
 @contextmanager
 def _resolve_without_the_attack_check() -> Iterator[None]:
-    table = dict(gcv.reference.preconditions.RULES)
-    table[OperationKind.RESOLVE] = dataclasses.replace(
-        table[OperationKind.RESOLVE], target_unattacked=False
-    )
-    saved = gcv.reference.preconditions.RULES
-    gcv.reference.preconditions.RULES = MappingProxyType(table)
-    try:
+    def unchecked(rule: Any) -> Any:
+        return dataclasses.replace(rule, row=dataclasses.replace(rule.row, target_unattacked=False))
+
+    with _rule_changed("resolve", unchecked)():
         yield
-    finally:
-        gcv.reference.preconditions.RULES = saved
 
 
 @pytest.mark.slow
 def test_resolve_without_the_no_incoming_attack_check_passes_both_profiles() -> None:
     """Lemma 2.2: a record in S_t has no incoming attack, and Resolve checks its target's
     standing first, so its "no incoming attack" check never decides a turn."""
-    assert gcv.reference.preconditions.RULES[OperationKind.RESOLVE].target_unattacked
+    assert rule_of(Resolve("r")).row.target_unattacked
     with _resolve_without_the_attack_check():
         differing = [f"{case.id} step {k + 1}" for case in SUITE for k, _ in _mismatches(case)]
     assert not differing

@@ -54,6 +54,11 @@ _MUTATIONS = st.sampled_from(
         ("operations", [{"op": "observe", "id": "x"}]),
         ("operations", [{"op": "teleport"}]),
         ("operations", [{"op": "support", "target": "h1", "evidence": "e1", "extra": 1}]),
+        (
+            "operations",
+            [{"op": "support", "target": "h1", "evidence": "e1", "downgrade": "lexicographic"}],
+        ),
+        ("operations", [{"op": "undermine", "target": "h1", "evidence": "e1", "specific": True}]),
     ]
 )
 
@@ -163,3 +168,25 @@ def test_gcv_serve_is_a_delegated_command() -> None:
     assert _DELEGATED["serve"][0] == "gcv.conformance.server"
     assert _DELEGATED["conform"][0] == "gcv.conformance.runner"
     assert _DELEGATED["vectors"][0] == "gcv.conformance.generate"
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        {"op": "support", "target": "h1", "evidence": "e1", "downgrade": "conservative"},
+        {"op": "undermine", "target": "h1", "evidence": "e1", "specific": False},
+    ],
+)
+def test_a_field_of_the_other_evidence_operation_is_a_malformed_request(
+    operation: dict[str, Any],
+) -> None:
+    """Support has no downgrade and Undermine no specific: the request schema refuses both.
+    The fast check once read one definition for the two (and so accepted them), and the
+    reference then crashed building the operation."""
+    session = Session()
+    session.handle({"id": 0, "cmd": "start", "agents": ["a"]})
+    assert protocol.request_problem(
+        {"id": 1, "cmd": "apply", "speaker": "a", "operations": [operation]}
+    )
+    response = session.handle({"id": 1, "cmd": "apply", "speaker": "a", "operations": [operation]})
+    assert response["ok"] is False and response["error"]["code"] == "malformed-request", response

@@ -140,7 +140,9 @@ def test_an_implementation_that_cannot_start_is_exit_3(
 ) -> None:
     code, report = _run(tmp_path, mode, CLEAN)
     assert code == EXIT_UNUSABLE and report["results"] == []
-    err = capsys.readouterr().err
-    assert message in err
+    out, err = capsys.readouterr()
+    assert message in out + err
+    said = out + err
+    assert said.count("could not be used") + said.count("cannot use") == 1, "said once"
     if mode == "dies":
         assert "dying before the handshake" in err

@@ -32,7 +32,7 @@ TARGETS = (
     # dependency_walk, one_step_affected, reverse_closure, and the naive-closure
     # predicates their contracts read, with the predicates' own lemmas
     "gcv.reference.closure",
-    "gcv.reference.preconditions.find_violation",
+    "gcv.reference.apply.find_violation",
     "gcv.reference.operations.in_application_order",
     "gcv.trace.operation_to_json",
 )

@@ -21,6 +21,7 @@ from pathlib import Path
 import icontract
 import pytest
 
+from gcv.reference.apply import find_violation
 from gcv.reference.closure import (
     dependency_walk,
     is_least_closed_from,
@@ -31,7 +32,6 @@ from gcv.reference.depmap import StateView
 from gcv.reference.epistemic.formula import Formula
 from gcv.reference.errors import MalformedOperation
 from gcv.reference.operations import ExpandAwareness, Observe
-from gcv.reference.preconditions import find_violation
 from gcv.reference.records import Standing
 from tests.crosshair.run import command, environment
 

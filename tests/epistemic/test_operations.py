@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from gcv.reference.apply import apply_operation
+from gcv.reference.apply import apply_operations
 from gcv.reference.depmap import (
     AtomAdded,
     AwarenessGained,
@@ -31,8 +31,9 @@ from gcv.reference.operations import (
     Revise,
     Support,
     Undermine,
+    realisation,
 )
-from gcv.reference.rules import Realisation, Update, realisation
+from gcv.reference.rules import Realisation, Update
 from gcv.reference.verifier import Turn, Verifier
 from gcv.spec import epistemic as se
 from gcv.spec import transition
@@ -280,12 +281,13 @@ def test_the_model_reads_back_as_worlds_and_each_agents_cells_and_layers() -> No
 
 
 def test_an_observe_announced_alone_that_leaves_no_world_is_refused_naming_it() -> None:
-    # apply_operation(..., announce=True) announces an Observe alone, in its home.
+    # A turn of one Observe: its rule's settle announces it alone, after its effect.
     dmap = DependencyMap(["a"], ["p"], PlausibilityModel.implicit(["a"], ["p"]))
     empty = Observe("o1", "x", formula=parse("p & ~p"))
     with pytest.raises(NoSurvivingWorld) as caught, dmap.transaction():
-        apply_operation(dmap, empty, "a")
+        apply_operations(dmap, (empty,), "a")
     assert (caught.value.record, caught.value.field) == ("o1", "formula")
+    assert (caught.value.operation_index, caught.value.operation) == (0, "observe")
     assert not dmap.records, "the transaction left D_t as it was"
 
 
@@ -509,7 +511,9 @@ def test_an_argumentation_violation_is_reported_before_the_formula_is_read() -> 
         (Observe("o1", "again", formula=ATOM_P), "duplicate-record"),
         (Support("h2", "e1", "more", formula=ATOM_P), "wrong-standing"),
         (Hypothesize("h3", "x", depends_on=("zz",), introduces=("r",)), "unknown-record"),
-        (Question("h2", "why?", formula=Atom("nowhere")), "duplicate-record"),
+        # A Question has no precondition of Table 3 (T3.question.issue-ids-apart): only its
+        # formula can refuse it.
+        (Question("h2", "why?", formula=Atom("nowhere")), "unknown-atom"),
     ]
     for op, code in cases:
         before = v.state.digest()

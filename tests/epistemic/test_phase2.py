@@ -4,19 +4,19 @@ formulas, and M_t follows the paper turn by turn."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import pytest
 
+from gcv.audits.readings import replay_on_the_spec
 from gcv.reference.epistemic.formula import parse
-from gcv.reference.operations import EPISTEMIC_FIELDS, Revise, Undermine
-from gcv.reference.rules import Update, realisation
+from gcv.reference.operations import EPISTEMIC_FIELDS, Revise, Undermine, realisation
+from gcv.reference.rules import Update
 from gcv.reference.verifier import Verifier
 from gcv.replay import replay
+from gcv.spec import epistemic_bits as bits
 from gcv.trace import EPISTEMIC_QUERIES, Trace, load_trace
 
 
@@ -82,158 +82,97 @@ def test_the_table_realises_t7_t9_and_t12_as_b2_says() -> None:
 
 
 @pytest.mark.slow
-def test_mis_monitor_is_outside_every_awareness_set_until_t4() -> None:
-    for turns in range(4):
-        v = _after(turns)
-        assert "mis_monitor" not in v.model.atoms
-        assert not any(v.is_aware(a, "mis_monitor") for a in "abc")
-    for turns in range(4, 14):
-        v = _after(turns)
-        assert all(v.is_aware(a, "mis_monitor") for a in "abc"), turns
-        assert v.holds(parse("A[a] mis_monitor & A[b] mis_monitor & A[c] mis_monitor"))
+def test_mis_monitor_enters_every_awareness_set_at_t4_and_prop_grows_to_fifteen_atoms() -> None:
+    trace = _load("phase2-epistemic")
+    v = Verifier(list(trace.agents), list(trace.atoms))
+    for turns in range(14):
+        if turns:
+            v.apply_turn(trace.turns[turns - 1].turn)
+        if turns < 4:
+            assert "mis_monitor" not in v.model.atoms
+            assert not any(v.is_aware(a, "mis_monitor") for a in "abc")
+        else:
+            assert all(v.is_aware(a, "mis_monitor") for a in "abc"), turns
+            assert v.holds(parse("A[a] mis_monitor & A[b] mis_monitor & A[c] mis_monitor"))
+    # Proposition 2.5's proof: k = 15 for Phase 2 (7 observables, mis_monitor, h1-h4, three
+    # causal atoms).
+    assert len(v.model.atoms) == 15
 
 
 @pytest.mark.slow
 def test_h2_is_believed_false_after_t7_and_known_false_after_t9_for_every_agent() -> None:
-    t7, t8, t9 = _after(7), _after(8), _after(9)
-    for agent in "abc":
-        assert t7.believes(agent, "~h2") and not t7.knows(agent, "~h2")
-        assert t8.believes(agent, "~h2") and not t8.knows(agent, "~h2")
-        assert t9.knows(agent, "~h2")
-
-
-@pytest.mark.slow
-def test_the_vocabulary_grows_to_the_fifteen_atoms_of_proposition_2_5() -> None:
-    assert len(_after(13).model.atoms) == 15
+    trace = _load("phase2-epistemic")
+    v = _after(7)
+    for after in (7, 8):
+        for agent in "abc":
+            assert v.believes(agent, "~h2") and not v.knows(agent, "~h2"), (after, agent)
+        v.apply_turn(trace.turns[after].turn)
+    assert all(v.knows(agent, "~h2") for agent in "abc"), "after T9"
 
 
 # -- abduction under both readings (Definition A.2; spec/normative.md, del.hypothesize.solves) --
 
+READINGS = {"default": False, "literal": True}
+"""The engine's two readings of Definition A.2's explanatory model: M_chi^t, and M_t."""
 
-@dataclass(frozen=True)
-class Queue:
-    """The problem queue after each turn of Phase 2 (index 0: before T1), by source record:
-    the sources with an open problem, and each source's solutions so far."""
+Queue = tuple[tuple[tuple[str, str, tuple[str, ...]], ...], ...]
+"""The problem queue after each turn (index 0: before T1): each problem's agent, source and
+the hypotheses that solved it, in order."""
 
-    open: tuple[frozenset[str], ...]
-    solved_by: tuple[dict[str, frozenset[str]], ...]
+
+def _opened(queue: Queue, good: frozenset[str], agent: str | None = None) -> frozenset[str]:
+    """The sources with a problem (of ``agent``, or of anyone) no hypothesis in S_t solved."""
+    return frozenset(
+        source for who, source, solved in queue if agent in (None, who) and not good & set(solved)
+    )
 
 
 @cache
-def _queue(literal: bool) -> Queue:
+def oracle_queue(literal: bool) -> tuple[Queue, tuple[frozenset[str], ...]]:
+    """Phase 2's queue computed without the engine: the argumentation by the spec's
+    transition, M_t and the queue by the bit-parallel oracle (``process_turn_model``); with
+    S_t after each turn."""
     trace = _load("phase2-epistemic")
-    v = Verifier(list(trace.agents), list(trace.atoms), literal_abduction=literal)
-    opened, solved = [frozenset[str]()], [dict[str, frozenset[str]]()]
-    for t in trace.turns:
-        v.apply_turn(t.turn)
-        problems = v.state.epistemic.problems
-        opened.append(frozenset(p.source for p in v.unexplained()))
-        sources = {p.source for p in problems}
-        solved.append(
-            {
-                s: frozenset(h for p in problems if p.source == s for h in p.closed_by)
-                for s in sources
-            }
+    agents = tuple(trace.agents)
+    model = bits.compute_default_model(agents, trace.atoms, dict.fromkeys(agents, trace.atoms))
+    problems: tuple[bits.BitProblem, ...] = ()
+    queues: list[tuple[tuple[str, str, tuple[str, ...]], ...]] = [()]
+    good = [frozenset[str]()]
+    for before, after, turn in replay_on_the_spec(trace):
+        model, problems = bits.process_turn_model(
+            before, after, turn, model, problems, literal=literal
         )
-    return Queue(tuple(opened), tuple(solved))
-
-
-OBSERVATIONS = frozenset({"o1", "o2", "o3", "o5", "o6", "o7", "o8"})
-"""The observations with a formula that posed a problem (o4, o8p and o9 were believed)."""
-
-B2_QUEUE: dict[str, dict[str, frozenset[str]]] = {
-    # Transcribed from the engine's two readings, each row argued in docs/epistemic.md: the
-    # chosen one as the scenario's expectations state it; the literal one empty from h1 on.
-    "chosen": {
-        "T2": frozenset({"o1", "o2", "o3", "o5", "o6"}),
-        "T6": frozenset({"o2", "o3", "o5", "o6", "o8"}),
-        "T9": frozenset({"o1", "o2", "o3", "o5", "o6", "o8"}),
-        "T11": frozenset({"o1", "o2", "o3", "o5", "o8"}),
-        "T12": frozenset({"o1", "o2", "o3", "o5"}),
-        "T13": frozenset({"o1", "o2", "o3", "o5"}),
-    },
-    "literal": {
-        "T2": frozenset({"o1", "o2", "o3", "o5", "o6"}),
-        "T6": frozenset(),
-        "T9": frozenset(),
-        "T11": frozenset(),
-        "T12": frozenset(),
-        "T13": frozenset(),
-    },
-}
-
-READINGS = {"chosen": False, "literal": True}
+        queues.append(tuple((p.agent, p.source, p.closed_by) for p in problems))
+        good.append(after.active_set())
+    return tuple(queues), tuple(good)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("reading", READINGS)
-def test_the_queue_at_b2s_turns_under_each_reading(reading: str) -> None:
-    queue = _queue(READINGS[reading])
-    computed = {turn: queue.open[int(turn[1:])] for turn in B2_QUEUE[reading]}
-    assert computed == B2_QUEUE[reading]
+def test_the_engines_queue_is_the_oracles_after_every_turn(reading: str) -> None:
+    literal = READINGS[reading]
+    queues, good = oracle_queue(literal)
+    trace = _load("phase2-epistemic")
+    v = Verifier(list(trace.agents), list(trace.atoms), literal_abduction=literal)
+    for t, turn in enumerate(trace.turns, start=1):
+        v.apply_turn(turn.turn)
+        problems = v.state.epistemic.problems
+        engine = tuple((p.agent, p.source, p.closed_by) for p in problems)
+        assert engine == queues[t], (reading, t)
+        assert frozenset(p.source for p in v.unexplained()) == _opened(queues[t], good[t])
 
 
-Statement = Callable[[Queue], bool]
-
-B2_STATEMENTS: tuple[tuple[str, str, Statement, frozenset[str]], ...] = (
-    # (turn, B.2's words, the statement about the queue, the readings under which it holds)
-    (
-        "T2",
-        "o6 poses an abductive problem ... the problem remains open until T11",
-        lambda q: all("o6" in q.open[t] for t in range(2, 11)) and "o6" not in q.open[11],
-        frozenset({"chosen"}),
-    ),
-    (
-        "T5",
-        "[h1] explains the Stripe failures but does not yet explain the auth failures",
-        lambda q: "h1" in q.solved_by[5]["o7"] and "o1" in q.open[5],
-        frozenset({"chosen"}),
-    ),
-    (
-        "T6",
-        "h2 := (p_redis -> p_auth) answers the abductive problem posed by o1",
-        lambda q: "h2" in q.solved_by[6]["o1"],
-        frozenset({"chosen"}),
-    ),
-    ("T6", "Remaining unexplained: o6", lambda q: q.open[6] == {"o6"}, frozenset()),
-    (
-        "T9",
-        "o1 (auth failures), o5 (token errors), and o6 (3x traffic) have no causal explanation",
-        lambda q: q.open[9] == {"o1", "o5", "o6"},
-        frozenset(),
-    ),
-    (
-        "T9",
-        "o6 remains the open abductive problem flagged at T2",
-        lambda q: "o6" in q.open[9],
-        frozenset({"chosen"}),
-    ),
-    (
-        "T10",
-        "The Question keeps o6 on the abductive-problem queue: (B_i, o6) in AbdProb_10",
-        lambda q: "o6" in q.open[10] and "q6" not in q.solved_by[10],
-        frozenset({"chosen"}),
-    ),
-    ("T11", "[h3] Explains o6", lambda q: "h3" in q.solved_by[11]["o6"], frozenset({"chosen"})),
-    (
-        "T12",
-        "It answers the problem posed by o8",
-        lambda q: "h4" in q.solved_by[12]["o8"],
-        frozenset({"chosen"}),
-    ),
-    (
-        "T12",
-        "h1, h3 and h4 form a single causal chain explaining all observations o1-o9 and o8'",
-        lambda q: not q.open[12] and not q.open[13] and set(q.solved_by[13]) == OBSERVATIONS,
-        frozenset({"literal"}),
-    ),
-)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("turn", "words", "statement", "holds_under"), B2_STATEMENTS)
-def test_each_b2_statement_about_the_queue_holds_under_the_readings_marked(
-    turn: str, words: str, statement: Statement, holds_under: frozenset[str]
-) -> None:
-    under = {reading for reading, literal in READINGS.items() if statement(_queue(literal))}
-    assert under == holds_under, (turn, words)
+def test_the_scenarios_unexplained_expectations_are_the_oracles() -> None:
+    """The trace's ``unexplained`` expectations, source by source, are what the oracle's queue
+    leaves open for that agent (the default reading): the trace states the oracle's values."""
+    queues, good = oracle_queue(False)
+    trace = _load("phase2-epistemic")
+    stated = [
+        (t.number, e.subject, e.expected)
+        for t in trace.turns
+        for e in t.expectations
+        if e.query == "unexplained"
+    ]
+    assert len(stated) == 10
+    for number, agent, expected in stated:
+        assert frozenset(expected) == _opened(queues[number], good[number], agent), number

@@ -319,9 +319,9 @@ PRECONDITIONS: list[tuple[str, Operation, str, str, str]] = [
 def _declare(name: str, op: Operation, code: str, field: str, clause: str) -> None:
     @case(
         f"core/preconditions/{name}",
-        f"{op.operation.value} breaking '{clause}' is rejected with {code}; the turn, "
+        f"{op.name} breaking '{clause}' is rejected with {code}; the turn, "
         "including its other operation, changes nothing.",
-        [_STATEMENT[op.operation.value], COMPOSITION],
+        [_STATEMENT[op.name], COMPOSITION],
     )
     def _rejected(b: CaseBuilder) -> None:
         base(b)

@@ -25,7 +25,8 @@ def case(
     """
 
     def declare(steps: Callable[[CaseBuilder], None]) -> Callable[[CaseBuilder], None]:
-        assert case_id not in REGISTRY, f"case id {case_id} is declared twice"
+        if case_id in REGISTRY:
+            raise ValueError(f"case id {case_id} is declared twice")
 
         def build() -> Case:
             builder = CaseBuilder(case_id, description, statements, **options)

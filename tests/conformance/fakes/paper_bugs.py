@@ -26,7 +26,6 @@ import gcv.conformance.session
 import gcv.reference.apply
 import gcv.reference.epistemic.abduction
 import gcv.reference.epistemic.semantics
-import gcv.reference.preconditions
 import gcv.reference.rules.expand_awareness
 import gcv.reference.rules.hypothesize
 import gcv.reference.rules.observe
@@ -37,9 +36,8 @@ from gcv.conformance.alternatives import (
     HOMES,
     Patch,
     _after_apply,
-    _all,
     _before_apply,
-    _table_row,
+    _rule_changed,
     _wrapped,
 )
 from gcv.reference.depmap import DependencyMap
@@ -52,7 +50,6 @@ from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
-    OperationKind,
     Question,
     Resolve,
     Support,
@@ -123,15 +120,13 @@ def _engine(verifier: type[gcv.reference.verifier.Verifier]) -> Context:
     return lambda: _wrapped(gcv.conformance.session, "Verifier", lambda _: verifier)
 
 
-def _effect_row(kind: OperationKind, **change: object) -> Context:
-    """A row of the operation table changed as the effects read it (not the preconditions)."""
+def _row(name: str, **change: object) -> Context:
+    """A row of the operation table changed, as the operation's checks and effect read it."""
 
-    def wrap(table: Any) -> Any:
-        rows = dict(table)
-        rows[kind] = dataclasses.replace(rows[kind], **change)
-        return rows
+    def changed(rule: Any) -> Any:
+        return dataclasses.replace(rule, row=dataclasses.replace(rule.row, **change))
 
-    return lambda: _wrapped(gcv.reference.apply, "RULES", wrap)
+    return _rule_changed(name, changed)
 
 
 @contextmanager
@@ -166,7 +161,7 @@ def _checked_then(
     def rewritten(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation:
         if not isinstance(op, kind):
             return op
-        found = gcv.reference.preconditions.find_violation(op, dmap.view(), speaker)
+        found = gcv.reference.apply.find_violation(op, dmap.view(), speaker)
         if found is not None:
             raise found
         return rewrite(op)
@@ -187,14 +182,14 @@ class _UnknownSpeakerSpeaksForTheFirstAgent(gcv.reference.verifier.Verifier):
 
 
 _RESOLVE_BEFORE_SUPPORT = (
-    OperationKind.EXPAND_AWARENESS,
-    OperationKind.OBSERVE,
-    OperationKind.HYPOTHESIZE,
-    OperationKind.UNDERMINE,
-    OperationKind.REVISE,
-    OperationKind.RESOLVE,
-    OperationKind.SUPPORT,
-    OperationKind.QUESTION,
+    "expand-awareness",
+    "observe",
+    "hypothesize",
+    "undermine",
+    "revise",
+    "resolve",
+    "support",
+    "question",
 )
 
 
@@ -204,7 +199,7 @@ def _resolve_before_support() -> AbstractContextManager[None]:
 
     def ordered(operations: Any) -> Any:
         pairs = enumerate(operations)
-        return sorted(pairs, key=lambda pair: _RESOLVE_BEFORE_SUPPORT.index(pair[1].operation))
+        return sorted(pairs, key=lambda pair: _RESOLVE_BEFORE_SUPPORT.index(pair[1].name))
 
     return _wrapped(gcv.reference.apply, "in_application_order", lambda _: ordered)
 
@@ -342,8 +337,8 @@ def _realisation_dropped(kind: type[Operation]) -> Context:
 def _introduced_atoms_unknown_to_the_formula(original: Any) -> Any:
     """Gamma may name only atoms already in Prop_t, not those the operation introduces."""
 
-    def violation(op: Operation, model: Any) -> Any:
-        found = original(op, model)
+    def violation(op: Operation, view: Any, speaker: AgentId, row: Any) -> Any:
+        found = original(op, view, speaker, row)
         if found is None and isinstance(op, Hypothesize) and op.introduces and op.formula:
             named = set(op.introduces) & atoms_of(op.formula)
             if named:
@@ -373,11 +368,8 @@ def _unregistered_refused(original: Any) -> Any:
 
 
 def _announcing(replacement: Callable[[Any], Any]) -> Context:
-    """The turn's announcement (gcv.reference.apply), and one Observe's (its home), replaced."""
-    return lambda: _all(
-        lambda: _wrapped(gcv.reference.apply, "announce_simultaneously", replacement),
-        lambda: _wrapped(gcv.reference.rules.observe, "announce_simultaneously", replacement),
-    )
+    """The turn's announcement, in Observe's home, replaced."""
+    return lambda: _wrapped(gcv.reference.rules.observe, "announce_simultaneously", replacement)
 
 
 def _first_announcement_only(original: Any) -> Any:
@@ -559,7 +551,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.undermine.attack-weakened",
             "Undermine adding no attack",
-            _effect_row(OperationKind.UNDERMINE, attacks_target=False),
+            _row("undermine", attacks_target=False),
         ),
         PaperBug(
             "del.undermine",
@@ -569,12 +561,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.revise.target-any-standing",
             "Revise of an active target only",
-            _made(_table_row(OperationKind.REVISE, target_standing=frozenset({Standing.ACTIVE}))),
+            _row("revise", target_standing=frozenset({Standing.ACTIVE})),
         ),
         PaperBug(
             "T3.revise.attacks-abandoned",
             "Revise adding no attack",
-            _effect_row(OperationKind.REVISE, attacks_target=False),
+            _row("revise", attacks_target=False),
         ),
         PaperBug(
             "del.revise",
@@ -584,7 +576,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.resolve.target-in-good-standing",
             "Resolve of a target of any standing",
-            _made(_table_row(OperationKind.RESOLVE, target_standing=frozenset(Standing))),
+            _row("resolve", target_standing=frozenset(Standing)),
         ),
         PaperBug(
             "T3.resolve.subsumes-dep",
@@ -629,10 +621,11 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "del.formula.atoms-in-prop",
             "a formula naming the atoms its operation introduces refused",
-            lambda: _wrapped(
-                gcv.reference.apply,
-                "find_epistemic_violation",
-                _introduced_atoms_unknown_to_the_formula,
+            _rule_changed(
+                "hypothesize",
+                lambda rule: dataclasses.replace(
+                    rule, epistemic=_introduced_atoms_unknown_to_the_formula(rule.epistemic)
+                ),
             ),
         ),
         PaperBug(
