@@ -3,14 +3,18 @@
 The tools and their schemas; Phase 2 replayed turn by turn through
 ``append_turn``, every Verify and Affected answer at every turn equal to the
 Verifier's and the final ones to ``gcv replay``'s; hostile arguments each a typed
-error with the session unchanged; a server killed in the middle of an append
-leaving a store that opens to a prefix; two servers on one session.
+error with the session unchanged; raw lines over the server's stdio transport answered
+byte for byte as over the SDK's; a server killed in the middle of an append leaving a
+store that opens to a prefix; two servers on one session.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -18,20 +22,30 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema_rs
+import mcp_types as types
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp_types.methods import serialize_server_result
+from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
+from opentelemetry import trace
 
+from gcv.agent import server, stdio
 from gcv.agent.folder import SessionFolder
 from gcv.agent.server import build_server
-from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS
+from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS, _validator, tool_named
 from gcv.cli import main
 from gcv.history import initial_verifier
 from gcv.jsoninput import SchemaValidator
+from gcv.reference.errors import UnknownRecord
 from gcv.reference.render import render_turn
 from gcv.replay import replay
 from gcv.scenarios import load_scenario, scenario_text
@@ -125,6 +139,46 @@ def test_tools_are_listed_with_their_schemas_and_errors(tmp_path: Path) -> None:
         assert "revise" in json.dumps(listed["append_turn"].input_schema["$defs"]["operation"])
 
     _run(check)
+
+
+def test_a_tool_result_is_sent_as_the_sdks_typed_result_would_be() -> None:
+    """The server returns a call's result in its wire form; for every protocol version the
+    SDK sends exactly what it sends for the SDK's typed CallToolResult (the reference)."""
+    answer = {"session": "s", "record": "h4", "closure": ["o1", "h4"], "message": "ünï \u2713"}
+    error = UnknownRecord("record 'x' is not registered", record="x")
+    pairs = [
+        (
+            server._tool_answer(answer),
+            types.CallToolResult(
+                content=[types.TextContent(text=json.dumps(answer, ensure_ascii=False))],
+                structured_content=answer,
+            ),
+        ),
+        (
+            server._tool_error(error),
+            types.CallToolResult(
+                content=[types.TextContent(text=str(error))],
+                structured_content={"error": error.as_dict()},
+                is_error=True,
+            ),
+        ),
+    ]
+    for version in SUPPORTED_PROTOCOL_VERSIONS:
+        for wire, typed in pairs:
+            dumped = typed.model_dump(by_alias=True, mode="json", exclude_none=True)
+            sent, reference = (
+                serialize_server_result("tools/call", version, result) for result in (wire, dumped)
+            )
+            assert json.dumps(sent) == json.dumps(reference), version  # byte for byte
+
+
+def test_a_span_per_message_only_when_a_tracer_provider_records_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert build_server(SessionFolder(tmp_path)).middleware == []
+    # As opentelemetry-instrument installs one: the SDK's middleware stays.
+    monkeypatch.setattr(trace, "get_tracer_provider", trace.NoOpTracerProvider)
+    assert len(build_server(SessionFolder(tmp_path)).middleware) == 1
 
 
 # -- Phase 2 through the server agrees with gcv replay --------------------------------
@@ -398,6 +452,110 @@ def test_hostile_arguments_are_typed_errors_and_change_nothing(tmp_path: Path) -
     _run(check)
 
 
+# -- the arguments' schema check: the native one agrees with the reference -------------------
+
+
+_TURN = ("speaker", "text", "operations")
+
+
+def _valid_calls() -> dict[str, list[dict[str, Any]]]:
+    """Arguments each tool accepts: Phase 2's turns, and a call of every other kind."""
+    turns = json.loads(scenario_text(PHASE2))["turns"]
+    return {
+        "open_session": [
+            {"session": "s", "agents": {"a": "Alice", "b": "Bob"}, "atoms": ["p", "q"]},
+            {"session": "s", "scenario": PHASE2},
+            {"session": "s"},
+        ],
+        "append_turn": [
+            {"session": "s", "expect_turn": t["turn"], **{k: t[k] for k in _TURN if k in t}}
+            for t in turns
+        ],
+        "verify": [{"session": "s", "record": "h4", "at": 3}, {"session": "s", "record": None}],
+        "affected": [{"session": "s", "record": "o5"}, {"session": "s", "record": "o5", "at": 0}],
+        "state_at": [{"session": "s"}, {"session": "s", "at": 13}],
+        "explain": [{"session": "s", "record": "h2", "at": 7}],
+    }
+
+
+def _seeds(tool: str) -> list[Any]:
+    """The valid calls of ``tool`` and its hostile ones small enough to walk."""
+    hostile = [a for t, a, *_ in HOSTILE if t == tool and len(json.dumps(a)) < 10_000]
+    return [*_valid_calls()[tool], *hostile]
+
+
+@cache
+def _native(tool: str) -> Any:
+    return jsonschema_rs.Draft202012Validator(dict(tool_named(tool).input_schema))
+
+
+def _places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """The path of every value inside ``value``, its own (the empty path) first."""
+    yield path
+    if isinstance(value, dict | list):
+        for key, inner in value.items() if isinstance(value, dict) else enumerate(value):
+            yield from _places(inner, (*path, key))
+
+
+_SCHEMA_WORDS = sorted(
+    {
+        word
+        for tool in TOOLS
+        for word in re.findall(r'"([a-z_]+)"', json.dumps(dict(tool.input_schema)))
+    }
+)
+_LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-2, max_value=3)
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.sampled_from(["x" * n for n in (63, 64, 65, 127, 128, 129)])  # the bounds' edges
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(_SCHEMA_WORDS)
+    | st.text(alphabet="ab01_-.:' \n\u0661\u00e9", max_size=9)
+)
+_JSON = st.recursive(
+    _LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(_SCHEMA_WORDS), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def test_the_native_schema_check_agrees_on_the_shipped_and_hostile_calls() -> None:
+    for tool in TOOLS:
+        for arguments in _seeds(tool.name):
+            expected = _validator(tool.name).is_valid(arguments)
+            assert _native(tool.name).is_valid(arguments) == expected, (tool.name, arguments)
+
+
+@given(st.data())
+def test_the_native_schema_check_agrees_with_the_reference_on_mutations(data: Any) -> None:
+    """Whatever jsonschema-rs accepts the reference accepts, and the other way round: a
+    value of a call, shipped or hostile, replaced, removed, or given a new member."""
+    tool = data.draw(st.sampled_from([t.name for t in TOOLS]))
+    document = copy.deepcopy(data.draw(st.sampled_from(_seeds(tool))))
+    path = data.draw(st.sampled_from(list(_places(document))))
+    value = data.draw(_JSON)
+    if not path:
+        document = value
+    else:
+        parent = document
+        for key in path[:-1]:
+            parent = parent[key]
+        change = data.draw(st.sampled_from(["replace", "remove", "add"]))
+        if change == "replace":
+            parent[path[-1]] = value
+        elif change == "remove":
+            del parent[path[-1]]
+        elif isinstance(parent[path[-1]], dict):
+            parent[path[-1]][data.draw(st.sampled_from(_SCHEMA_WORDS))] = value
+    expected = _validator(tool).is_valid(document)
+    assert _native(tool).is_valid(document) == expected, (tool, document)
+
+
 def test_links_out_of_the_folder_are_refused(tmp_path: Path) -> None:
     folder, outside = tmp_path / "sessions", tmp_path / "outside"
     folder.mkdir()
@@ -537,15 +695,58 @@ def test_an_address_it_cannot_listen_on_is_bad_input(
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
 
-@pytest.mark.slow
-def test_raw_lines_the_sdk_client_cannot_send_get_no_traceback(tmp_path: Path) -> None:
-    """A lone surrogate and a 10^5-deep nesting straight on the wire: the server answers
-    them with an error or not at all, never a traceback, and goes on serving."""
+# Runs gcv mcp over the SDK's own stdio transport (TRANSPORT=sdk) or the server's, each
+# tool call printing to standard output first, as a careless library might.
+_STRAY_SERVER = """
+import os, sys
+import gcv.agent.server
+from gcv.cli import main
+if os.environ["TRANSPORT"] == "sdk":
+    from mcp.server.stdio import stdio_server
+    gcv.agent.server.stdio_streams = stdio_server
+answer = gcv.agent.server.call_tool
+def stray(*args):
+    print("stray print", flush=True)
+    os.write(1, b"stray write\\n")
+    return answer(*args)
+gcv.agent.server.call_tool = stray
+sys.exit(main(sys.argv[1:]))
+"""
 
-    def call(number: int, arguments: str) -> str:
+
+def _raw_session(folder: Path, transport: str, lines: list[str], last: int) -> dict[int, bytes]:
+    """Each answer line of a server sent ``lines``, by id, until the answer to ``last``."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", _STRAY_SERVER, "mcp", "--sessions", str(folder)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TRANSPORT": transport},
+    )
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(("\n".join(lines) + "\n").encode())
+    server.stdin.flush()
+    answers: dict[int, bytes] = {}
+    while last not in answers:
+        line = server.stdout.readline()
+        answers[json.loads(line)["id"]] = line
+    written, said = server.communicate()
+    assert server.returncode == 0 and b"Traceback" not in written + said, said[-2000:]
+    assert not written and b"stray print" in said and b"stray write" in said
+    return answers
+
+
+@pytest.mark.slow
+def test_raw_lines_get_the_sdk_transports_answers_and_no_traceback(tmp_path: Path) -> None:
+    """A session sent line by line, with a lone surrogate and a 10^5-deep nesting the SDK's
+    client cannot send: every answer is byte for byte the one the SDK's own stdio
+    transport gives (the tool list among them), none is a traceback, the server goes on
+    serving, and what a tool prints while it runs reaches neither wire."""
+
+    def call(number: int, tool: str, arguments: str) -> str:
         return (
             f'{{"jsonrpc": "2.0", "id": {number}, "method": "tools/call", '
-            f'"params": {{"name": "state_at", "arguments": {arguments}}}}}'
+            f'"params": {{"name": "{tool}", "arguments": {arguments}}}}}'
         )
 
     hello = {
@@ -561,35 +762,60 @@ def test_raw_lines_the_sdk_client_cannot_send_get_no_traceback(tmp_path: Path) -
     lines = [
         json.dumps(hello),
         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        call(2, '{"session": "h\\ud800"}'),
-        call(3, '{"session": "h", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"),
-        call(4, '{"session": "h", "x": ' + "[" * 40 + "]" * 40 + "}"),
-        call(5, '{"session": "nobody"}'),
+        json.dumps({"jsonrpc": "2.0", "id": 10, "method": "tools/list"}),
+        call(11, "open_session", '{"session": "h", "agents": {"a": "Alice"}}'),
+        call(
+            12,
+            "append_turn",
+            json.dumps({"session": "h", "speaker": "a", "operations": [_OBSERVE]}),
+        ),
+        call(2, "state_at", '{"session": "h\\ud800"}'),
+        call(3, "state_at", '{"session": "h", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+        call(4, "state_at", '{"session": "h", "x": ' + "[" * 40 + "]" * 40 + "}"),
+        call(5, "state_at", '{"session": "nobody"}'),
+        call(13, "verify", '{"session": "h", "record": "o1"}'),
+        call(14, "affected", '{"session": "h", "record": "nope"}'),
+        call(15, "format_disk", "{}"),
+        "not json",
+        json.dumps({"jsonrpc": "2.0", "id": 16, "method": "resources/list"}),
+        json.dumps({"jsonrpc": "2.0", "id": 17, "method": "prompts/list"}),
     ]
-    server = subprocess.Popen(
-        _server_command(tmp_path),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert server.stdin is not None and server.stdout is not None
-    server.stdin.write("\n".join(lines) + "\n")
-    server.stdin.flush()
-    answers: dict[int, Any] = {}
-    while not {4, 5} <= answers.keys():  # the calls the server must answer
-        answer = json.loads(server.stdout.readline())
-        answers[answer["id"]] = answer
-    written, said = server.communicate()
-    assert server.returncode == 0 and "Traceback" not in written + said
+    folder = tmp_path / "sessions"
+    heard = {}
+    for transport in ("gcv", "sdk"):  # one folder, so that the messages naming it agree
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        heard[transport] = _raw_session(folder, transport, lines, last=17)
+    answers, reference = heard["gcv"], heard["sdk"]
+    assert answers == reference
+    parsed = {number: json.loads(line) for number, line in answers.items()}
     for number in (2, 3):  # not parsed by the SDK: an error, or no answer
         assert (
-            number not in answers
-            or "error" in answers[number]
-            or answers[number]["result"]["isError"]
+            number not in parsed or "error" in parsed[number] or parsed[number]["result"]["isError"]
         )
-    assert answers[4]["result"]["structuredContent"]["error"]["code"] == "malformed-input"
-    assert answers[5]["result"]["structuredContent"]["error"]["code"] == "store-missing"
+    assert [t["name"] for t in parsed[10]["result"]["tools"]] == [t.name for t in TOOLS]
+    assert parsed[4]["result"]["structuredContent"]["error"]["code"] == "malformed-input"
+    assert parsed[5]["result"]["structuredContent"]["error"]["code"] == "store-missing"
+    assert parsed[13]["result"]["structuredContent"]["grounded"] is True
+    assert parsed[14]["result"]["structuredContent"]["error"]["code"] == "unknown-record"
+    assert parsed[15]["error"]["data"]["code"] == "malformed-input"
+
+
+def test_only_pipes_sockets_and_terminals_are_read_by_the_loop(tmp_path: Path) -> None:
+    """What the event loop cannot poll (a regular file) is served by the SDK's transport."""
+    read_end, write_end = os.pipe()
+    left, right = socket.socketpair()
+    with open(tmp_path / "requests", "wb") as regular, open(os.devnull, "rb") as device:
+        try:
+            assert stdio.is_pipe_or_terminal(read_end) and stdio.is_pipe_or_terminal(write_end)
+            assert stdio.is_pipe_or_terminal(left.fileno())
+            assert stdio.is_pipe_or_terminal(device.fileno())
+            assert not stdio.is_pipe_or_terminal(regular.fileno())
+        finally:
+            for fd in (read_end, write_end):
+                os.close(fd)
+            left.close()
+            right.close()
 
 
 # -- killed mid-append; two servers on one session ---------------------------------------

@@ -32,12 +32,13 @@ from typing import Any
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
+from opentelemetry import trace
 
 from gcv import __version__
 from gcv.agent.folder import DEFAULT_MAX_OPEN, SessionFolder
+from gcv.agent.stdio import stdio_streams
 from gcv.agent.tools import MAX_ARGUMENT_BYTES, TOOLS, call_tool, tool_named
 from gcv.draw import draw_mermaid
 from gcv.errors import StoreMissing
@@ -79,19 +80,24 @@ def _protocol_error(error: GcvError) -> MCPError:
     return MCPError(code, str(error), _error_data(error))
 
 
-def _tool_result(answer: Mapping[str, Any]) -> types.CallToolResult:
-    text = json.dumps(answer, ensure_ascii=False)
-    return types.CallToolResult(
-        content=[types.TextContent(text=text)], structured_content=dict(answer)
-    )
+def _tool_result(structured: dict[str, Any], text: str, is_error: bool) -> dict[str, Any]:
+    """A ``CallToolResult`` as the wire writes it: the SDK checks it against the protocol's
+    schema for the connection's version either way, so a typed model built here would
+    only be built and dumped once more per call."""
+    return {
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": structured,
+        "isError": is_error,
+        "resultType": "complete",  # required from 2026-07-28; older versions' schemas drop it
+    }
 
 
-def _tool_error(error: GcvError) -> types.CallToolResult:
-    return types.CallToolResult(
-        content=[types.TextContent(text=str(error))],
-        structured_content={"error": _error_data(error)},
-        is_error=True,
-    )
+def _tool_answer(answer: Mapping[str, Any]) -> dict[str, Any]:
+    return _tool_result(dict(answer), json.dumps(answer, ensure_ascii=False), False)
+
+
+def _tool_error(error: GcvError) -> dict[str, Any]:
+    return _tool_result({"error": _error_data(error)}, str(error), True)
 
 
 def _split_uri(uri: str) -> tuple[str, str]:
@@ -152,13 +158,13 @@ def build_server(folder: SessionFolder) -> Server[Any]:
 
     async def call(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> dict[str, Any]:
         try:
             tool_named(params.name)
         except GcvError as error:  # no such tool: a protocol error, not the tool's
             raise _protocol_error(error) from None
         try:
-            return _tool_result(call_tool(folder, params.name, params.arguments))
+            return _tool_answer(call_tool(folder, params.name, params.arguments))
         except GcvError as error:
             return _tool_error(error)
 
@@ -245,7 +251,7 @@ def build_server(folder: SessionFolder) -> Server[Any]:
             ],
         )
 
-    return Server(
+    server: Server[Any] = Server(
         "gcv",
         version=__version__,
         instructions=(
@@ -254,19 +260,26 @@ def build_server(folder: SessionFolder) -> Server[Any]:
             "affected. explain says why a record stands as it does."
         ),
         on_list_tools=list_tools,
-        on_call_tool=call,
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
     )
+    # Registered as a plain request handler, whose result may be the wire's own dict.
+    server.add_request_handler("tools/call", types.CallToolRequestParams, call)
+    if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+        # No tracer provider is installed (as opentelemetry-instrument installs one), so
+        # the SDK's default OpenTelemetry middleware would open a span that records
+        # nothing around every message; the SDK's documented opt-out is to drop it.
+        server.middleware.clear()
+    return server
 
 
 async def serve_stdio(folder: SessionFolder) -> None:
     """Serve ``folder``'s sessions over standard input and output until the client leaves."""
     server = build_server(folder)
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_streams() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

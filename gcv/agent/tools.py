@@ -18,6 +18,7 @@ tool's input schema, then the trace format for the operations
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -173,8 +174,28 @@ def _family(base: type[GcvError]) -> tuple[str, ...]:
 
 @cache
 def _validator(name: str) -> Any:
-    """Tool ``name``'s input schema, compiled once."""
+    """Tool ``name``'s input schema, compiled once: the reference (:data:`SchemaValidator`)."""
     return SchemaValidator(tool_named(name).input_schema)
+
+
+@cache
+def _accepts(name: str) -> Callable[[object], bool]:
+    """Whether arguments are valid for tool ``name``: the reference's answer, given fast.
+
+    With jsonschema-rs installed (the ``mcp`` extra) the schema is also compiled to native
+    code, and its "valid" is taken as it is (a verify call's arguments: about 0.2 us
+    instead of the reference's 25 us); whatever it refuses is judged again by the
+    reference, which also names what is wrong, so it can only ever say "valid" sooner.
+    tests/test_mcp.py checks that the two agree on the shipped calls, the hostile ones and
+    generated mutations of both.
+    """
+    reference: Callable[[object], bool] = _validator(name).is_valid
+    try:
+        native = importlib.import_module("jsonschema_rs")
+    except ImportError:
+        return reference
+    compiled = native.Draft202012Validator(dict(tool_named(name).input_schema))
+    return lambda document: compiled.is_valid(document) or reference(document)
 
 
 @icontract.ensure(lambda result: isinstance(result, dict), "the arguments are an object")
@@ -192,11 +213,10 @@ def check_arguments(tool: Tool, arguments: object) -> dict[str, Any]:
     except (TypeError, ValueError, RecursionError) as error:
         raise MalformedInput(f"{what} are not JSON: {error}", field="arguments") from None
     document = parse_json(text, MAX_ARGUMENT_BYTES, MalformedInput, what)
-    validator = _validator(tool.name)
     # One pass for the common case; the best of every error only for a refusal.
     problem = None
-    if not validator.is_valid(document):
-        problem = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    if not _accepts(tool.name)(document):
+        problem = jsonschema.exceptions.best_match(_validator(tool.name).iter_errors(document))
     if problem is not None:
         where = problem.json_path.removeprefix("$").removeprefix(".") or "(arguments)"
         raise MalformedInput(f"{tool.name}: {where}: {problem.message}", field=where)

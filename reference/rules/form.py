@@ -139,10 +139,12 @@ def field_forms(value_type: type) -> tuple[FieldForm, ...]:
 
 
 def _field_form(field: dataclasses.Field[Any], hint: Any) -> FieldForm:
-    assert typing.get_origin(hint) is Annotated, f"{field.name} declares no form"
+    if typing.get_origin(hint) is not Annotated:
+        raise TypeError(f"{field.name} declares no form")
     base, *marks = typing.get_args(hint)
     forms = [m for m in marks if isinstance(m, Form | Kinds | Choice)]
-    assert len(forms) == 1, f"{field.name} declares {len(forms)} forms"
+    if len(forms) != 1:
+        raise TypeError(f"{field.name} declares {len(forms)} forms")
     described = [m.text for m in marks if isinstance(m, Described)]
     required = field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
     return FieldForm(

@@ -1,21 +1,30 @@
 """What a ``gcv mcp`` call costs over stdio: server CPU per call, and what of it is ours.
 
     .venv/bin/python -m tests.benchmarks.bench_mcp [CALLS] [--compare PYTHON]
+        [--era handshake|envelope|both] [--optimised-only]
 
 Starts ``gcv mcp`` as an agent host does (a subprocess spoken to over standard input and
 output, through the ``mcp`` SDK's own client), opens a session with Phase 2's agents and
 turns, then makes CALLS (default 300) calls of each kind: ``verify`` on h4 (its walk
 reaches seven records), ``affected`` on o5 (three hops), ``append_turn`` (one Observe;
 each one SQLite transaction with ``synchronous=FULL``), ``state_at`` at the last turn and
-``explain`` on h2 (which replays the log); with contracts on and under ``python -O``.
-The server's CPU is read from /proc while it runs, the client's is this process's.
+``explain`` on h2 (which replays the log); with contracts on and under ``python -O``
+(only the latter with ``--optimised-only``).  The server's CPU is read from /proc while it
+runs, the client's is this process's.
+
+Each protocol era is measured (``--era``, default both): the *handshake* era (an
+``initialize`` handshake, then requests; protocol 2025-11-25, what hosts speak today) and
+the *envelope* era (2026-07-28: no handshake, each request carries its version and the
+client's capabilities, and the SDK builds a connection for each; its client's default).
 
 ``ours`` is the CPU of answering the same call in this process through
 :func:`gcv.agent.tools.call_tool` (argument checks, the store's refresh, the walk, the
-answer), so ``server - ours`` is what the SDK and the pipe cost.  With ``--compare
-PYTHON`` (another checkout's interpreter, say the main branch's virtual environment) its
-server runs beside this one, the calls alternating between the two in rounds, so that
-the ratio of their CPU per call is measured in one run on one machine.
+answer), ``checks`` the part of it that checks the arguments
+(:func:`gcv.agent.tools.check_arguments`), so ``server - ours`` is what the SDK and the
+pipe cost.  With ``--compare PYTHON`` (another checkout's interpreter, say the main
+branch's virtual environment) its server runs beside this one, the calls alternating
+between the two in rounds, so that the ratio of their CPU per call (``compared / this
+tree``) is measured in one run on one machine.
 """
 
 from __future__ import annotations
@@ -32,12 +41,14 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from gcv.agent.folder import SessionFolder
-from gcv.agent.tools import call_tool
+from gcv.agent.tools import call_tool, check_arguments, tool_named
 from gcv.scenarios import scenario_text
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 ROUNDS = 5
 TOOLS = ("verify", "affected", "append_turn", "state_at", "explain")
+ERAS = {"handshake": "legacy", "envelope": "auto"}
+"""Each era's name, and the SDK client's ``mode`` that speaks it."""
 
 
 def _cpu(pid: int) -> float:
@@ -97,18 +108,37 @@ def ours(calls: int) -> dict[str, float]:
     return {tool: cpu / (per_round * ROUNDS) for tool, cpu in spent.items()}
 
 
-async def _measure(pythons: list[list[str]], calls: int) -> list[dict[str, float]]:
-    """Server CPU per call of each tool, for each interpreter, in alternating rounds."""
-    folders = [tempfile.mkdtemp() for _ in pythons]
-    spent: list[dict[str, float]] = [dict.fromkeys(TOOLS, 0.0) for _ in pythons]
+def checks(calls: int) -> dict[str, float]:
+    """CPU seconds per call of checking each tool's arguments alone (a part of ours)."""
+    spent = {}
+    for tool in TOOLS:
+        arguments = [_arguments(tool, k) for k in range(calls)]
+        started = time.process_time()
+        for each in arguments:
+            check_arguments(tool_named(tool), each)
+        spent[tool] = (time.process_time() - started) / calls
+    return spent
+
+
+async def _measure(
+    servers: list[tuple[tuple[str, ...], str]], calls: int
+) -> list[dict[str, float]]:
+    """Server CPU per call of each tool, for each (interpreter, era), in alternating rounds;
+    last, the client's CPU per call (the mean over the servers)."""
+    folders = [tempfile.mkdtemp() for _ in servers]
+    spent: list[dict[str, float]] = [dict.fromkeys(TOOLS, 0.0) for _ in servers]
     client_spent = dict.fromkeys(TOOLS, 0.0)
     async with anyio.create_task_group():
         clients = []
-        for python, folder in zip(pythons, folders, strict=True):
+        for (python, era), folder in zip(servers, folders, strict=True):
+            # Started in its sessions folder: from a checkout, ``-m`` would import that
+            # checkout's gcv first, whatever the interpreter has installed.
             params = StdioServerParameters(
-                command=python[0], args=[*python[1:], "-m", "gcv.cli", "mcp", "--sessions", folder]
+                command=python[0],
+                args=[*python[1:], "-m", "gcv.cli", "mcp", "--sessions", folder],
+                cwd=folder,
             )
-            clients.append(Client(params))
+            clients.append(Client(params, mode=ERAS[era]))
         entered = [await client.__aenter__() for client in clients]
         try:
             for client in entered:
@@ -134,40 +164,56 @@ async def _measure(pythons: list[list[str]], calls: int) -> list[dict[str, float
                 await client.__aexit__(None, None, None)
     total = per_round * ROUNDS
     results = [{tool: cpu / total for tool, cpu in server.items()} for server in spent]
-    results.append({tool: cpu / total / len(pythons) for tool, cpu in client_spent.items()})
+    results.append({tool: cpu / total / len(servers) for tool, cpu in client_spent.items()})
     return results
+
+
+def _option(words: list[str], name: str) -> str | None:
+    """The value of ``name`` in ``words``, removed from them."""
+    if name not in words:
+        return None
+    at = words.index(name)
+    value = words[at + 1]
+    del words[at : at + 2]
+    return value
 
 
 def main(argv: list[str]) -> int:
     """Print each tool's server CPU per call, ours and the SDK's, and the comparison."""
     words = list(argv)
-    compare = None
-    if "--compare" in words:
-        compare = words[words.index("--compare") + 1]
-        del words[words.index("--compare") : words.index("--compare") + 2]
+    compare = _option(words, "--compare")
+    era_option = _option(words, "--era") or "both"
+    eras = list(ERAS) if era_option == "both" else [era_option]
+    optimised_only = "--optimised-only" in words
+    if optimised_only:
+        words.remove("--optimised-only")
     calls = int(words[0]) if words else 300
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {calls} calls each")
-    for optimised in (False, True):
+    for optimised in (True,) if optimised_only else (False, True):
         flags = ["-O"] if optimised else []
-        pythons = [[sys.executable, *flags]] + ([[compare, *flags]] if compare else [])
-        label = "python -O (contracts off)" if optimised else "contracts on"
-        measured = anyio.run(_measure, pythons, calls)
+        pythons = [(sys.executable, *flags)] + ([(compare, *flags)] if compare else [])
+        servers = [(python, era) for era in eras for python in pythons]
+        *per_server, client = anyio.run(_measure, servers, calls)
+        measured = dict(zip(servers, per_server, strict=True))
         mine = ours(calls) if optimised == (not __debug__) else None
-        print(f"\n{label}: server CPU per call (ms)")
-        header = f"  {'tool':12} {'this tree':>10}"
-        header += f" {'compared':>10} {'ratio':>7}" if compare else ""
-        header += f" {'ours':>7} {'SDK+pipe':>9} {'client':>7}" if mine else f" {'client':>7}"
-        print(header)
-        for tool in TOOLS:
-            line = f"  {tool:12} {measured[0][tool] * 1000:10.3f}"
-            if compare:
-                line += f" {measured[1][tool] * 1000:10.3f}"
-                line += f" {measured[1][tool] / measured[0][tool]:7.2f}"
-            if mine:
-                sdk = measured[0][tool] - mine[tool]
-                line += f" {mine[tool] * 1000:7.3f} {sdk * 1000:9.3f}"
-            line += f" {measured[-1][tool] * 1000:7.3f}"
-            print(line)
+        checked = checks(calls) if mine else None
+        label = "python -O (contracts off)" if optimised else "contracts on"
+        for era in eras:
+            print(f"\n{label}, {era} era: server CPU per call (ms)")
+            header = f"  {'tool':12} {'this tree':>10}"
+            header += f" {'compared':>10} {'ratio':>7}" if compare else ""
+            header += f" {'ours':>7} {'checks':>7} {'SDK+pipe':>9}" if mine else ""
+            print(header + f" {'client':>7}")
+            here = measured[(pythons[0], era)]
+            for tool in TOOLS:
+                line = f"  {tool:12} {here[tool] * 1000:10.3f}"
+                if compare:
+                    there = measured[(pythons[1], era)]
+                    line += f" {there[tool] * 1000:10.3f} {there[tool] / here[tool]:7.2f}"
+                if mine and checked:
+                    line += f" {mine[tool] * 1000:7.3f} {checked[tool] * 1000:7.3f}"
+                    line += f" {(here[tool] - mine[tool]) * 1000:9.3f}"
+                print(line + f" {client[tool] * 1000:7.3f}")
     return 0
 
 
