@@ -124,8 +124,8 @@ conversation and how many times it was met (`protocol/profiles.md`, "Fuzzing").
 Case ids are permanent; `added_in` names the suite version that added a case, and
 `vectors/manifest.json`'s `versions` the version since which each case's answers are as
 they are. Every link in these documents leads to another file of this bundle; where
-`normative.md` names a file of the reference's source repository (`docs/...`, `tests/...`,
-`gcv/...`), it says so, and nothing here needs it.
+`normative.md` names a file of the reference's source repository (under its folders docs,
+tests, gcv, reference and proofs), it says so, and nothing here needs it.
 """
 """The bundle's README for implementers; ``str.format`` fills in the versions and counts."""
 
@@ -162,10 +162,10 @@ def bundle_files() -> dict[str, bytes]:
 
 
 SOURCE_NOTE = (
-    "> In this bundle: the paths this page names outside the bundle (`docs/...`, `tests/...`,"
-    " `gcv/...`, `reference/...`, `proofs/...`) are files of the reference's source "
-    "repository, where they explain or test what is stated here; nothing in this bundle needs "
-    "them, and every link of this page leads to a file of the bundle."
+    "> In this bundle: the paths this page names under the folders docs, tests, gcv, "
+    "reference and proofs are files of the reference's source repository, where they explain "
+    "or test what is stated here; nothing in this bundle needs them, and every link of this "
+    "page leads to a file of the bundle."
 )
 """Put under the title of the bundle's ``normative.md``."""
 

@@ -123,11 +123,13 @@ def load_releases(text: str | None) -> list[dict[str, Any]]:
         return []
     try:
         data = json.loads(text)
-        assert data["format"] == RELEASES_FORMAT
+        if data["format"] != RELEASES_FORMAT:
+            raise ValueError(f"format {data['format']!r}")
         releases: list[dict[str, Any]] = data["releases"]
         for release in releases:
-            assert isinstance(release["suite"], str) and isinstance(release["cases"], dict)
-    except (ValueError, KeyError, TypeError, AssertionError):
+            if not isinstance(release["suite"], str) or not isinstance(release["cases"], dict):
+                raise TypeError("a release without its suite version or cases")
+    except (ValueError, KeyError, TypeError):
         raise MalformedVectors(f"{RELEASES}: not a {RELEASES_FORMAT} file") from None
     return releases
 
