@@ -786,26 +786,36 @@ def _kind(pair: tuple[int, Operation]) -> str:
 
 def _observations_one_after_another(name: str, making: bool) -> AbstractContextManager[None]:
     """Each Observe announces its psi as it is applied; the turn announces nothing more.
-    (With one announcement in the turn the two readings are the same.)"""
+    (With one announcement in the turn the two readings are the same: the reading decides
+    otherwise on a turn with several, noted before it applies, as a turn may be refused
+    before its announcements settle.)"""
 
     def changed(rule: Rule[Any]) -> Rule[Any]:
         settle = rule.settle
-        if settle is None:
+        if settle is None or not making:
             return rule
 
         def effect(op: Observe, dmap: DependencyMap, speaker: AgentId, row: Any) -> None:
             rule.effect(op, dmap, speaker, row)
             settle(dmap, [(0, op)])  # the turn locates a failure at the operation
 
-        def together(dmap: DependencyMap, observed: Sequence[tuple[int, Observe]]) -> None:
-            if sum(op.formula is not None for _, op in observed) > 1:
-                _decided(name, tuple(op.id for _, op in observed))
-            if not making:
-                settle(dmap, observed)
+        return dataclasses.replace(rule, effect=effect, settle=None)
 
-        return dataclasses.replace(rule, effect=effect if making else rule.effect, settle=together)
+    def noting(original: Any) -> Any:
+        def apply_operations(dmap: DependencyMap, operations: Any, speaker: AgentId) -> Any:
+            announced = [
+                op.id for op in operations if isinstance(op, Observe) and op.formula is not None
+            ]
+            if len(announced) > 1:
+                _decided(name, tuple(announced))
+            return original(dmap, operations, speaker)
 
-    return _rule_changed("observe", changed)()
+        return apply_operations
+
+    return _all(
+        _rule_changed("observe", changed),
+        lambda: _wrapped(gcv.reference.verifier, "apply_operations", noting),
+    )
 
 
 # -- preconditions ------------------------------------------------------------------------------

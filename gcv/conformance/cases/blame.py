@@ -18,9 +18,12 @@ otherwise on a path changes no answer on it, so a combination is only ever exten
 reading that would decide otherwise on its path; and it is extended only where that
 reading decides otherwise *differently* from how it does on the reference's own path (it
 interacts with the combination: a turn the combination refused that the reading numbers,
-a record the combination never registered that the reading answers for).  A reading that
-decides as it does on the reference's path changes what it changes there, which composes
-with the combination's own changes.  At most :data:`MAX_COMBINED` readings combine, and two
+a record the combination never registered that the reading answers for), or where the
+combination changed the outcome of a turn the reading decides otherwise at (both act on
+one turn: an empty announcement ignored, then the observations announced one by one).  A
+reading that decides as it does on the reference's path, at a turn whose outcome the
+combination leaves as it was, changes what it changes there, which composes with the
+combination's own changes.  At most :data:`MAX_COMBINED` readings combine, and two
 readings of one clause never do.  Each combination is replayed from the last turn before
 its newest reading first decides otherwise, on a copy of its parent's session there.
 
@@ -215,17 +218,22 @@ def _turn_before(case: Case, step: int) -> int:
     return step
 
 
-def _joining(run: _Run, made: frozenset[str], parent: _Run) -> dict[str, int]:
+def _joining(run: _Run, made: frozenset[str], parent: _Run, reference: _Run) -> dict[str, int]:
     """The readings that would join ``made``: those deciding otherwise on its path, and
-    differently from how they do on its parent's path (the combination it extends); each
-    with the step it first decides otherwise at."""
+    differently from how they do on its parent's path (the combination it extends), or at
+    a step whose outcome ``made`` changed (a turn it accepts that the reference refuses:
+    what the reading changes there need not compose with it); each with the step it first
+    decides otherwise at."""
     clauses = {clause_of(n) for n in made}
     return {
         name: run.first(name)
         for name, found in run.decisions.items()
         if name not in made
         and clause_of(name) not in clauses
-        and found != parent.decisions.get(name)
+        and (
+            found != parent.decisions.get(name)
+            or any(run.expects[k] != reference.expects[k] for k, _ in found)
+        )
     }
 
 
@@ -275,7 +283,7 @@ def explore(case: Case) -> Exploration:
             # A reading that decided nothing otherwise leaves the answers of the rest.
             if all(member in run.decisions for member in combined):
                 runs[combined] = run
-                frontier.append((combined, _joining(run, combined, parent)))
+                frontier.append((combined, _joining(run, combined, parent, reference)))
         parent.sessions.clear()
     return exploration
 
