@@ -216,8 +216,9 @@ def _new_records_resolved(original: Any) -> Any:
 
 
 def _question_registered(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
-    """The issue a Question opens registered as a record, as a premise would be."""
-    if isinstance(op, Question):
+    """The issue a Question opens registered as a record, as a premise would be (where its
+    id is free: an engine registering issues keeps ids unique)."""
+    if isinstance(op, Question) and op.id not in dmap.records:
         dmap.add_record(Record(op.id, op.claim, speaker, dmap.turn + 1, Kind.PREMISE))
 
 
