@@ -804,10 +804,32 @@ QUESTION_NO_RECORD = clause(
     "the queue, which is a problem, not an argument; Lemma 2.2's proof (\"Question add[s] no "
     'attack edge and label[s] any new argument active") holds with no new argument',
     rule="a Question registers no record: its id names the issue it opens and the problems it "
-    "queues, and is not a record's id (duplicate-record, field id)",
+    "queues",
     note="[Modified: the reference registered a question record, for later operations to name an "
     "issue; B.3 names I_1 and keeps it out of Args_1, and no operation of the papers cites an "
-    "issue.]",
+    "issue. Its id is no longer checked against the records' "
+    "(T3.question.issue-ids-apart).]",
+)
+
+QUESTION_ISSUE_IDS = clause(
+    "T3.question.issue-ids-apart",
+    CHOSEN,
+    place='B.3 T1 keeps the issue a Question opens out of Args_t ("Args_1 = {timeline}" ... '
+    '"The Question opens issue I_1"), and the identifiers A.1 makes unique are the records\' '
+    '("records ... identified by their unique identifiers"); the papers name issues I_n and '
+    "records otherwise, and state no rule for an id both could take. Issue ids are kept apart, "
+    "as B.3 keeps issues apart from Args, and nothing is checked",
+    rule="a Question's id names the issue it opens, in a namespace of its own: it may be a "
+    "record's id, a later record may take it, and two Questions may share one (the same issue "
+    "asked again); the problems it queues name it as their source",
+    alternative="one namespace for records and issues: a Question whose id names a record or an "
+    "issue opened earlier, and a record whose id names an issue, are refused (duplicate-record, "
+    "field id)",
+    note="[Modified: the reference refused a Question whose id named a record "
+    "(duplicate-record, as a paper clause), yet let a later record take a Question's id and two "
+    "Questions share one. The unexplained query answers a problem's source by its id, so where "
+    "a record and an issue share an id it names that id once: the problems are still told "
+    "apart by their formula and agent.]",
 )
 
 QUESTION_DEL = clause(

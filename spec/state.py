@@ -75,6 +75,8 @@ class State:
     commitments: dict[str, set[str]] = field(default_factory=dict)
     dissent: dict[str, set[str]] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
+    issues: set[str] = field(default_factory=set)
+    """The ids of the issues the Questions so far opened (T3.question.issue-ids-apart)."""
 
     @classmethod
     def start(
@@ -100,6 +102,7 @@ class State:
             records=dict(self.records),
             commitments={a: set(s) for a, s in self.commitments.items()},
             dissent={r: set(s) for r, s in self.dissent.items()},
+            issues=set(self.issues),
         )
 
     def label(self, record: str) -> str:

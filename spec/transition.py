@@ -88,6 +88,7 @@ from gcv.spec.clauses import (
     PREMISES_DEP,
     PREMISES_GOOD,
     QUESTION_DEL,
+    QUESTION_ISSUE_IDS,
     QUESTION_NO_RECORD,
     RESOLVE_COMMITS,
     RESOLVE_DEL,
@@ -209,6 +210,7 @@ def _note_withdrawn(ledger: Ledger, state: State, records: Sequence[str], clause
 def _new_record(state: State, op: Operation, ledger: Ledger) -> None:
     ledger.note(NEW_ACTIVE, NEW_RECORD_DEP)
     _require(op["id"] not in state.records, ID_NEW, "duplicate-record", field="id", record=op["id"])
+    _note_issue_id(state, op["id"], ledger, question=False)
     depends_on = tuple(op.get("depends_on", ()))
     _cited(state, "depends_on", depends_on, own=op["id"], allowed=None)
     _note_withdrawn(ledger, state, depends_on, DEPENDS_ANY_STANDING)
@@ -275,6 +277,7 @@ def _evidence(state: State, op: Operation, speaker: str, ledger: Ledger) -> None
             field="evidence",
             record=evidence,
         )
+        _note_issue_id(state, evidence, ledger, question=False)
         depends_on = tuple(op.get("evidence_depends_on", ()))
         _cited(state, "evidence_depends_on", depends_on, own=evidence, allowed=None)
         ledger.note(EVIDENCE_NEW_WITH_CLAIM, EVIDENCE_COMMITS, NEW_ACTIVE)
@@ -623,19 +626,24 @@ def process_resolve(state: State, op: Operation, speaker: str, ledger: Ledger) -
     _on_target(state, op, RESOLVE_DEL, ledger)
 
 
+def _note_issue_id(state: State, name: str, ledger: Ledger, *, question: bool) -> None:
+    """T3.question.issue-ids-apart, where its alternative (one namespace for records and
+    issues) would refuse: a Question taking a record's or an earlier issue's id, a record
+    taking an issue's."""
+    taken = name in state.issues or (question and name in state.records)
+    if taken:
+        ledger.note(QUESTION_ISSUE_IDS)
+    if question:
+        state.issues.add(name)
+
+
 def process_question(state: State, op: Operation, speaker: str, ledger: Ledger) -> None:
     """Question(chi): no record (the issue it opens is not an argument); chi queued as an open
     abductive problem."""
-    # The issue's name is the source of the problems it queues: not a record's, so the
-    # source stays unambiguous.
-    _require(
-        op["id"] not in state.records,
-        QUESTION_NO_RECORD,
-        "duplicate-record",
-        field="id",
-        record=op["id"],
-    )
     ledger.note(QUESTION_NO_RECORD)
+    # The issue's id is checked against nothing: issues are not arguments (B.3 T1); one
+    # namespace for both would refuse an id a record or an earlier issue already took.
+    _note_issue_id(state, op["id"], ledger, question=True)
     _check_formula(state, op, ledger)
     chi = op.get("formula")
     if chi is None:

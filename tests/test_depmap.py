@@ -69,10 +69,11 @@ def test_a_rejected_turn_undoes_every_kind_of_change() -> None:
     """All or none: a turn whose last operation fails leaves D_t exactly as it was."""
     v = four_active()
     before = v.state.digest()
-    failing = Question("o2", "why?")  # applied last: Question, naming a record's id
+    # Applied last: a Question whose chi names an atom outside Prop_t.
+    failing = Question("q9", "why?", formula=parse("nowhere"))
     with pytest.raises(GcvError) as caught:
         v.apply_turn(Turn("a", (*EVERY_CHANGE, failing)))
-    assert caught.value.code == "duplicate-record", str(caught.value)
+    assert caught.value.code == "unknown-atom", str(caught.value)
     assert v.state.digest() == before
     assert v.standing("h1") is Standing.ACTIVE and v.dissenters("h1") == ()
     assert "o1" in v.commitments("a") and not v.is_aware("b", "q")
@@ -96,10 +97,10 @@ def test_a_repeated_attack_is_recorded_once_and_undone_cleanly() -> None:
     report = v.apply_turn(Turn("b", (Undermine("h2", "o2"),)))
     assert not [c for c in report.changes if isinstance(c, AttackAdded)], report.changes
     before = v.state.digest()
-    failing = Question("o1", "why?")  # an issue may not take a record's id
+    failing = Question("q9", "why?", formula=parse("nowhere"))  # chi outside Prop_t
     with pytest.raises(GcvError) as caught:
         v.apply_turn(Turn("b", (Undermine("h2", "o2"), failing)))
-    assert caught.value.code == "duplicate-record" and v.state.digest() == before
+    assert caught.value.code == "unknown-atom" and v.state.digest() == before
     assert v.attackers("h2") == ("o2",)
 
 

@@ -95,7 +95,9 @@ TABLES: dict[str, Source] = {
     "tests/conformance/fakes/paper_bugs.py::PAPER_BUGS": spec(
         "each fake breaks one paper clause of spec/clauses.py, named by its id"
     ),
-    "tests/conformance/fakes/paper_bugs.py::UNCAUGHT": spec("paper clauses no step reads yet"),
+    "tests/conformance/fakes/paper_bugs.py::DEFINITIONS": paper(
+        "Appendix A: Definition A.1's Convention and Definition A.2's conditions, quoted"
+    ),
     "tests/conformance/fakes/paper_bugs.py::_RESOLVE_BEFORE_SUPPORT": inputs("a fake's turn"),
     "tests/conformance/fakes/paper_bugs.py::UNOBSERVABLE": hand(
         "why each clause never decides a turn (Lemma 2.2's argument, written beside it)"
@@ -169,8 +171,13 @@ TABLES: dict[str, Source] = {
     ),
     (
         "tests/conformance/test_blame.py::"
-        "test_a_case_differing_only_on_choices_is_shown_as_such_in_the_paper_profile"
+        "test_a_case_is_a_choice_where_the_alternatives_explain_it_and_a_failure_else"
     ): (spec("docs/conformance.md: the paper profile's verdicts and exit codes")),
+    "tests/conformance/test_signals.py::*": inputs("the runs signalled, and where"),
+    (
+        "tests/conformance/test_versions.py::"
+        "test_an_answer_changed_under_a_released_version_is_refused"
+    ): inputs("which profile's answer is changed"),
     "tests/conformance/test_runner.py::test_bad_input_is_exit_2": spec(EXITS),
     "tests/conformance/test_runner_faults.py::*": spec(EXITS + "; the runner's fault reports"),
     "tests/conformance/test_runner_robustness.py::*": spec(EXITS + "; the runner's reports"),

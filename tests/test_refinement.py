@@ -45,10 +45,6 @@ _QUIET = dataclasses.replace(SMALL, enumerate_every=10**6)
 _NO_FRESH_IDENTIFIER = {
     ("expand-awareness", "expand-awareness"),  # the pair pool expands one atom
     ("hypothesize", "hypothesize"),  # each would rest on the other, not yet registered
-    ("hypothesize", "question"),
-    ("support", "question"),
-    ("undermine", "question"),
-    ("revise", "question"),
 }
 """Ordered pairs of kinds no two-operation turn over two records can have accepted: the
 second needs an identifier the first (or its target) has not taken."""
@@ -72,16 +68,19 @@ def test_every_state_up_to_the_pool_size_is_reached(counts: Counts) -> None:
 def test_every_kind_and_every_ordered_pair_of_kinds_is_accepted_and_refused(
     counts: Counts,
 ) -> None:
-    """Each kind accepted and refused at least 20 times; each pair of kinds in application
-    order refused at least 20 times and accepted unless two records cannot make it so."""
+    """Each kind accepted and refused at least 20 times (a Question, which has no
+    precondition of Table 3, only accepted); each pair of kinds in application order refused
+    at least 20 times and accepted unless two records cannot make it so."""
     for kind in OPERATIONS:
-        for verdict in ("accepted", "refused"):
-            assert counts.coverage[f"{verdict} {kind}"] >= 20, (verdict, kind)
+        assert counts.coverage[f"accepted {kind}"] >= 20, kind
+        refusable = kind != "question"
+        assert (counts.coverage[f"refused {kind}"] >= 20) == refusable, kind
     order = list(OPERATIONS)
     for i, first in enumerate(order):
         for second in order[i:]:
             pair = f"{first}+{second}"
-            assert counts.coverage[f"refused {pair}"] >= 20, pair
+            refusable = (first, second) != ("question", "question")
+            assert (counts.coverage[f"refused {pair}"] >= 20) == refusable, pair
             possible = (first, second) not in _NO_FRESH_IDENTIFIER
             assert (counts.coverage[f"accepted {pair}"] > 0) == possible, pair
 
@@ -142,8 +141,9 @@ def test_a_planted_divergence_in_the_engine_is_caught(
     ("engine", "caught_by"),
     [
         (broken_engines.NonAtomicTurn, "a refused turn changed the engine"),
-        # Question(r1) written before Observe(r1): accepted in written order only.
-        (broken_engines.WrittenOrderTurn, "the engine accepts; the spec refuses"),
+        # Hypothesize(r1) resting on r2, written before Observe(r1): the written order
+        # refuses it for r2, the fixed order for r1 registered twice.
+        (broken_engines.WrittenOrderTurn, "engine unknown-record at 0, spec duplicate-record"),
         (broken_engines.ResolveReadsTheTurnsStart, "the spec accepts"),
     ],
     ids=lambda x: getattr(x, "__name__", ""),
@@ -241,8 +241,8 @@ def test_four_records_within_three_turns_of_d0_hold_no_divergence() -> None:
 # -- the whole of D_t: M_t and the problem queue -------------------------------------------------
 
 _EPISTEMIC = dataclasses.replace(EPISTEMIC, depth=2)
-"""Every step out of every state within two turns of D_0 (90 states up to renaming of the
-records, 812 more reached): the whole space with formulas on the claims grows past the test
+"""Every step out of every state within two turns of D_0 (94 states up to renaming of the
+records, 908 more reached): the whole space with formulas on the claims grows past the test
 command's budget by the third turn (each state takes about 200 steps, each with the spec's
 brute-force DEL update)."""
 
@@ -253,7 +253,7 @@ def test_m_t_and_the_problem_queue_agree_on_every_step() -> None:
     the solver enumerates the encoding's allowed steps from every state expanded."""
     counts = Explorer(_EPISTEMIC).run()
     print(*counts.lines(), sep="\n")
-    assert counts.states == 90 and counts.beyond == 812, (counts.states, counts.beyond)
+    assert counts.states == 94 and counts.beyond == 908, (counts.states, counts.beyond)
     assert counts.enumerated == counts.states, "the solver enumerates from every state"
     assert counts.codes["no-surviving-world"] > 0, "announcements refused by M_t are taken"
     for kind in ("observe", "hypothesize", "question", "revise", "resolve", "undermine"):

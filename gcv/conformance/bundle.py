@@ -12,7 +12,9 @@ link leads out of the bundle (``tests/conformance/test_bundle.py`` checks every 
 
 The files are the shipped suite's bytes, read after the suite has been checked against
 its own manifest (:func:`~gcv.conformance.vectors.open_suite`): a bundle is exactly what
-``gcv conform`` runs, and ``gcv conform --vectors DIR/vectors`` runs it.
+``gcv conform`` runs, and ``gcv conform --vectors DIR/vectors`` runs it.  ``normative.md``
+alone gains a note under its title: the files of the source repository it names are not
+in the bundle, and nothing in it needs them.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 from gcv import __version__
 from gcv.conformance.vectors import MANIFEST, default_directory, open_suite
 
-__all__ = ["BUNDLE_FORMAT", "bundle_files", "bundle_manifest", "export_bundle"]
+__all__ = ["BUNDLE_FORMAT", "SOURCE_NOTE", "bundle_files", "bundle_manifest", "export_bundle"]
 
 BUNDLE_FORMAT = "gcv-vectors-bundle/1"
 
@@ -98,12 +100,32 @@ with the case's `agents`, `atoms` and, when present, `model`), then send each st
 `request` and compare the answer with its `expect` as `protocol/protocol.md` says (sets in
 any order, formulas by parsing, an ungrounded Verify's witness any of its `witnesses`):
 `{{"accepted": true}}` or `{{"rejected": CODE}}` for a turn, `{{"result": VALUE}}` or
-`{{"error": CODE}}` for a query. A step without `choices` is decided by the papers alone
-(the `paper` profile); a step with `choices` also depends on those choices of the
-reference, each a clause of `normative.md` (`protocol/profiles.md`).
+`{{"error": CODE}}` for a query. A step without `alternatives` is decided by the papers
+alone (the `paper` profile): no paper-compatible reading of the reference's choices answers
+it otherwise. A step with `alternatives` lists, for each combination of such readings
+(clause ids of `normative.md`, joined by `+`), the answer it gives: an answer that one of
+them, or several changing different parts of it, gives is a choice, not a failure; an
+answer none gives fails the paper profile (`protocol/profiles.md`).
 
-Case ids are permanent and `added_in` names the suite version that added a case. Every
-link in these documents leads to another file of this bundle.
+## Fuzzing
+
+The runner can also drive an implementation in lockstep with the reference on generated
+conversations, comparing every answer; it needs Hypothesis, the `conformance` extra:
+
+```sh
+pip install 'grounded-continuation[conformance]=={version}'
+gcv conform --fuzz 200 -- ./my-verifier             # the paper profile: only what the papers decide
+gcv conform --fuzz 200 --seed 7 --save-vector mine.json -- ./my-verifier
+```
+
+Each distinct cause of difference is reported once, with its shortest shrunk
+conversation and how many times it was met (`protocol/profiles.md`, "Fuzzing").
+
+Case ids are permanent; `added_in` names the suite version that added a case, and
+`vectors/manifest.json`'s `versions` the version since which each case's answers are as
+they are. Every link in these documents leads to another file of this bundle; where
+`normative.md` names a file of the reference's source repository (under its folders docs,
+tests, gcv, reference and proofs), it says so, and nothing here needs it.
 """
 """The bundle's README for implementers; ``str.format`` fills in the versions and counts."""
 
@@ -135,7 +157,22 @@ def bundle_files() -> dict[str, bytes]:
         steps=manifest["steps"],
     )
     files["README.md"] = readme.encode("utf-8")
+    files["normative.md"] = _with_source_note(files["normative.md"].decode("utf-8")).encode()
     return files
+
+
+SOURCE_NOTE = (
+    "> In this bundle: the paths this page names under the folders docs, tests, gcv, "
+    "reference and proofs are files of the reference's source repository, where they explain "
+    "or test what is stated here; nothing in this bundle needs them, and every link of this "
+    "page leads to a file of the bundle."
+)
+"""Put under the title of the bundle's ``normative.md``."""
+
+
+def _with_source_note(text: str) -> str:
+    title, rest = text.split("\n", 1)
+    return f"{title}\n\n{SOURCE_NOTE}\n{rest}"
 
 
 def bundle_manifest(files: Mapping[str, bytes]) -> str:

@@ -25,10 +25,13 @@ from gcv.reference.errors import MalformedFormula
 
 __all__ = [
     "Mismatch",
+    "answer_leaves",
     "canonical_formula",
     "canonical_worlds",
     "check",
     "expectation",
+    "expectation_as_response",
+    "explanations",
     "normalize_state",
     "show_expected",
 ]
@@ -345,3 +348,140 @@ def check(
         return Mismatch(found, expected, "the state dump below", _state_diff(result, answer))
     diff = found if query in SET_QUERIES or query == "worlds" else ""
     return Mismatch(found if not diff else "the sets differ", expected, got, diff)
+
+
+# -- explaining a difference by the alternatives' answers --------------------------------------
+
+Leaf = tuple[Any, ...]
+
+
+def answer_leaves(request: Mapping[str, Any], expect: Mapping[str, Any]) -> dict[Leaf, str]:
+    """An expectation as the parts an alternative can change one by one: a set answer's
+    members, a state dump's members (its sets' members, each record's fields, the turn), and
+    otherwise the whole answer, each part with its value (a member's: present)."""
+    if "result" not in expect:
+        ((kind, value),) = expect.items()
+        return {(kind,): json.dumps(value)}
+    query, result = request["query"], expect["result"]
+    if query in SET_QUERIES:
+        return {("result", member): "in" for member in result}
+    if query == "worlds":
+        return {("result", tuple(world)): "in" for world in result}
+    if query != "state":
+        return {("result",): _show(result)}
+    leaves: dict[Leaf, str] = {("turn",): _show(result["turn"])}
+    for name in (*_STATE_SETS, *_STATE_PAIRS):
+        leaves |= {(name, json.dumps(member)): "in" for member in result[name]}
+    for name in _STATE_MAPS:
+        for key, members in result[name].items():
+            leaves |= {(name, key, member): "in" for member in members}
+    for record in result["records"]:
+        leaves |= {("records", record["id"], f): _show(v) for f, v in record.items() if f != "id"}
+    return leaves
+
+
+def _changes(before: Mapping[Leaf, str], after: Mapping[Leaf, str]) -> dict[Leaf, str | None]:
+    """The parts that differ, with their value in ``after`` (None: absent there)."""
+    return {
+        leaf: after.get(leaf)
+        for leaf in before.keys() | after.keys()
+        if before.get(leaf) != after.get(leaf)
+    }
+
+
+def expectation_as_response(
+    request: Mapping[str, Any], expect: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A response that meets ``expect`` exactly (for an ungrounded Verify, with its first
+    admissible witness): what an implementation answering as the expectation says sends."""
+    if "accepted" in expect:
+        return {"ok": True, "result": {"turn": 0}}
+    code = expect.get("rejected", expect.get("error"))
+    if code is not None:
+        return {"ok": False, "error": {"code": code}}
+    result = expect["result"]
+    if request["query"] == "verify" and not result["grounded"]:
+        witnesses = result["witnesses"]
+        result = {"grounded": False, "witness": witnesses[0] if witnesses else None, "path": []}
+    return {"ok": True, "result": result}
+
+
+def explanations(
+    request: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    alternatives: Mapping[str, Mapping[str, Any]],
+    response: Mapping[str, Any],
+    combined: Callable[[str], Collection[str]] = lambda key: key.split("+"),
+) -> list[tuple[str, ...]]:
+    """The smallest sets of readings (by count) whose answers explain ``response``.
+
+    ``alternatives`` maps each combination of readings (``combined(key)`` names them) to
+    the expectation it gives where it differs from ``expect``.  One combination explains a
+    response its expectation accepts.  Several explain a response that is ``expect`` with
+    each one's changes made (:func:`answer_leaves`: the parts each changes, each changed as
+    in the response, and no part the response changes left unexplained): readings that
+    decide different parts of an answer compose.  Empty when none does.
+    """
+    found: set[frozenset[str]] = {
+        frozenset(combined(key))
+        for key, alternative in alternatives.items()
+        if check(request, alternative, response) is None
+    }
+    composed = _composed(request, expect, alternatives, response, combined)
+    found |= composed
+    if not found:
+        return []
+    smallest = min(len(readings) for readings in found)
+    return sorted(tuple(sorted(r)) for r in found if len(r) == smallest)
+
+
+def _composed(
+    request: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    alternatives: Mapping[str, Mapping[str, Any]],
+    response: Mapping[str, Any],
+    combined: Callable[[str], Collection[str]],
+) -> set[frozenset[str]]:
+    """The sets of readings whose combinations, their changes made together, give
+    ``response`` (each minimal in count among those found)."""
+    if request["cmd"] == "query" and request["query"] == "verify":
+        return set()  # a walk's answer is one part: its witness is any of a set
+    try:
+        answered = expectation(request, response)
+    except (KeyError, TypeError):
+        return set()
+    if check(request, answered, response) is not None:
+        return set()  # repeated members, say: no expectation accepts it
+    base = answer_leaves(request, expect)
+    wanted = _changes(base, answer_leaves(request, answered))
+    if not wanted:
+        return set()
+    usable = []
+    for key, alternative in alternatives.items():
+        changes = _changes(base, answer_leaves(request, alternative))
+        if changes and all(wanted.get(leaf, _ABSENT) == value for leaf, value in changes.items()):
+            usable.append((frozenset(combined(key)), frozenset(changes)))
+    best: list[frozenset[str]] = []
+    fewest: dict[frozenset[Leaf], int] = {}
+
+    def cover(left: frozenset[Leaf], chosen: frozenset[str]) -> None:
+        if best and len(chosen) > len(best[0]):
+            return
+        if not left:
+            if best and len(chosen) < len(best[0]):
+                best.clear()
+            best.append(chosen)
+            return
+        if fewest.get(left, len(chosen)) < len(chosen):
+            return  # this much was left over with fewer readings already
+        fewest[left] = len(chosen)
+        leaf = min(left, key=repr)  # every cover holds a combination changing this part
+        for readings, parts in usable:
+            if leaf in parts:
+                cover(left - parts, chosen | readings)
+
+    cover(frozenset(wanted), frozenset())
+    return set(best)
+
+
+_ABSENT = object()

@@ -24,8 +24,11 @@ Hypothesis is a test dependency; it is imported only when fuzzing is asked for.
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,11 +40,13 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from gcv.conformance.cases.blame import with_alternatives
 from gcv.conformance.cases.builder import AS_REFERENCE, CaseBuilder, rederive
 from gcv.conformance.compare import Mismatch, check
 from gcv.conformance.process import Fault, Implementation
 from gcv.conformance.report import CaseResult, FuzzFinding, RunReport, quoted
 from gcv.conformance.statements import COR24, DEF21, DEF23, LEMMA21
+from gcv.conformance.stopping import checkpoint, event
 from gcv.conformance.vectors import (
     SUITE_VERSION,
     Case,
@@ -61,7 +66,7 @@ from gcv.reference.operations import (
     Support,
     Undermine,
 )
-from gcv.spec.clauses import CHOSEN, CLAUSES
+from gcv.spec.clauses import CHOSEN, CLAUSES, PAPER
 from gcv.trace import operation_to_json
 
 __all__ = [
@@ -277,6 +282,8 @@ class _Found:
     key: str
     trace: tuple[dict[str, Any], ...]
     result: CaseResult
+    response: Any = None
+    """The implementation's response to the last request (None: a fault)."""
 
 
 class _Lockstep:
@@ -302,6 +309,8 @@ class _Lockstep:
         self.uncompared = 0
         self.not_generated = 0
         self.repeats = 0
+        self.met: Counter[str] = Counter()
+        """How many times each key found was met again."""
         self.last_trace: list[dict[str, Any]] = []  # the conversation under way, or the last
 
     def _features(self) -> frozenset[str]:
@@ -334,6 +343,7 @@ class _Lockstep:
         self, builder: CaseBuilder, trace: list[dict[str, Any]], request: dict[str, Any]
     ) -> bool:
         """Send ``request`` to both; whether the conversation can go on."""
+        event("fuzz step")
         refused = builder.spec.dry_run(request)[0] if request["cmd"] == "apply" else ""
         trace.append(request)
         step = _expect(builder, request)
@@ -370,6 +380,7 @@ class _Lockstep:
             return
         if key in self.known:
             self.repeats += 1
+            self.met[key] += 1
             return
         if self.target is None:
             self.target = key
@@ -390,14 +401,15 @@ class _Lockstep:
             diff=mismatch.diff,
             stderr=stderr,
             failed_steps=(len(trace),),
-            paper_failed_steps=(len(trace),) if step.profile == "paper" else (),
-            differing_choices=step.choices,
+            # The fuzzer compares by the steps' tags (a generated step has no alternatives).
+            paper_failed_steps=() if step.choices else (len(trace),),
         )
-        self.found = _Found(key, tuple(trace), result)
+        self.found = _Found(key, tuple(trace), result, response)
         raise _Difference(key)
 
     def conversation(self, data: st.DataObject) -> None:
         """One example: a conversation of up to ``max_turns`` turns, in lockstep."""
+        event("fuzz shrinking" if self.target is not None else "fuzz example")
         features = self._features()
         epistemic = "epistemic" in features
         atoms = EPISTEMIC_ATOMS if epistemic else ATOMS
@@ -427,6 +439,36 @@ class _Lockstep:
             for probe in _probes(builder, features, asked):
                 if not self._step(builder, trace, probe):
                     return
+
+
+def _kind(found: _Found) -> str:
+    """The kind of a difference: a turn's two outcomes, an answer, a fault."""
+    if found.key.startswith("apply: "):
+        return re.sub(r" \[[^\]]*\]", "", found.key)  # the clause that refused it aside
+    if found.key.startswith(("fault: ", "hypothesis: ")):
+        return found.key
+    return "an answer differs"
+
+
+def _cause(found: _Found, atoms: Sequence[str], profile: str) -> str:
+    """A finding's cause, for deduplication: its kind, and the readings of the reference's
+    choices that explain it (in the reference profile) or else the paper clauses its
+    shrunk conversation's turns exercise."""
+    kind = _kind(found)
+    if found.key.startswith("hypothesis: "):
+        return kind
+    builder = CaseBuilder("fuzz", "fuzz", [DEF21], agents=AGENTS, atoms=atoms)
+    clauses: set[str] = set()
+    for request in found.trace:
+        if request["cmd"] == "apply":
+            clauses |= builder.spec.dry_run(request)[1]
+        _expect(builder, request)
+    if profile == "reference" and found.response is not None:
+        explained = with_alternatives(builder.build()).steps[-1].explained_by(found.response)
+        if explained:
+            return f"{kind} [choices: {', '.join(explained[0])}]"
+    paper = sorted(c for c in clauses if CLAUSES[c].source == PAPER)
+    return f"{kind} [{', '.join(paper)}]"
 
 
 class _Unusable(Exception):
@@ -550,29 +592,51 @@ def fuzz_report(
         report.fuzz_uncompared = lockstep.uncompared
         report.fuzz_not_generated = lockstep.not_generated
         report.fuzz_repeats = lockstep.repeats
+        report.fuzz_findings = [
+            dataclasses.replace(f, count=sum(1 + lockstep.met[k] for k in f.keys))
+            for f in report.fuzz_findings
+        ]
         report.fuzz_profile = profile
         report.fuzz_ignored = tuple(sorted(ignore))
         on_progress(report)
 
     progress()
     for number in range(MAX_ROUNDS):
+        event(f"fuzz round {number + 1}")
         try:
             _round(lockstep, examples, chosen + number)
         except _Unusable as unusable:
             report.unusable = str(unusable)
             break
+        checkpoint()  # a signal Hypothesis caught during the round stops the run here
         report.fuzz_rounds = number + 1
         found = lockstep.found
         if found is None:
             break
         lockstep.known.add(found.key)
-        saved = ""
-        if save_to:
-            case = _minimal_case(found, chosen, against, examples, atoms)
-            saved = f"{save_to} ({save_finding(case, Path(save_to))})"
-        report.fuzz_findings.append(
-            FuzzFinding(chosen + number, examples, found.result, found.trace, saved, found.key)
-        )
+        cause = _cause(found, atoms, profile)
+        same = next((f for f in report.fuzz_findings if f.key == cause), None)
+        if same is not None:
+            merged = dataclasses.replace(same, keys=(*same.keys, found.key))
+            if len(found.trace) < len(same.trace):  # the shortest example stands for it
+                merged = dataclasses.replace(merged, mismatch=found.result, trace=found.trace)
+            report.fuzz_findings[report.fuzz_findings.index(same)] = merged
+        else:
+            saved = ""
+            if save_to:
+                case = _minimal_case(found, chosen, against, examples, atoms)
+                saved = f"{save_to} ({save_finding(case, Path(save_to))})"
+            report.fuzz_findings.append(
+                FuzzFinding(
+                    chosen + number,
+                    examples,
+                    found.result,
+                    found.trace,
+                    saved,
+                    cause,
+                    keys=(found.key,),
+                )
+            )
         progress()
     progress()
     return report

@@ -21,6 +21,7 @@ import json
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
+from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ from gcv.conformance.cases import (
     rederive,
     scenario_cases,
 )
-from gcv.conformance.cases.blame import with_alternatives
+from gcv.conformance.cases.blame import with_alternatives_all
 from gcv.conformance.cases.builder import SURVEY
 from gcv.conformance.cases.scenario_maps import scenario_map_cases
 from gcv.conformance.protocol import PROTOCOL
@@ -47,6 +48,15 @@ from gcv.conformance.vectors import (
     dump_vector_file,
     file_of,
     load_vector_file,
+)
+from gcv.conformance.versions import (
+    RELEASES,
+    case_versions,
+    dump_releases,
+    load_releases,
+    recorded,
+    schema_hash,
+    version_problem,
 )
 from gcv.errors import MalformedVectors
 from gcv.hints import source_checkout
@@ -75,6 +85,9 @@ RETIRED: tuple[str, ...] = (
     "core/preconditions/question-depends-on-unknown",
     # ... and nothing rests on a Question, so its place in the order reads no Dep link.
     "core/interactions/question-after-support",
+    # A Question's id names an issue, checked against no record's (T3.question.issue-ids-apart,
+    # suite 2.0.0): core/choices/issue-ids-apart has the turns.
+    "core/preconditions/question-id-duplicate",
 )
 """Ids of cases withdrawn from the suite (never reused)."""
 
@@ -101,6 +114,9 @@ DESCRIPTIONS: Mapping[str, str] = {
     "choice, and the scenario's final-state survey on it.",
     "epistemic/cells.json": "Belief in the agent's own cell on models with several cells "
     "ordered differently, and problems a believed hypothesis must not close (Definition A.2).",
+    "epistemic/paper.json": "The epistemic layer where the papers decide whatever the "
+    "reference chose: each case checks one sentence of Appendix A (A.1's updates, Definitions "
+    "A.2 and A.3), on answers no alternative changes.",
     "scenarios/phase1-muddy-children.json": "Phase 1 (B.1), from "
     "spec/scenarios/phase1-muddy-children.json.",
     "scenarios/phase2-debugging.json": "Phase 2 (B.2), from spec/scenarios/phase2-debugging.json.",
@@ -138,7 +154,7 @@ def build_suite(directory: Path, quiet: bool = True) -> list[Case]:
     """
     findings = _findings(directory)  # read first: a damaged one fails before a minute's build
     built = hand_written_cases() + scenario_cases(quiet) + scenario_map_cases() + findings
-    return [with_alternatives(case) for case in built]
+    return with_alternatives_all(built)
 
 
 def _by_file(cases: Sequence[Case]) -> dict[str, list[Case]]:
@@ -152,7 +168,9 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _manifest(files: Mapping[str, str], cases: Mapping[str, list[Case]]) -> str:
+def _manifest(
+    files: Mapping[str, str], cases: Mapping[str, list[Case]], versions: Mapping[str, str]
+) -> str:
     manifest = {
         "format": "gcv-vectors-manifest/1",
         "suite": SUITE_VERSION,
@@ -165,27 +183,48 @@ def _manifest(files: Mapping[str, str], cases: Mapping[str, list[Case]]) -> str:
             for path in sorted(files)
         ],
         "retired": list(RETIRED),
+        "versions": dict(sorted(versions.items())),
     }
     return json.dumps(manifest, indent=2) + "\n"
 
 
-def _outcomes(case: Case) -> list[tuple[str, str]]:
-    """(operation, outcome) for each operation of each turn, replayed through the reference:
-    ``accepted``, or ``CODE (field)`` for the operation a rejected turn failed on."""
+def _replayed(case: Case) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The case replayed through the reference once, for the coverage table: (operation,
+    outcome) for each operation of each turn (``accepted``, or ``CODE (field)`` for the
+    operation a rejected turn failed on), and (operation, realisation) for each operation
+    with an epistemic input of each accepted turn, with Definition A.2's queue: problems
+    posed and closed."""
     session = Session()
     session.handle({"id": 0, **case.start()})
-    found = []
+    outcomes: list[tuple[str, str]] = []
+    effects: list[tuple[str, str]] = []
     for index, step in enumerate(case.steps, start=1):
-        response = session.handle({"id": index, **step.request})
         if step.request["cmd"] != "apply":
             continue
-        if response["ok"]:
-            found += [(op["op"], "accepted") for op in step.request["operations"]]
-        else:
+        verifier = session.verifier
+        assert verifier is not None, "the case started"
+        atoms = set(verifier.state.model.atoms)
+        problems = verifier.state.epistemic.problems
+        response = session.handle({"id": index, **step.request}, valid=True)
+        if not response["ok"]:
             error = response["error"]
             where = error.get("operation", "(turn)")
-            found.append((where, f"{error['code']} ({error.get('field', '-')})"))
-    return found
+            outcomes.append((where, f"{error['code']} ({error.get('field', '-')})"))
+            continue
+        outcomes += [(op["op"], "accepted") for op in step.request["operations"]]
+        effects += _turn_effects(verifier, step.request["operations"], atoms, problems)
+    return outcomes, effects
+
+
+def _outcomes(case: Case) -> list[tuple[str, str]]:
+    """(operation, outcome) for each operation of each turn (:func:`_replayed`)."""
+    return _replayed(case)[0]
+
+
+def _effects(case: Case) -> list[tuple[str, str]]:
+    """(operation, realisation) for each accepted operation with an epistemic input, and
+    the queue's problems posed and closed (:func:`_replayed`)."""
+    return _replayed(case)[1]
 
 
 def _reading(op: Operation, atoms: Collection[str], observed: int) -> str:
@@ -204,40 +243,29 @@ def _reading(op: Operation, atoms: Collection[str], observed: int) -> str:
     return text.replace("psi", "gamma")
 
 
-def _effects(case: Case) -> list[tuple[str, str]]:
-    """(operation, realisation) for each operation with an epistemic input of each accepted
-    turn, replayed through the reference; and Definition A.2's queue: problems posed and
-    closed."""
-    session = Session()
-    session.handle({"id": 0, **case.start()})
+def _turn_effects(
+    verifier: Any, operations: Sequence[Mapping[str, Any]], atoms: Collection[str], problems: Any
+) -> list[tuple[str, str]]:
+    """What an accepted turn's operations did to M_t (see :func:`_replayed`)."""
     found: list[tuple[str, str]] = []
-    for index, step in enumerate(case.steps, start=1):
-        if step.request["cmd"] != "apply":
-            continue
-        verifier = session.verifier
-        assert verifier is not None, "the case started"
-        atoms = set(verifier.state.model.atoms)
-        problems = verifier.state.epistemic.problems
-        if not session.handle({"id": index, **step.request})["ok"]:
-            continue
-        records = verifier.state.records
-        ops = [operation_from_json(op) for op in step.request["operations"]]
-        observed = sum(isinstance(op, Observe) and op.formula is not None for op in ops)
-        for op in ops:
-            target = target_of(op)
-            gamma = own_formula(op) or (target and records[target].formula)
-            if gamma is not None or isinstance(op, ExpandAwareness):
-                found.append((op.name, _reading(op, atoms, observed)))
-            if isinstance(op, Hypothesize) and op.introduces:
-                found.append((op.name, "introduces atoms, W split"))
-        after = verifier.state.epistemic.problems
-        for problem in after[len(problems) :]:
-            # A Question's problem has its issue as source, which is no record (B.3 T1).
-            source = records[problem.source].kind.value if problem.source in records else "question"
-            found.append(("abduction", f"problem posed by {source}"))
-        kept = zip(problems, after[: len(problems)], strict=True)
-        closed = sum(len(q.closed_by) - len(p.closed_by) for p, q in kept)
-        found += [("abduction", "problem closed by a hypothesis")] * closed
+    records = verifier.state.records
+    ops = [operation_from_json(op) for op in operations]
+    observed = sum(isinstance(op, Observe) and op.formula is not None for op in ops)
+    for op in ops:
+        target = target_of(op)
+        gamma = own_formula(op) or (target and records[target].formula)
+        if gamma is not None or isinstance(op, ExpandAwareness):
+            found.append((op.name, _reading(op, atoms, observed)))
+        if isinstance(op, Hypothesize) and op.introduces:
+            found.append((op.name, "introduces atoms, W split"))
+    after = verifier.state.epistemic.problems
+    for problem in after[len(problems) :]:
+        # A Question's problem has its issue as source, which is no record (B.3 T1).
+        source = records[problem.source].kind.value if problem.source in records else "question"
+        found.append(("abduction", f"problem posed by {source}"))
+    kept = zip(problems, after[: len(problems)], strict=True)
+    closed = sum(len(q.closed_by) - len(p.closed_by) for p, q in kept)
+    found += [("abduction", "problem closed by a hypothesis")] * closed
     return found
 
 
@@ -261,9 +289,12 @@ def _coverage(cases: Sequence[Case]) -> str:
         ids = by_statement.get(statement, [])
         lines.append(f"| {statement} | {len(ids)} | {', '.join(f'`{i}`' for i in ids)} |")
     outcomes: dict[str, Counter[str]] = defaultdict(Counter)
+    effects: Counter[tuple[str, str]] = Counter()
     for case in cases:
-        for op, outcome in _outcomes(case):
+        found, done = _replayed(case)
+        for op, outcome in found:
             outcomes[op][outcome] += 1
+        effects.update(done)
     lines += [
         "",
         "## Operations: accepted, and rejected by code (field)",
@@ -277,7 +308,6 @@ def _coverage(cases: Sequence[Case]) -> str:
         counts = outcomes[op]
         rejected = ", ".join(f"{k}: {n}" for k, n in sorted(counts.items()) if k != "accepted")
         lines.append(f"| {op} | {counts['accepted']} | {rejected or '-'} |")
-    effects: Counter[tuple[str, str]] = Counter(e for case in cases for e in _effects(case))
     lines += [
         "",
         "## Epistemic effects: the DEL realisation each accepted operation applied",
@@ -298,15 +328,19 @@ def _coverage(cases: Sequence[Case]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_suite(cases: Sequence[Case]) -> dict[str, str]:
-    """Relative path -> canonical text, for every generated file."""
+def render_suite(
+    cases: Sequence[Case], releases: Sequence[Mapping[str, Any]] = ()
+) -> dict[str, str]:
+    """Relative path -> canonical text, for every generated file (each case's version from
+    the suite's ``releases``, :func:`gcv.conformance.versions.case_versions`)."""
     by_file = _by_file(cases)
     unknown = sorted(set(by_file) - set(DESCRIPTIONS))
     if unknown:
         raise MalformedVectors(f"no description for vector file(s) {unknown}")
     files = {path: dump_vector_file(c, DESCRIPTIONS[path]) for path, c in by_file.items()}
     texts = dict(files)
-    texts["manifest.json"] = _manifest(files, by_file)
+    current = recorded(SUITE_VERSION, cases, schema_hash(resources.files("gcv.spec")))
+    texts["manifest.json"] = _manifest(files, by_file, case_versions(releases, current))
     texts["COVERAGE.md"] = _coverage(cases)
     return texts
 
@@ -356,6 +390,33 @@ def _import_trace(args: argparse.Namespace, directory: Path) -> None:
     path.write_text(dump_vector_file([*existing, case], DESCRIPTIONS[file_of(args.id)]))
 
 
+def _releases(directory: Path) -> list[dict[str, Any]]:
+    """The releases ``directory`` records, else the shipped suite's."""
+    file = directory / RELEASES
+    shipped = default_directory().joinpath(RELEASES)
+    text = file.read_text("utf-8") if file.is_file() else None
+    if text is None and shipped.is_file():
+        text = shipped.read_text("utf-8")
+    return load_releases(text)
+
+
+def _released(releases: Sequence[Mapping[str, Any]], cases: Sequence[Case]) -> str:
+    """``releases.json`` with the suite as generated recorded as released.
+
+    Raises
+    ------
+    MalformedVectors
+        Its version is released with other answers, or is not the bump its changes need.
+    """
+    current = recorded(SUITE_VERSION, cases, schema_hash(resources.files("gcv.spec")))
+    problem = version_problem(releases, current)
+    if problem is not None:
+        raise MalformedVectors(problem)
+    if releases and releases[-1]["suite"] == SUITE_VERSION:
+        return dump_releases(releases)
+    return dump_releases([*releases, current])
+
+
 def _tally_counts(worlds: int) -> dict[str, int]:
     """What spec.transition recomputed, and how much of it lay beyond its bound of ``worlds``
     (recomputed by gcv.spec.epistemic_bits)."""
@@ -395,6 +456,12 @@ def _parser() -> argparse.ArgumentParser:
         help="write the shipped suite into DIR (new or empty) as a bundle for other "
         "languages: the vector files, their schemas, the protocol, a README and a manifest "
         "of SHA-256s",
+    )
+    parser.add_argument(
+        "--release",
+        action="store_true",
+        help=f"record the suite, as generated, as released in {RELEASES} (refused when its "
+        "version is released with other answers, or is not the bump its changes need)",
     )
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     add_quiet_argument(parser)
@@ -464,7 +531,9 @@ def main(argv: list[str]) -> int:
         with oracle.bound(args.spec_worlds, min(conservative, args.spec_worlds)):
             cases = build_suite(directory, args.quiet)
         _check_permanence(directory, cases)
-        texts = render_suite(cases)
+        releases = _releases(directory)
+        texts = render_suite(cases, releases)
+        released = _released(releases, cases) if args.release else None
     except (GcvError, CaseError, OSError) as error:
         print(f"gcv vectors: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -496,6 +565,10 @@ def main(argv: list[str]) -> int:
         file = directory / path
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(text, encoding="utf-8")
+    if released is not None:
+        (directory / RELEASES).write_text(released, encoding="utf-8")
+        if not args.json:
+            print(f"suite {SUITE_VERSION} recorded as released in {directory / RELEASES}")
     if not (directory / SCHEMA).is_file():
         (directory / SCHEMA).write_bytes(default_directory().joinpath(SCHEMA).read_bytes())
     removed = _stale(directory, texts)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from gcv.conformance.protocol import PROTOCOL, response_problem
+from gcv.conformance.stopping import checkpoint
 from gcv.conformance.vectors import SUITE_VERSION
 from gcv.jsoninput import parse_json
 from gcv.reference.errors import GcvError
@@ -337,6 +338,7 @@ class Implementation:
         Fault
             ``TimedOut``, ``Crashed`` or ``Garbage``; the process has then been killed.
         """
+        checkpoint()  # a signal caught on the way still stops the run here
         process = self._process
         if process is None or process.poll() is not None:
             raise Crashed("the implementation is not running")

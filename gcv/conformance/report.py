@@ -119,16 +119,11 @@ class CaseResult:
     failed_steps: tuple[int, ...] = ()
     """Every step whose answer differed (the case runs to its end)."""
     paper_failed_steps: tuple[int, ...] = ()
-    """Those of them in the paper profile: the papers alone decide their outcome."""
-    differing_choices: tuple[str, ...] = ()
-    """The reference's choices that explain the differing steps (spec/normative.md's ids):
-    those whose alternative, made alone, answers some differing step as the implementation
-    did (the vectors' ``alternatives``)."""
-    unexplained_steps: tuple[int, ...] = ()
-    """Differing reference-profile steps whose answer no one choice's alternative gives."""
-    candidate_choices: tuple[str, ...] = ()
-    """For those steps, the choices whose alternative alone changes them (else the choices
-    they rest on): some of these, made together, may explain them."""
+    """Those of them that fail the paper profile: no alternative of the reference's choices,
+    alone or with others, gives their answer (a step of the paper profile has none)."""
+    explanations: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()
+    """Each differing step some alternatives explain: its number, and the smallest sets of
+    readings (spec/normative.md's clause ids) whose answers give its answer."""
     paper_steps: int = 0
     """How many steps run are in the paper profile."""
     known_failed_steps: tuple[int, ...] = ()
@@ -137,9 +132,18 @@ class CaseResult:
     """Steps listed as known failures that agreed (the case is ``xpass``, unless another
     step differs)."""
 
+    def blamed(
+        self, blame: Mapping[int, tuple[str, ...]] | None = None
+    ) -> dict[int, tuple[str, ...]]:
+        """The readings each explained step is put down to: ``blame``'s, else each step's
+        first smallest explanation."""
+        if blame is not None:
+            return dict(blame)
+        return {step: found[0] for step, found in self.explanations}
+
     def fails(self, profile: str) -> bool:
         """Whether the case fails under ``profile``: ``reference``, any differing step or an
-        error; ``paper``, a differing step of the paper profile or an error."""
+        error; ``paper``, a differing step no alternative explains, or an error."""
         if self.status == "error":
             return True
         if self.status != "fail":
@@ -147,18 +151,22 @@ class CaseResult:
         return profile == "reference" or bool(self.paper_failed_steps)
 
     def only_on_choices(self, profile: str) -> bool:
-        """Whether the case differs, but only on steps the ``profile`` does not judge: in
-        the paper profile, a failure whose differing steps all rest on the reference's
-        choices."""
+        """Whether the case differs, but only on steps the ``profile`` does not fail: in the
+        paper profile, a failure whose differing steps the reference's alternatives all
+        explain."""
         return self.status == "fail" and not self.fails(profile)
 
-    def describe(self, profile: str = "reference") -> list[str]:
-        """The details shown for a case that did not pass (judged under ``profile``)."""
+    def describe(
+        self, profile: str = "reference", blame: Mapping[int, tuple[str, ...]] | None = None
+    ) -> list[str]:
+        """The details shown for a case that did not pass (judged under ``profile``; ``blame``:
+        the readings each explained step is put down to, :meth:`RunReport.blame`, by default
+        the first smallest set of each)."""
         where = f"  [{', '.join(self.statements)}]" if self.statements else ""
         heading = "CHOICE" if self.only_on_choices(profile) else f"{self.status.upper():5}"
         lines = [f"{heading} {self.id}{where}"]
         if self.only_on_choices(profile):
-            lines.append("  differs only on steps that rest on the reference's choices")
+            lines.append("  differs only where the reference's alternatives explain the answer")
         if self.reason:
             lines.append(f"  reason:   {self.reason}")
         if self.step is not None:
@@ -167,21 +175,18 @@ class CaseResult:
             lines.append(f"  differing steps: {_some([str(n) for n in self.failed_steps])}")
         if self.status == "fail":
             paper = _some([str(n) for n in self.paper_failed_steps]) or "none"
-            lines.append(f"  paper-profile steps differing: {paper}")
+            lines.append(f"  steps no alternative explains (they fail the paper profile): {paper}")
         if self.known_failed_steps:
             known = _some([str(n) for n in self.known_failed_steps])
             lines.append(f"  known failing steps (not counted): {known}")
         if self.known_passing_steps:
             known = _some([str(n) for n in self.known_passing_steps])
             lines.append(f"  steps listed as known failures that pass: {known}")
-        if self.differing_choices:
-            explained = ", ".join(self.differing_choices)
-            lines.append(f"  explained by the alternatives to: {explained}")
-        if self.unexplained_steps:
-            unexplained = _some([str(n) for n in self.unexplained_steps])
-            lines.append(f"  steps no one choice's alternative explains: {unexplained}")
-            candidates = ", ".join(self.candidate_choices)
-            lines.append(f"  they rest on the choices (together, perhaps): {candidates}")
+        chosen = self.blamed(blame)
+        for readings, steps in _by_readings(chosen).items():
+            shown = _some([str(n) for n in steps])
+            names = " + ".join(readings)
+            lines.append(f"  explained by the alternatives to {names}: steps {shown}")
         if self.request is not None:
             lines.append(f"  request:  {json.dumps(self.request)}")
         if self.response is not None:
@@ -199,11 +204,43 @@ class CaseResult:
         return lines
 
 
+def _by_readings(chosen: Mapping[int, tuple[str, ...]]) -> dict[tuple[str, ...], list[int]]:
+    grouped: dict[tuple[str, ...], list[int]] = {}
+    for step, readings in sorted(chosen.items()):
+        grouped.setdefault(readings, []).append(step)
+    return grouped
+
+
+def _blamed_readings(chosen: Mapping[int, tuple[str, ...]]) -> list[str]:
+    return sorted({reading for readings in chosen.values() for reading in readings})
+
+
+def choose_blame(
+    options: Sequence[tuple[Any, tuple[tuple[str, ...], ...]]],
+) -> dict[Any, tuple[str, ...]]:
+    """One explanation for each differing step, from its smallest ones (``options``: key and
+    explanations), so that together they name as few readings as can be found: a step with one
+    explanation takes it, then each other step, fewest explanations first, takes one already
+    named whole if it can, else the one naming fewest new readings.
+
+    >>> choose_blame([("s1", (("x",), ("y",))), ("s2", (("x",),))])
+    {'s2': ('x',), 's1': ('x',)}
+    """
+    named: set[str] = set()
+    chosen: dict[Any, tuple[str, ...]] = {}
+    for key, found in sorted(options, key=lambda item: len(item[1])):
+        best = min(found, key=lambda readings: (len(set(readings) - named), readings))
+        chosen[key] = best
+        named |= set(best)
+    return chosen
+
+
 @dataclass(frozen=True, slots=True)
 class FuzzFinding:
-    """A distinct difference differential fuzzing found, shrunk: the seed of the round
-    that found it, the minimal trace, and its key (the clause and shape of what differed,
-    :func:`gcv.conformance.fuzz.finding_key`)."""
+    """A distinct cause of difference differential fuzzing found: the seed of the round
+    that first found it, its shortest shrunk trace, its cause (``key``: the kind of
+    difference and the clauses or choices behind it), the keys of the differences it
+    was met as (:func:`gcv.conformance.fuzz.finding_key`), and how many times it was met."""
 
     seed: int
     examples: int
@@ -211,6 +248,8 @@ class FuzzFinding:
     trace: Sequence[Mapping[str, Any]] = ()
     saved_as: str = ""
     key: str = ""
+    keys: tuple[str, ...] = ()
+    count: int = 1
 
 
 @dataclass(slots=True)
@@ -293,22 +332,31 @@ class RunReport:
             bad += sum(bool(r.known_passing_steps) or r.status == "xpass" for r in self.results)
         return bad == 0 and not self.fuzz_findings
 
+    def blame(self) -> dict[str, dict[int, tuple[str, ...]]]:
+        """The readings each explained differing step is put down to, by case and step
+        (:func:`choose_blame` over the whole run: one implementation, one set of choices)."""
+        options = [((r.id, step), found) for r in self.results for step, found in r.explanations]
+        chosen: dict[str, dict[int, tuple[str, ...]]] = {}
+        for (case, step), readings in choose_blame(options).items():
+            chosen.setdefault(case, {})[step] = readings
+        return chosen
+
     def profiles(self) -> dict[str, Any]:
-        """Steps run and steps differing in each profile, and the reference's choices the
-        implementation differs on, by id, with how many differing steps depend on each."""
-        run = self.steps
-        paper_run = sum(r.paper_steps for r in self.results)
-        differing = sum(len(r.failed_steps) for r in self.results)
-        paper_differing = sum(len(r.paper_failed_steps) for r in self.results)
-        choices: Counter[str] = Counter(c for r in self.results for c in r.differing_choices)
-        unexplained = sum(len(r.unexplained_steps) for r in self.results)
-        candidates: Counter[str] = Counter(c for r in self.results for c in r.candidate_choices)
+        """Steps run in each profile, the steps failing the paper profile (differing, and
+        explained by no alternative) and those differing at all, and the readings the
+        differing steps are put down to, by name, with how many cases show each."""
+        blame = self.blame()
+        named = Counter(r for steps in blame.values() for r in _blamed_readings(steps))
         return {
-            "paper": {"steps": paper_run, "differing": paper_differing},
-            "reference": {"steps": run, "differing": differing},
-            "differing_choices": dict(sorted(choices.items())),
-            "unexplained_steps": unexplained,
-            "candidate_choices": dict(sorted(candidates.items())),
+            "paper": {
+                "steps": sum(r.paper_steps for r in self.results),
+                "differing": sum(len(r.paper_failed_steps) for r in self.results),
+            },
+            "reference": {
+                "steps": self.steps,
+                "differing": sum(len(r.failed_steps) for r in self.results),
+            },
+            "differing_choices": dict(sorted(named.items())),
             "only_on_choices": sum(r.only_on_choices(self.profile) for r in self.results),
         }
 
@@ -327,6 +375,7 @@ class RunReport:
         if self.fuzz_examples:
             return "\n".join([*lines, "", *self._fuzz_text()]) + "\n"
         lines += [f"suite {self.suite} ({self._identity()}): {self.selected} cases selected", ""]
+        blame = self.blame()
         for result in self.results:
             if result.status == "pass":
                 if verbose:
@@ -336,7 +385,7 @@ class RunReport:
             elif result.status in ("skip", "xfail", "xpass") and not verbose:
                 lines.append(f"{result.status.upper():5} {result.id}: {result.reason}")
             else:
-                lines += [*result.describe(self.profile), ""]
+                lines += [*result.describe(self.profile, blame.get(result.id, {})), ""]
         lines += [f"note: {note}" for note in self.notes]
         if self.stopped:
             lines.append(f"stopped: {self.stopped}")
@@ -344,19 +393,13 @@ class RunReport:
         profiles = self.profiles()
         paper, full = profiles["paper"], profiles["reference"]
         lines.append(
-            f"paper profile: {paper['differing']} of {paper['steps']} steps differ; "
-            f"reference profile: {full['differing']} of {full['steps']} steps differ"
+            f"paper profile: {paper['differing']} differing steps no alternative explains "
+            f"({paper['steps']} steps run are in the profile); reference profile: "
+            f"{full['differing']} of {full['steps']} steps differ"
         )
         if profiles["differing_choices"]:
             named = [f"{c} ({n} cases)" for c, n in profiles["differing_choices"].items()]
             lines.append(f"differs from the reference's choices on: {_some(named)}")
-        if profiles["unexplained_steps"]:
-            lines.append(
-                f"{profiles['unexplained_steps']} differing steps of the reference profile "
-                "are explained by no one choice's alternative"
-            )
-            named = [f"{c} ({n} cases)" for c, n in profiles["candidate_choices"].items()]
-            lines.append(f"  they rest on the choices (together, perhaps): {_some(named)}")
         if profiles["only_on_choices"]:
             lines.append(
                 f"{profiles['only_on_choices']} cases differ only on the reference's choices "
@@ -400,8 +443,11 @@ class RunReport:
         ]
         for number, finding in enumerate(self.fuzz_findings, start=1):
             lines.append(
-                f"finding {number}: {finding.key} (round seed {finding.seed}); shrunk trace:"
+                f"finding {number}: {finding.key}, met {finding.count} times "
+                f"(round seed {finding.seed}); shortest shrunk trace:"
             )
+            if len(finding.keys) > 1:
+                lines.append(f"  met as: {'; '.join(finding.keys)}")
             lines += [f"  {json.dumps(request)}" for request in finding.trace]
             lines += finding.mismatch.describe()
             if finding.saved_as:
@@ -428,6 +474,7 @@ class RunReport:
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data."""
+        blame = self.blame()
         data: dict[str, Any] = {
             "implementation": dict(self.implementation),
             "suite": self.suite,
@@ -445,7 +492,10 @@ class RunReport:
             "unsupported": dict(self.unsupported),
             "not_run": dict(self.not_run),
             "notes": self.notes,
-            "results": [asdict(r) for r in self.results],
+            "results": [
+                asdict(r) | {"differing_choices": _blamed_readings(blame.get(r.id, {}))}
+                for r in self.results
+            ],
         }
         if self.fuzz_examples:
             data["fuzz"] = {
@@ -461,6 +511,8 @@ class RunReport:
                 "findings": [
                     {
                         "key": f.key,
+                        "keys": list(f.keys),
+                        "count": f.count,
                         "seed": f.seed,
                         "mismatch": asdict(f.mismatch),
                         "trace": list(f.trace),
@@ -500,6 +552,7 @@ class RunReport:
     def junit(self) -> str:
         """The report as JUnit XML: one testsuite per vector file, one testcase per case."""
         counts = self.counts
+        blame = self.blame()
         unusable = int(bool(self.unusable))  # then a handshake testcase holds the error
         fuzzed = max(len(self.fuzz_findings), 1) if self.fuzz_examples else 0
         root = ET.Element(
@@ -531,7 +584,7 @@ class RunReport:
                 name=result.id.split("/", 2)[2],
                 time=f"{result.seconds:.3f}",
             )
-            detail = _xml("\n".join(result.describe(self.profile)))
+            detail = _xml("\n".join(result.describe(self.profile, blame.get(result.id, {}))))
             reason = _xml(result.reason)
             match result.status:
                 case "fail" if result.only_on_choices(self.profile):

@@ -11,10 +11,10 @@ implementation is killed, reported, restarted, and the run goes on.
 Exit codes (fixed; never a count):
 
 - 0: conforms: under the profile chosen (``--profile``, default ``paper``) no
-  selected case failed: in the ``paper`` profile no step the papers alone decide
-  differed (a step that depends on a choice of the reference may differ, and the
-  report names those choices by id); in the ``reference`` profile no step differed;
-  fuzzing (if asked) found no difference;
+  selected case failed: in the ``paper`` profile every step that differed is explained by
+  the reference's paper-compatible alternatives, alone or together (the report names them
+  by id); in the ``reference`` profile no step differed; fuzzing (if asked) found no
+  difference;
 - 1: does not conform: a case failed under the profile or errored, fuzzing found
   a difference, or (``--strict``) a known failure now passes;
 - 2: bad input: a bad option, an unreadable vector or known-failures file, a
@@ -35,16 +35,13 @@ outright leaves them valid and holding the cases that finished.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import fnmatch
 import importlib.util
 import json
 import os
 import re
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -57,6 +54,7 @@ from gcv.conformance.compare import check, show_expected
 from gcv.conformance.process import DeadlinePassed, Fault, Implementation, TimedOut
 from gcv.conformance.protocol import CASE_FEATURES, feature_of
 from gcv.conformance.report import NOT_REACHED, CaseResult, RunReport, quoted, quoted_text
+from gcv.conformance.stopping import Interrupted, cleaning_up, event, stopped_by_signals
 from gcv.conformance.vectors import SUITE_VERSION, Case, Step, Suite, open_suite
 from gcv.errors import Unsupported
 from gcv.hints import install_hint
@@ -98,16 +96,6 @@ MAX_TIMEOUTS = 3
 
 UPDATE_SECONDS = 0.5
 """The longest a finished case waits to reach the report files while the run moves fast."""
-
-
-class Interrupted(BaseException):
-    """The runner was sent SIGTERM or SIGINT (a ``BaseException``, as ``KeyboardInterrupt``
-    is, so that no ``except Exception`` on the way, Hypothesis's included, takes it for a
-    failure)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,9 +189,10 @@ class _Outcome:
     """The kind of the fault that ended the case, if one did."""
     unsupported_at: int | None = None
     """The step answered ``unsupported`` (0: ``start``), if one was."""
-    failed: tuple[tuple[int, Step, tuple[str, ...]], ...] = ()
+    failed: tuple[tuple[int, Step, list[tuple[str, ...]]], ...] = ()
     """Every step whose answer differed, by number (a difference does not stop the case),
-    with the choices whose alternative alone gives its answer (:meth:`Step.explained_by`)."""
+    with the smallest sets of readings whose answers give its answer
+    (:meth:`Step.explained_by`; none: it fails the paper profile)."""
     paper_steps: int = 0
     """How many of the steps sent are in the paper profile."""
 
@@ -212,16 +201,16 @@ def _run_steps(
     impl: Implementation, case: Case, features: frozenset[str], listed: frozenset[int]
 ) -> _Outcome:
     """Every step of ``case``: a step whose answer differs is recorded and the case goes on,
-    so that later steps are judged too (whether a later difference follows from an earlier
-    one, the steps' ``choices`` say: a step that depends on no choice is judged by the
-    papers alone).  The first differing step not ``listed`` as a known failure is the one
-    shown."""
+    so that later steps are judged too (whether a later difference is explained by the
+    reference's alternatives, each step's ``alternatives`` say).  The step shown is the first
+    that no alternative explains, else the first that differs, each not ``listed`` as a
+    known failure if one is not."""
     start = case.start()
     sent = skipped = 0
     request: dict[str, Any] = start
-    first: _Outcome | None = None
-    first_listed: _Outcome | None = None
-    failed: list[tuple[int, Step, tuple[str, ...]]] = []
+    # The step shown: by rank, unlisted before listed, unexplained before explained.
+    shown: dict[tuple[bool, bool], _Outcome] = {}
+    failed: list[tuple[int, Step, list[tuple[str, ...]]]] = []
     try:
         response = impl.request(start)
         if not response["ok"]:
@@ -249,23 +238,22 @@ def _run_steps(
             if impl.deadline is not None and time.monotonic() >= impl.deadline:
                 raise DeadlinePassed("the run's deadline passed while comparing answers")
             if mismatch is not None:
-                failed.append((number, step, step.explained_by(response)))
-                shown = first_listed if number in listed else first
-                shown = shown or _Outcome(
-                    "fail",
-                    mismatch.reason,
-                    number,
-                    request,
-                    response,
-                    mismatch.expected,
-                    mismatch.got,
-                    mismatch.diff,
-                    sent=impl.last_request,
+                explained = step.explained_by(response)
+                failed.append((number, step, explained))
+                shown.setdefault(
+                    (number in listed, bool(explained)),
+                    _Outcome(
+                        "fail",
+                        mismatch.reason,
+                        number,
+                        request,
+                        response,
+                        mismatch.expected,
+                        mismatch.got,
+                        mismatch.diff,
+                        sent=impl.last_request,
+                    ),
                 )
-                if number in listed:
-                    first_listed = shown
-                else:
-                    first = shown
     except DeadlinePassed as fault:
         reason = f"not finished: {fault}"
         return _Outcome("skip", reason, steps_run=sent - skipped, fault=fault.kind)
@@ -288,7 +276,7 @@ def _run_steps(
         step.profile == "paper" and feature_of(step.request) in features for step in case.steps
     )
     return dataclasses.replace(
-        first or first_listed or _Outcome("pass"),
+        shown[min(shown)] if shown else _Outcome("pass"),
         failed=tuple(failed),
         steps_run=sent - skipped,
         steps_skipped=skipped,
@@ -366,8 +354,6 @@ def runnable(case: Case, features: frozenset[str]) -> bool:
 
 
 def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseResult:
-    # Differing steps that rest on choices but whose answer no one alternative gives.
-    unexplained = [(n, s, b) for n, s, b in outcome.failed if s.profile == "reference" and not b]
     return CaseResult(
         id=case.id,
         status=outcome.status,
@@ -385,11 +371,10 @@ def _result(case: Case, outcome: _Outcome, stderr: str, seconds: float) -> CaseR
         stderr=stderr,
         seconds=seconds,
         failed_steps=tuple(number for number, _, _ in outcome.failed),
-        paper_failed_steps=tuple(n for n, step, _ in outcome.failed if step.profile == "paper"),
-        differing_choices=tuple(sorted({c for _, _, blamed in outcome.failed for c in blamed})),
-        unexplained_steps=tuple(n for n, step, blamed in unexplained),
-        candidate_choices=tuple(
-            sorted({c for _, step, _ in unexplained for c in step.alternatives or step.choices})
+        # Whatever the step's profile: an answer no alternative gives is the papers' to judge.
+        paper_failed_steps=tuple(n for n, _, explained in outcome.failed if not explained),
+        explanations=tuple(
+            (n, tuple(explained)) for n, _, explained in outcome.failed if explained
         ),
         paper_steps=outcome.paper_steps,
     )
@@ -420,6 +405,7 @@ def _known_steps(result: CaseResult, listed: frozenset[int]) -> CaseResult:
     kept = {
         "failed_steps": unexpected,
         "paper_failed_steps": tuple(n for n in result.paper_failed_steps if n not in listed),
+        "explanations": tuple(e for e in result.explanations if e[0] not in listed),
         "known_failed_steps": excused,
         "known_passing_steps": passing,
     }
@@ -470,6 +456,7 @@ def run_cases(
         if impl.deadline is not None and time.monotonic() >= impl.deadline:
             report.stopped = "the run's deadline passed"
             break
+        event(f"case {case.id}")
         result, outcome = driver.run(case, known)
         report.results.append(result)
         report.seconds = time.perf_counter() - started
@@ -718,27 +705,6 @@ class _ReportFiles:
                 sys.stdout.write(text)
 
 
-@contextlib.contextmanager
-def _interrupted_by_signals() -> Iterator[None]:
-    """SIGTERM and SIGINT raise :class:`Interrupted` (in the main thread), once: while the
-    runner ends the implementation and writes its reports, further ones are ignored."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        for name in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(name, signal.SIG_IGN)
-        raise Interrupted(signum)
-
-    previous = {name: signal.signal(name, stop) for name in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        yield
-    finally:
-        for name, handler in previous.items():
-            signal.signal(name, handler)
-
-
 def _cases(args: argparse.Namespace) -> tuple[Suite, list[Case], KnownFailures]:
     directory = None if args.vectors is None else Path(args.vectors)
     if directory is not None and not directory.is_dir():
@@ -801,6 +767,7 @@ def _conform(
         return report
     assert impl.handshake is not None, "started"
     report.implementation = dict(impl.handshake.raw)
+    event("handshake")
     try:
         if args.fuzz is not None and "core" not in impl.handshake.features:
             report.unusable = "fuzzing needs the core feature, which is not declared"
@@ -839,7 +806,18 @@ def _conform(
 
 
 def main(argv: list[str]) -> int:
-    """Run ``gcv conform``."""
+    """Run ``gcv conform``.  A signal stops it wherever it is, its set-up included: before
+    the run begins, nothing is reported but the exit code."""
+    with stopped_by_signals():
+        try:
+            return _main(argv)
+        except Interrupted as stop:
+            cleaning_up()
+            print(f"gcv conform: interrupted by {stop} before the run began", file=sys.stderr)
+            return 128 + stop.signum
+
+
+def _main(argv: list[str]) -> int:
     options, command = _split(argv)
     parser = _parser()
     try:
@@ -848,6 +826,7 @@ def main(argv: list[str]) -> int:
         if stop.code != 0 and not command:
             print("gcv conform: the implementation's command goes after --", file=sys.stderr)
         return EXIT_OK if stop.code == 0 else EXIT_BAD_INPUT
+    event("options")
     if not command:
         return _fail_early("give the implementation's command after --", EXIT_BAD_INPUT)
     suite: Suite | None = None
@@ -864,6 +843,7 @@ def main(argv: list[str]) -> int:
         return _fail_early(
             f"--fuzz needs Hypothesis: {install_hint('conformance')}", EXIT_BAD_INPUT
         )
+    event("suite")
     impl = Implementation(command, timeout=args.timeout, start_timeout=args.start_timeout)
     if args.deadline is not None:
         impl.deadline = time.monotonic() + args.deadline
@@ -879,17 +859,18 @@ def main(argv: list[str]) -> int:
         files.update(report)  # a report exists from the start, and its paths are writable
     except OSError as error:
         return _fail_early(f"cannot write the report: {error}", EXIT_BAD_INPUT)
-    with _interrupted_by_signals():
-        try:
-            report = _conform(args, impl, report, cases, known, files)
-            code = _exit_code(report, args.strict, args.profile)
-        except Interrupted as stop:
-            impl.kill()
-            # The report as it last stood (a fuzzing run's holds its findings so far).
-            report = files.latest or report
-            report.stopped = f"interrupted by {stop}"
-            features = impl.handshake.features if impl.handshake else frozenset()
-            _close_report(report, cases, features)
-            code = 128 + stop.signum
-        files.finish(report, args.verbose)
+    try:
+        event("report")
+        report = _conform(args, impl, report, cases, known, files)
+        code = _exit_code(report, args.strict, args.profile)
+    except Interrupted as stop:
+        cleaning_up()
+        impl.kill()
+        # The report as it last stood (a fuzzing run's holds its findings so far).
+        report = files.latest or report
+        report.stopped = f"interrupted by {stop}"
+        features = impl.handshake.features if impl.handshake else frozenset()
+        _close_report(report, cases, features)
+        code = 128 + stop.signum
+    files.finish(report, args.verbose)
     return code

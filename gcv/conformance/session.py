@@ -134,15 +134,16 @@ class Session:
         "every answer is a gcv-conform/1 response to the request (response.schema.json)",
         enabled=icontract.SLOW,
     )
-    def handle(self, request: object) -> dict[str, Any]:
+    def handle(self, request: object, *, valid: bool = False) -> dict[str, Any]:
         """Answer one request (already parsed from JSON).
 
-        A request that is not a ``gcv-conform/1`` message gets ``malformed-request``;
+        A request that is not a ``gcv-conform/1`` message gets ``malformed-request``
+        (unless the caller knows it ``valid``: a vector's, checked when it was loaded);
         a rejected turn or a query about an unknown record gets the verifier's
         error, and the conversation is left exactly as it was.
         """
         request_id = _echoed_id(request)
-        found = request_problem(request)
+        found = None if valid else request_problem(request)
         if found is not None:
             return error_response(request_id, MalformedRequest(found))
         assert isinstance(request, Mapping), "the schema requires an object"
@@ -192,13 +193,16 @@ class Session:
         """Apply an ``apply`` request's turn (a stored session also logs it)."""
         return verifier.apply_turn(turn)
 
-    def expect(self, request: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Answer ``request`` (a step's request, with an id) and give the expectation it fixes.
+    def expect(
+        self, request: Mapping[str, Any], *, valid: bool = False
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Answer ``request`` (a step's request, with an id; ``valid``: see :meth:`handle`)
+        and give the expectation it fixes.
 
         For an ungrounded Verify the expectation lists every member of
         Dep*(record) outside S_t, since any of them is a valid witness.
         """
-        response = self.handle(request)
+        response = self.handle(request, valid=valid)
         witnesses: tuple[str, ...] = ()
         is_verify = request["cmd"] == "query" and request["query"] == "verify"
         if is_verify and response["ok"] and not response["result"]["grounded"]:

@@ -76,15 +76,43 @@ def smoke_cases(cases: Sequence[Case], features: frozenset[str]) -> list[SmokeCh
     return checks
 
 
+def _step_name(case: Case, number: int | None) -> str:
+    """What step ``number`` of ``case`` asks, in a few words (0 or None: the start).
+
+    >>> from gcv.conformance.vectors import Case, Step
+    >>> c = Case("x/y/z", "", (), ("core",), (), "2.0.0", {}, ("a",), (),
+    ...          (Step({"cmd": "query", "query": "affected_star", "record": "o1"}, {}),))
+    >>> _step_name(c, 1)
+    'query affected_star record o1'
+    """
+    if not number:
+        return "start"
+    request = case.steps[number - 1].request
+    if request["cmd"] == "apply":
+        written = ", ".join(
+            f"{op['op']} {op.get('id', op.get('target', op.get('atom', '')))}".strip()
+            for op in request["operations"]
+        )
+        return f"apply by {request['speaker']}: {written}"
+    asked = [f"{k} {request[k]}" for k in ("record", "agent", "atom", "formula") if k in request]
+    return " ".join([f"query {request['query']}", *asked])
+
+
 def _judged(check: SmokeCheck, result: CaseResult) -> tuple[bool, list[str]]:
     """Whether the check passed, and its lines."""
-    assert check.case is not None, "only a chosen case is run"
-    where = f"{check.feature}: {check.case.id} ({len(check.case.steps)} steps)"
+    case = check.case
+    assert case is not None, "only a chosen case is run"
+    where = f"{check.feature}: {case.id} ({len(case.steps)} steps)"
     if result.fails("paper"):
-        # The failure as gcv conform shows it: step, request, answer, expectation, stderr.
-        return False, [f"  FAIL  {where}", *(f"      {line}" for line in result.describe()[1:])]
+        # The step that differed, named by what it asks; then the failure as gcv conform
+        # shows it: step, request, answer, expectation, stderr.
+        number = result.paper_failed_steps[0] if result.paper_failed_steps else result.step
+        failed = f"step {number} ({_step_name(case, number)}) of {case.id}"
+        lines = [f"  FAIL  {check.feature}: {failed}"]
+        return False, lines + [f"      {line}" for line in result.describe()[1:]]
     if result.status == "fail":
-        choices = ", ".join(result.differing_choices) or "-"
+        named = {reading for found in result.blamed().values() for reading in found}
+        choices = ", ".join(sorted(named)) or "-"
         return True, [f"  ok    {where}; differs only on the reference's choices: {choices}"]
     if result.status == "skip":
         return True, [f"  skip  {where}: {result.reason}"]

@@ -22,7 +22,7 @@ from typing import Any
 
 import icontract
 
-from gcv.conformance.compare import check
+from gcv.conformance.compare import explanations
 from gcv.conformance.protocol import PROTOCOL, schema_problem
 from gcv.conformance.statements import (
     A1,
@@ -54,16 +54,20 @@ from gcv.errors import MalformedVectors, ManifestMismatch
 from gcv.jsoninput import parse_json, read_bounded
 
 __all__ = [
+    "ANSWER_PROFILE_SUITE_VERSION",
     "EPISTEMIC_SUITE_VERSION",
     "FIRST_SUITE_VERSION",
     "FORMAT",
     "MANIFEST",
     "MAX_VECTOR_BYTES",
+    "PROFILED_SUITE_VERSION",
     "STATEMENTS",
     "SUITE_VERSION",
     "Case",
     "Step",
     "Suite",
+    "combination_key",
+    "combination_of",
     "default_directory",
     "dump_vector_file",
     "file_of",
@@ -71,6 +75,21 @@ __all__ = [
     "load_vector_file",
     "open_suite",
 ]
+
+
+def combination_key(readings: Iterable[str]) -> str:
+    """The key a combination of readings has in a step's ``alternatives``: their names,
+    sorted, joined by ``+``.
+
+    >>> combination_key(["turn.numbering", "T3.hypothesize.no-commitment"])
+    'T3.hypothesize.no-commitment+turn.numbering'
+    """
+    return "+".join(sorted(readings))
+
+
+def combination_of(key: str) -> tuple[str, ...]:
+    """The readings a key of ``alternatives`` combines."""
+    return tuple(key.split("+"))
 
 
 def has_unique_ids(cases: Sequence[Any]) -> bool:
@@ -89,12 +108,17 @@ MANIFEST = "manifest.json"
 """The file, at the top of a vectors directory, that lists every vector file with its SHA-256."""
 MAX_VECTOR_BYTES = 64 * 1024 * 1024
 """The largest vector file read (as a trace: spec/normative.md, "Input bounds")."""
-SUITE_VERSION = "1.2.0"
+SUITE_VERSION = "2.0.0"
 """The suite version: the major number follows the protocol, the minor grows with new cases."""
 
 FIRST_SUITE_VERSION = "1.0.0"
 EPISTEMIC_SUITE_VERSION = "1.1.0"
 """The version that added the epistemic layer's cases."""
+PROFILED_SUITE_VERSION = "1.2.0"
+"""The version that tagged each step with its choices, and added the cases that catch every
+paper clause."""
+ANSWER_PROFILE_SUITE_VERSION = "2.0.0"
+"""The version whose paper profile is decided by the answers under the alternatives."""
 """The version of the first suite (the core cases); a case added later states its own
 ``added_in`` (1.1.0: the epistemic layer; 1.2.0 tags each step with the choices it
 depends on)."""
@@ -132,13 +156,12 @@ STATEMENTS: tuple[str, ...] = (
 class Step:
     """A request (without its id) and the outcome the reference gives.
 
-    ``choices`` are the chosen clauses of ``spec/transition.py`` the expected outcome
-    depends on (the step's own turn's, and those of earlier turns whose alternative could
-    change what the step reads).  A step with none belongs to the ``paper`` profile: the
-    papers alone determine its outcome; the others to the ``reference`` profile.
-    ``alternatives`` maps each of those choices whose alternative, made alone from the
-    case's start, answers this step otherwise to that answer's expectation: a differing
-    answer one of them accepts is explained by that choice.
+    ``alternatives`` maps each combination of the reference's alternative readings that
+    answers this step otherwise (its key, :func:`combination_key`) to that answer's
+    expectation.  A step none answers otherwise belongs to the ``paper`` profile: every
+    paper-compatible reading the suite knows gives its answer; the others to the
+    ``reference`` profile.  ``choices`` are the chosen clauses of ``spec/transition.py`` the
+    step's turn and those before it exercised on the reference's path: information only.
     """
 
     request: Mapping[str, Any]
@@ -147,15 +170,15 @@ class Step:
     choices: tuple[str, ...] = ()
     alternatives: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
-    def explained_by(self, response: Mapping[str, Any]) -> tuple[str, ...]:
-        """The choices whose alternative alone answers this step as ``response`` does."""
-        alternatives = self.alternatives.items()
-        return tuple(sorted(c for c, e in alternatives if check(self.request, e, response) is None))
+    def explained_by(self, response: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        """The smallest sets of readings whose answers give ``response`` (empty: none does),
+        :func:`gcv.conformance.compare.explanations`."""
+        return explanations(self.request, self.expect, self.alternatives, response)
 
     @property
     def profile(self) -> str:
-        """``paper`` when no choice decides the step's outcome, else ``reference``."""
-        return "reference" if self.choices else "paper"
+        """``paper`` when no alternative answers the step otherwise, else ``reference``."""
+        return "reference" if self.alternatives else "paper"
 
     def to_json(self) -> dict[str, Any]:
         """The step's JSON object."""

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Annotated, ClassVar
 
 import gcv.reference.rules.form as form
-import gcv.reference.rules.shared as shared
 from gcv.reference.depmap import DependencyMap, StateView
 from gcv.reference.epistemic.abduction import queue_question
 from gcv.reference.epistemic.effects import EpistemicState
@@ -48,10 +47,9 @@ class Question:
 def preconditions(
     op: Question, view: StateView, speaker: AgentId, row: Row
 ) -> PreconditionViolation | None:
-    """The first clause of Table 3 ``op`` breaks in ``view``, or ``None``."""
-    # T3.question.registers-record: the issue's id is not a record's, so the problems it
-    # queues name an unambiguous source.
-    return shared.new_record(view, "id", op.id)
+    """The first clause of Table 3 ``op`` breaks in ``view``: none.  T3.question.issue-ids-apart:
+    the id names an issue, which is not a record (B.3 T1), so it is checked against nothing."""
+    return None
 
 
 def effect(op: Question, dmap: DependencyMap, speaker: AgentId, row: Row) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from gcv.conformance.bundle import SOURCE_NOTE
 from gcv.conformance.generate import main as vectors_main
 from gcv.conformance.runner import EXIT_BAD_INPUT, EXIT_OK
 from tests.conformance.helpers import EXAMPLES, SERVE, conform
@@ -46,8 +47,11 @@ def test_the_bundle_is_the_shipped_suite_with_its_schemas_and_protocol(bundle: P
     examples = {"examples/adapter.py", "examples/adapter.js"}
     written = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file()}
     assert written == shipped | documents | examples | {"README.md", "manifest.json"}
-    for path in shipped | documents:
+    for path in shipped | documents - {"normative.md"}:
         assert (bundle / path).read_bytes() == (SPEC / path).read_bytes(), path
+    # normative.md alone gains the note that the source paths it names are not shipped.
+    title, rest = (SPEC / "normative.md").read_text("utf-8").split("\n", 1)
+    assert (bundle / "normative.md").read_text("utf-8") == f"{title}\n\n{SOURCE_NOTE}\n{rest}"
     for path in examples:
         assert (bundle / path).read_bytes() == (EXAMPLES / Path(path).name).read_bytes(), path
 
@@ -85,6 +89,25 @@ def test_no_link_in_the_bundle_leads_out_of_it(bundle: Path, tmp_path: Path) -> 
         "protocol/protocol.md: nowhere.md#x",
         "protocol/protocol.md: https://example.org",
     ]
+
+
+# A file path (a case id such as ``proofs/lemma-2.1-...`` names no file: no extension).
+_SOURCE_PATH = re.compile(r"\b(?:docs|tests|gcv|reference|proofs)/[\w./-]*\.(?:md|py|json|lean)\b")
+
+
+def test_no_document_points_out_of_the_bundle_unsaid(bundle: Path) -> None:
+    """A path to a file the bundle does not hold appears only in normative.md, whose note
+    says those are the source repository's; the README says how to fuzz and with what."""
+    outside = {
+        page.relative_to(bundle).as_posix()
+        for page in bundle.rglob("*.md")
+        for path in _SOURCE_PATH.findall(page.read_text("utf-8"))
+        if not (bundle / path).is_file()
+    }
+    assert outside <= {"normative.md"}, outside
+    assert SOURCE_NOTE in (bundle / "normative.md").read_text("utf-8")
+    readme = (bundle / "README.md").read_text("utf-8")
+    assert "gcv conform --fuzz" in readme and "[conformance]" in readme
 
 
 def test_the_suite_version_is_stated_only_where_it_is_generated(bundle: Path) -> None:

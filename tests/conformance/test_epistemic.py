@@ -46,16 +46,24 @@ def test_the_epistemic_cases_are_the_new_files_and_scenarios_and_say_so() -> Non
     later = [c for c in EPISTEMIC if c.added_in == "1.2.0"]
     cells = {c.id for c in EPISTEMIC if c.id.startswith("epistemic/cells/")}
     assert cells and cells <= {c.id for c in later}
+    # 2.0.0: the epistemic layer where the papers decide whatever the reference chose.
+    newest = [c for c in EPISTEMIC if c.added_in == "2.0.0"]
+    assert {c.id for c in newest} == {
+        c.id for c in EPISTEMIC if c.id.startswith("epistemic/paper/")
+    }
     # Phase 3 (1.0.0) needs the feature since its positions enter Prop by Hypothesize's
     # `introduces` (B.3: "Each Hypothesize adds its position to Prop").
     phase3 = [c for c in EPISTEMIC if c.id.startswith("scenarios/phase3-deliberation/")]
     assert phase3 and all(c.added_in == "1.0.0" for c in phase3)
-    assert all(c.added_in == "1.1.0" for c in EPISTEMIC if c not in later + phase3)
+    assert all(c.added_in == "1.1.0" for c in EPISTEMIC if c not in later + newest + phase3)
     added = ("core/scenario-maps/",)  # in 1.2.0, as epistemic/cells/
     assert all(c.added_in == "1.2.0" for c in SUITE if c.id.startswith(added))
-    # Core cases are 1.0.0's, but for the paper clauses' interactions new in 1.2.0.
+    # Core cases are 1.0.0's, but for the paper clauses' interactions new in 1.2.0 and the
+    # issue ids of 2.0.0.
     assert all(
-        c.added_in == "1.0.0" or (c.added_in == "1.2.0" and c.id.startswith("core/interactions/"))
+        c.added_in == "1.0.0"
+        or (c.added_in == "1.2.0" and c.id.startswith("core/interactions/"))
+        or (c.added_in == "2.0.0" and c.id == "core/choices/issue-ids-apart")
         for c in SUITE
         if c not in EPISTEMIC and not c.id.startswith(added)
     )

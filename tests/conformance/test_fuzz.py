@@ -1,6 +1,6 @@
 """``gcv conform --fuzz``: lockstep differential fuzzing finds, shrinks, saves and reports each
-distinct finding once, judges in the paper profile only what the papers determine, and finds
-nothing against the reference itself."""
+distinct cause once (with its shortest example and a count), judges in the paper profile only
+what the papers determine, and finds nothing against the reference itself."""
 
 from __future__ import annotations
 
@@ -52,10 +52,11 @@ def test_a_finding_is_shrunk_reported_once_saved_and_fails_on_replay(
     assert code == EXIT_FAILED
     fuzz = report["fuzz"]
     # One bug, one finding, though met again: the round after it finds no new key, and
-    # the bug's repeats are counted, not reported.
+    # the bug's repeats are counted with it, not reported.
     (finding,) = fuzz["findings"]
-    assert fuzz["rounds"] == 2 and finding["key"].startswith(f"{query}: ")
-    assert fuzz["repeats"] >= 1
+    assert fuzz["rounds"] == 2 and finding["keys"][0].startswith(f"{query}: ")
+    assert finding["key"].startswith("an answer differs [") and "T3.register.dep" in finding["key"]
+    assert fuzz["repeats"] >= 1 and finding["count"] == 1 + fuzz["repeats"]
     assert finding["mismatch"]["paper_failed_steps"], "found in the paper profile"
     (case,) = load_vector_file(saved.read_bytes(), "fuzz.json")
     turns = [s for s in case.steps if s.request["cmd"] == "apply"]
@@ -80,7 +81,10 @@ def test_a_chosen_alternative_is_no_finding_in_the_paper_profile(tmp_path: Path)
     assert report["fuzz"]["uncompared"] > 0, "the steps that read the choice were not judged"
     code, report = _fuzz(tmp_path, "hypothesis-commits", 30, 2, "--profile", "reference")
     assert code == EXIT_FAILED
-    assert all(choice in f["mismatch"]["differing_choices"] for f in report["fuzz"]["findings"])
+    # Blame by cause, once: every difference the choice makes is one finding, counted.
+    (finding,) = report["fuzz"]["findings"]
+    assert finding["key"] == f"an answer differs [choices: {choice}]", finding["key"]
+    assert finding["count"] > 1
     options = ["--profile", "reference", "--fuzz-ignore", choice]
     code, report = _fuzz(tmp_path, "hypothesis-commits", 30, 2, *options)
     assert code == EXIT_OK and report["fuzz"]["ignored"] == [choice]

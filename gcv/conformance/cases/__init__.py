@@ -4,7 +4,8 @@
   :mod:`.interactions`, :mod:`.choices`: hand-written cases, one decorated function each
   (:mod:`.registry`);
 - :mod:`.epistemic_operations`, :mod:`.epistemic_preconditions`,
-  :mod:`.epistemic_queries`, :mod:`.epistemic_cells`: the same for the epistemic layer,
+  :mod:`.epistemic_queries`, :mod:`.epistemic_cells`, :mod:`.epistemic_paper`: the same
+  for the epistemic layer,
   M_t, whose answers :mod:`.oracle` recomputes with ``gcv.spec.epistemic``;
 - :mod:`.traces`: the Phase 1, 2 and 3 scenarios, and the hook that turns any
   trace (a counterexample from ``proofs/``, say) into a case;
@@ -21,6 +22,7 @@ from gcv.conformance.cases import (
     choices,
     epistemic_cells,
     epistemic_operations,
+    epistemic_paper,
     epistemic_preconditions,
     epistemic_queries,
     interactions,
@@ -59,6 +61,7 @@ _MODULES = (
     epistemic_preconditions,
     epistemic_queries,
     epistemic_cells,
+    epistemic_paper,
 )
 
 

@@ -23,6 +23,7 @@ spec agree.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -143,6 +144,23 @@ class CaseBuilder:
         started = self.session.handle(start)
         if not started["ok"]:
             raise self._fail(f"the conversation cannot start: {started}")
+
+    def fork(self, case_id: str, description: str, statements: Sequence[str]) -> CaseBuilder:
+        """A builder of another case of the same conversation, as far as it has gone: its
+        turns (their steps, without the queries between them), the reference's state and the
+        spec's, copied; so the turns are not run and recomputed twice."""
+        other = copy.copy(self)
+        other.id, other.description, other.statements = case_id, description, tuple(statements)
+        other.tags = set(self.tags)
+        other.session = copy.deepcopy(self.session)
+        other.spec = copy.copy(self.spec)  # its models are values, shared
+        other.spec.state = self.spec.state.copy()
+        other.choices = copy.deepcopy(self.choices)
+        other.steps = [step for step in self.steps if step.request["cmd"] == "apply"]
+        other._epistemic = self.model is not None or any(
+            is_epistemic_operation(op) for step in other.steps for op in step.request["operations"]
+        )
+        return other
 
     def _state(self) -> DependencyMap:
         assert self.session.verifier is not None, "a case always has a conversation"

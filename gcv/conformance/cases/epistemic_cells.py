@@ -14,13 +14,13 @@ from __future__ import annotations
 from gcv.conformance.cases.builder import CaseBuilder
 from gcv.conformance.cases.registry import case
 from gcv.conformance.statements import A1, A2, HYPOTHESIZE, OBSERVE, UPDATES
-from gcv.conformance.vectors import SUITE_VERSION
+from gcv.conformance.vectors import PROFILED_SUITE_VERSION
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.operations import Hypothesize, Observe
 
 __all__: list[str] = []
 
-NEW = {"added_in": SUITE_VERSION}
+NEW = {"added_in": PROFILED_SUITE_VERSION}
 
 # a observes p, b observes q: two cells each.  a ranks [q] < [p] < [p, q] < [], so a's
 # p-cell prefers ~q and its ~p-cell prefers q, while W's most plausible world is [q].

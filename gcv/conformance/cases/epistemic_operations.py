@@ -28,7 +28,7 @@ from gcv.conformance.statements import (
     UNDERMINE,
     UPDATES,
 )
-from gcv.conformance.vectors import EPISTEMIC_SUITE_VERSION, SUITE_VERSION
+from gcv.conformance.vectors import EPISTEMIC_SUITE_VERSION, PROFILED_SUITE_VERSION
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.operations import (
     ExpandAwareness,
@@ -245,7 +245,7 @@ def _undermine_lexicographic(b: CaseBuilder) -> None:
     "target's formula involved.",
     [UNDERMINE, REVISE, RESOLVE, UPDATES],
     atoms=("p", "q"),
-    added_in=SUITE_VERSION,
+    added_in=PROFILED_SUITE_VERSION,
 )
 def _own_formula_realisations(b: CaseBuilder) -> None:
     b.apply("a", Observe("o1", "a log line"), Observe("o2", "another"), Observe("o3", "a third"))

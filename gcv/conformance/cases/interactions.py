@@ -27,7 +27,7 @@ from gcv.conformance.statements import (
     SUPPORT,
     UNDERMINE,
 )
-from gcv.conformance.vectors import SUITE_VERSION
+from gcv.conformance.vectors import PROFILED_SUITE_VERSION
 from gcv.reference.operations import (
     Hypothesize,
     Observe,
@@ -103,7 +103,7 @@ def _support_then_decision(b: CaseBuilder) -> None:
     b.grounded("h1", ["h1", "o1", "e1"])
 
 
-NEW = {"added_in": SUITE_VERSION}
+NEW = {"added_in": PROFILED_SUITE_VERSION}
 
 
 @case(

@@ -179,6 +179,25 @@ class SpecModel:
         self, agents: Sequence[str], atoms: Sequence[str], model: se.EpistemicModel | None
     ) -> None:
         self.state = transition.State.start(agents, atoms, model)
+        # Each model met in one representation, with the other: the problems' models stay
+        # the same objects from turn to turn, so each is translated once.
+        self._translated: dict[int, tuple[object, object]] = {}
+
+    def _as_bits(self, model: se.EpistemicModel) -> bits.BitModel:
+        found = self._translated.get(id(model))
+        if found is None or found[0] is not model:
+            found = (model, bits.from_spec_model(model))
+            self._translated[id(model)] = found
+            self._translated[id(found[1])] = (found[1], model)
+        return found[1]  # type: ignore[return-value]
+
+    def _as_spec(self, model: bits.BitModel) -> se.EpistemicModel:
+        found = self._translated.get(id(model))
+        if found is None or found[0] is not model:
+            found = (model, bits.to_spec_model(model))
+            self._translated[id(model)] = found
+            self._translated[id(found[1])] = (found[1], model)
+        return found[1]  # type: ignore[return-value]
 
     @property
     def model(self) -> se.EpistemicModel:
@@ -283,17 +302,15 @@ class SpecModel:
             self.state,
             after,
             turn,
-            bits.from_spec_model(self.model),
+            self._as_bits(self.model),
             [
-                bits.BitProblem(
-                    p.agent, p.chi, p.source, bits.from_spec_model(p.posed), p.closed_by
-                )
+                bits.BitProblem(p.agent, p.chi, p.source, self._as_bits(p.posed), p.closed_by)
                 for p in self.state.problems
             ],
         )
-        after.model = bits.to_spec_model(model)
+        after.model = self._as_spec(model)
         after.problems = tuple(
-            transition.Problem(p.agent, p.chi, p.source, bits.to_spec_model(p.posed), p.closed_by)
+            transition.Problem(p.agent, p.chi, p.source, self._as_spec(p.posed), p.closed_by)
             for p in problems
         )
         return after

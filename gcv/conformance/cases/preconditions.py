@@ -21,7 +21,6 @@ from gcv.conformance.statements import (
     EXPAND,
     HYPOTHESIZE,
     OBSERVE,
-    QUESTION,
     RESOLVE,
     REVISE,
     SUPPORT,
@@ -32,7 +31,6 @@ from gcv.reference.operations import (
     Hypothesize,
     Observe,
     Operation,
-    Question,
     Resolve,
     Revise,
     Support,
@@ -49,7 +47,6 @@ _STATEMENT = {
     "revise": REVISE,
     "resolve": RESOLVE,
     "expand-awareness": EXPAND,
-    "question": QUESTION,
 }
 
 # (name, operation, code, field, what the row breaks); the speaker is always a.
@@ -84,7 +81,6 @@ PRECONDITIONS: list[tuple[str, Operation, str, str, str]] = [
         "depends_on",
         "a record does not cite itself",
     ),
-    ("question-id-duplicate", Question("o2", "why?"), "duplicate-record", "id", "the id is new"),
     (
         "support-target-unknown",
         Support("zz", "e9", "c"),

@@ -18,7 +18,7 @@ from gcv.conformance.cases.realise import trace_from_map
 from gcv.conformance.cases.traces import FINAL_SURVEY, case_from_trace
 from gcv.conformance.session import Session
 from gcv.conformance.statements import COR24, DEF23, LEMMA21, PHASE3, PROP23
-from gcv.conformance.vectors import SUITE_VERSION, Case
+from gcv.conformance.vectors import PROFILED_SUITE_VERSION, Case
 from gcv.reference.depmap import DependencyMap
 from gcv.trace import load_trace, operation_to_json
 from gcv.translate import spec_map
@@ -66,7 +66,7 @@ def scenario_map_cases() -> list[Case]:
                 final_survey=FINAL_SURVEY,
                 expectations=False,
                 tags=["scenario"],
-                added_in=SUITE_VERSION,
+                added_in=PROFILED_SUITE_VERSION,
             )
         )
     return cases

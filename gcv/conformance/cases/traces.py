@@ -137,6 +137,36 @@ def case_from_trace(
     CaseError
         The reference does not do what the trace states, or disagrees with the spec.
     """
+    b = _turns(
+        text,
+        case_id,
+        description,
+        statements,
+        origin=origin,
+        turn_survey=turn_survey,
+        expectations=expectations,
+        tags=tags,
+        added_in=added_in,
+        epistemic_survey=epistemic_survey,
+    )
+    _finish(b, text, final_survey, expectations, epistemic_survey)
+    return b.build()
+
+
+def _turns(
+    text: str | bytes,
+    case_id: str,
+    description: str,
+    statements: Sequence[str],
+    *,
+    origin: Mapping[str, Any],
+    turn_survey: Sequence[str],
+    expectations: bool,
+    tags: Sequence[str],
+    added_in: str,
+    epistemic_survey: bool,
+) -> CaseBuilder:
+    """The builder of :func:`case_from_trace`'s case after the trace's turns."""
     trace = load_trace(text)
     b = CaseBuilder(
         case_id,
@@ -161,6 +191,19 @@ def case_from_trace(
             b.survey(*turn_survey)
         if trajectory:
             b.query("worlds")
+    return b
+
+
+def _finish(
+    b: CaseBuilder,
+    text: str | bytes,
+    final_survey: Sequence[str],
+    expectations: bool,
+    epistemic_survey: bool,
+) -> None:
+    """The end of :func:`case_from_trace`'s case: the trace's final expectations, and the
+    final survey."""
+    trace = load_trace(text)
     for e in trace.expectations if expectations else ():
         _ask(b, e)
     if final_survey:
@@ -170,7 +213,6 @@ def case_from_trace(
         b.state()
         if epistemic_survey:
             _survey_attitudes(b, sorted(trace.agents))
-    return b.build()
 
 
 def _survey_attitudes(b: CaseBuilder, agents: Sequence[str]) -> None:
@@ -250,31 +292,25 @@ def scenario_cases(quiet: bool = True) -> list[Case]:
     for s in progress(_SCENARIOS, "scenario vectors", quiet=quiet):
         text = resources.files("gcv.spec").joinpath("scenarios", f"{s.name}.json").read_bytes()
         origin = {"kind": "scenario", "scenario": f"spec/scenarios/{s.name}.json"}
-        cases.append(
-            case_from_trace(
-                text,
-                f"scenarios/{s.name}/replay",
-                f"{s.description}: every expectation the trace states, turn by turn.",
-                s.replay,
-                origin=origin,
-                turn_survey=TURN_SURVEY,
-                tags=["scenario"],
-                added_in=s.added_in,
-                epistemic_survey=s.epistemic,
-            )
+        replay = _turns(
+            text,
+            f"scenarios/{s.name}/replay",
+            f"{s.description}: every expectation the trace states, turn by turn.",
+            s.replay,
+            origin=origin,
+            turn_survey=TURN_SURVEY,
+            expectations=True,
+            tags=["scenario"],
+            added_in=s.added_in,
+            epistemic_survey=s.epistemic,
         )
-        cases.append(
-            case_from_trace(
-                text,
-                f"scenarios/{s.name}/final-state",
-                f"{s.description}: the final map, every query about every record.",
-                s.final,
-                origin=origin,
-                final_survey=FINAL_SURVEY,
-                expectations=False,
-                tags=["scenario"],
-                added_in=s.added_in,
-                epistemic_survey=s.epistemic,
-            )
+        # The same turns, without the queries between them: the final state is the replay's.
+        final = replay.fork(
+            f"scenarios/{s.name}/final-state",
+            f"{s.description}: the final map, every query about every record.",
+            s.final,
         )
+        _finish(replay, text, (), expectations=True, epistemic_survey=s.epistemic)
+        _finish(final, text, FINAL_SURVEY, expectations=False, epistemic_survey=s.epistemic)
+        cases += [replay.build(), final.build()]
     return cases

@@ -36,6 +36,8 @@
   ``T3.hypothesize.no-commitment``: a Hypothesize commits its speaker;
 - ``paper-alternatives``: makes the paper-compatible alternative of every chosen clause at
   once (``gcv.conformance.alternatives.all_alternatives``);
+- ``one-namespace``: makes the alternative of ``T3.question.issue-ids-apart``: records and
+  issues share one namespace;
 - ``support-revives-weakened``: a Support of a weakened record labels it active again (run
   it under ``python -O``: the reference's contracts would stop it);
 - ``no-visited-set``: a Verify walk that pushes every support it meets, seen or not (correct
@@ -262,6 +264,8 @@ def main(mode: str, bug: str = "") -> int:
         alternatives.enter_context(choices.ALTERNATIVES["T3.hypothesize.no-commitment"]())
     if mode == "paper-alternatives":
         alternatives.enter_context(choices.all_alternatives())
+    if mode == "one-namespace":
+        alternatives.enter_context(choices.ALTERNATIVES["T3.question.issue-ids-apart"]())
     if mode == "paper-bug":
         alternatives.enter_context(paper_bugs.PAPER_BUGS[bug].patch())
     if mode == "believed-solves":

@@ -1,21 +1,22 @@
-"""Engines that break one paper clause each: the vectors' paper profile must catch every one.
+"""Engines that break one paper rule each: the vectors' paper profile must catch every one.
 
 Each entry of :data:`PAPER_BUGS` patches the reference, for as long as its context lasts, so
 that it breaks exactly one clause of ``spec/transition.py`` marked **paper** (the
-``clause``), as :mod:`choices` does for the chosen clauses' alternatives.  Where the
-reference's own contracts would stop such an engine (``contracts``), it can only be run
-without them (``python -O``), through ``fake_impl.py``.
+``clause``), or one definition of Appendix A the transition reads (Definition A.1's belief,
+Definition A.2's checks), as :mod:`gcv.conformance.alternatives` does for the chosen
+clauses' alternatives.  Each runs as a third-party engine does: behind ``gcv serve``, under
+``python -O`` (no contracts of ours to stop it), through :mod:`.serve_bug`.
 
-``tests/conformance/test_paper_clauses.py`` runs each over the whole suite and requires a
-mismatch on some paper-profile step; ``docs/conformance.md`` shows the table it checks.
-The clauses no engine can break observably are in :data:`UNOBSERVABLE`, with the argument.
+``python -m tests.conformance.paper_sweep`` runs each through ``gcv conform`` over the whole
+suite and writes the table of ``docs/conformance.md``: the paper-profile steps each fails and
+the case that catches it; ``tests/conformance/test_paper_clauses.py`` runs each on that case
+alone.  The clauses no engine can break observably are in :data:`UNOBSERVABLE`, with the
+argument.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from typing import Any
 
 import gcv.conformance.session
 import gcv.reference.apply
+import gcv.reference.epistemic.abduction
+import gcv.reference.epistemic.semantics
 import gcv.reference.rules.expand_awareness
 import gcv.reference.rules.hypothesize
 import gcv.reference.rules.observe
@@ -31,16 +34,12 @@ import gcv.reference.rules.shared
 import gcv.reference.verifier
 from gcv.conformance.alternatives import (
     HOMES,
-    Alternative,
+    Patch,
     _after_apply,
     _before_apply,
     _rule_changed,
-    _table_row,
     _wrapped,
 )
-from gcv.conformance.compare import check
-from gcv.conformance.session import Session
-from gcv.conformance.vectors import load_suite
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.effects import EpistemicState
 from gcv.reference.epistemic.formula import atoms_of
@@ -57,36 +56,77 @@ from gcv.reference.operations import (
     Undermine,
 )
 from gcv.reference.records import Kind, Record, Standing
+from gcv.reference.rules.shared import Update
 from tests import broken_engines
 
-__all__ = ["PAPER_BUGS", "UNCAUGHT", "UNOBSERVABLE", "PaperBug", "paper_steps_caught"]
+__all__ = ["DEFINITIONS", "PAPER_BUGS", "UNOBSERVABLE", "PaperBug"]
+
+Context = Callable[[], AbstractContextManager[None]]
+
+DEFINITIONS: dict[str, str] = {
+    "Definition A.1 (belief)": "A.1's Convention: \"Agent i believes phi at w iff phi holds at "
+    "every <=_i-minimal world in {w': w ~_i w'}\", its own information cell",
+    "Definition A.2 (consistency)": 'Definition A.2, 1. Consistency: "M does not satisfy '
+    'B_i ~gamma"',
+    "Definition A.2 (non-triviality)": 'Definition A.2, 3. Non-triviality: "gamma != chi, M '
+    'does not satisfy B_i gamma, and gamma != T"',
+}
+"""The definitions of Appendix A the transition reads beyond its clauses, with the sentence
+that states each: a broken one is caught by the paper profile as a clause is."""
 
 
 @dataclass(frozen=True)
 class PaperBug:
-    """An engine breaking one paper clause.
+    """An engine breaking one paper rule.
 
     Attributes
     ----------
     clause:
-        The paper clause of ``spec/transition.py`` it breaks, and only that one.
+        The paper clause of ``spec/transition.py`` it breaks, and only that one, or one of
+        :data:`DEFINITIONS`.
     what:
         The broken behaviour, in a phrase.
     patch:
         A context in which the reference behaves so.
-    contracts:
-        The reference's own contracts stop this engine (run it under ``python -O``).
     """
 
     clause: str
     what: str
-    patch: Alternative
-    contracts: bool = False
+    patch: Context
 
 
-def _engine(verifier: type[gcv.reference.verifier.Verifier]) -> Alternative:
+def _made(patch: Patch) -> Context:
+    """A patch of :mod:`gcv.conformance.alternatives`'s kind, made."""
+    return lambda: patch("paper-bug", True)
+
+
+def _after(extra: Callable[[DependencyMap, Operation, AgentId], None]) -> Context:
+    """Run ``extra`` after each operation the reference applies."""
+
+    def changes(dmap: DependencyMap, op: Operation, speaker: AgentId, making: bool) -> bool:
+        extra(dmap, op, speaker)
+        return False
+
+    return _made(_after_apply(changes))
+
+
+def _instead(rewrite: Callable[[DependencyMap, Operation, AgentId], Operation | None]) -> Context:
+    """Apply ``rewrite(op)`` in place of each operation (None: it does nothing)."""
+    return _made(_before_apply(rewrite))
+
+
+def _engine(verifier: type[gcv.reference.verifier.Verifier]) -> Context:
     """The conformance session built on a broken :class:`Verifier` subclass."""
     return lambda: _wrapped(gcv.conformance.session, "Verifier", lambda _: verifier)
+
+
+def _row(name: str, **change: object) -> Context:
+    """A row of the operation table changed, as the operation's checks and effect read it."""
+
+    def changed(rule: Any) -> Any:
+        return dataclasses.replace(rule, row=dataclasses.replace(rule.row, **change))
+
+    return _rule_changed(name, changed)
 
 
 @contextmanager
@@ -108,7 +148,7 @@ def _while_applying(
         yield
 
 
-def _during(kind: type[Operation], target: Any, name: str, replacement: Any) -> Alternative:
+def _during(kind: type[Operation], target: Any, name: str, replacement: Any) -> Context:
     return lambda: _while_applying(kind, target, name, replacement)
 
 
@@ -176,14 +216,15 @@ def _new_records_resolved(original: Any) -> Any:
 
 
 def _question_registered(dmap: DependencyMap, op: Operation, speaker: AgentId) -> None:
-    """The issue a Question opens registered as a record, as a premise would be."""
-    if isinstance(op, Question):
+    """The issue a Question opens registered as a record, as a premise would be (where its
+    id is free: an engine registering issues keeps ids unique)."""
+    if isinstance(op, Question) and op.id not in dmap.records:
         dmap.add_record(Record(op.id, op.claim, speaker, dmap.turn + 1, Kind.PREMISE))
 
 
 def _duplicate_ignored(dmap: DependencyMap, op: Operation, speaker: AgentId) -> Operation | None:
     """A record whose identifier is taken is not registered again; the turn goes on."""
-    if isinstance(op, Observe | Hypothesize | Question) and op.id in dmap.records:
+    if isinstance(op, Observe | Hypothesize) and op.id in dmap.records:
         return None
     return op
 
@@ -206,7 +247,7 @@ def _unknown_citations_dropped(
     return dataclasses.replace(op, **known)
 
 
-def _dep_left_out(only: Callable[[Kind], bool]) -> Alternative:
+def _dep_left_out(only: Callable[[Kind], bool]) -> Context:
     """Registered records of the kinds ``only`` selects get no Dep links."""
 
     def wrap(original: Any) -> Any:
@@ -281,7 +322,7 @@ def _nothing_queued(original: Any) -> Any:
     return lambda problems, *rest: problems
 
 
-def _realisation_dropped(kind: type[Operation]) -> Alternative:
+def _realisation_dropped(kind: type[Operation]) -> Context:
     """The operation's row of the DEL table applies no update to M_t."""
 
     def wrap(original: Any) -> Any:
@@ -327,6 +368,58 @@ def _unregistered_refused(original: Any) -> Any:
     return verify
 
 
+def _announcing(replacement: Callable[[Any], Any]) -> Context:
+    """The turn's announcement, in Observe's home, replaced."""
+    return lambda: _wrapped(gcv.reference.rules.observe, "announce_simultaneously", replacement)
+
+
+def _first_announcement_only(original: Any) -> Any:
+    """A turn's simultaneous announcement eliminates the worlds outside the first
+    observation's psi; the later observations eliminate none (they still pose problems)."""
+
+    def announce(state: EpistemicState, observations: Any) -> EpistemicState:
+        first = original(state, list(observations)[:1])
+        return EpistemicState(first.model, original(state, observations).problems)
+
+    return announce
+
+
+def _conservative_as_lexicographic(original: Any) -> Any:
+    """Support's [up gamma] done as [up-up gamma]."""
+
+    def realisation(op: Any) -> Any:
+        found = original(op)
+        if found.update is Update.CONSERVATIVE_UPGRADE:
+            return dataclasses.replace(found, update=Update.LEXICOGRAPHIC_UPGRADE)
+        return found
+
+    return realisation
+
+
+def _verdict(change: Callable[[Any, Any, Any], Any]) -> Context:
+    """Definition A.2's verdict ``change(verdict, problem, gamma)`` makes."""
+
+    def wrap(original: Any) -> Any:
+        def check(current: Any, problem: Any, gamma: Any, literal: bool = False) -> Any:
+            return change(original(current, problem, gamma, literal=literal), problem, gamma)
+
+        return check
+
+    return lambda: _wrapped(gcv.reference.epistemic.abduction, "check_solution", wrap)
+
+
+def _without_the_belief_half(verdict: Any, problem: Any, gamma: Any) -> Any:
+    """Non-triviality without "M does not satisfy B_i gamma": gamma != chi and != T only."""
+    trivial = gamma == problem.formula or gamma == gcv.reference.epistemic.abduction.TOP
+    return dataclasses.replace(verdict, non_trivial=not trivial)
+
+
+def _belief_over_w(original: Any) -> Any:
+    """B_i read at the most plausible worlds of all of W (by i's ranks), as if W were one
+    cell: where they all satisfy phi, B_i phi holds everywhere, else nowhere."""
+    return lambda labels, *rest: original([0] * len(labels), *rest)
+
+
 PAPER_BUGS: dict[str, PaperBug] = {
     bug.what: bug
     for bug in (
@@ -344,7 +437,6 @@ PAPER_BUGS: dict[str, PaperBug] = {
             "turn.composition",
             "Resolve checked against the state the turn started in",
             _engine(broken_engines.ResolveReadsTheTurnsStart),
-            contracts=True,
         ),
         PaperBug(
             "order.kinds.narrated",
@@ -364,12 +456,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.register.id-new",
             "a duplicate identifier ignored, the turn accepted",
-            _before_apply(_duplicate_ignored),
+            _instead(_duplicate_ignored),
         ),
         PaperBug(
             "T3.cite.registered",
             "unregistered cited records left out, the turn accepted",
-            _before_apply(_unknown_citations_dropped),
+            _instead(_unknown_citations_dropped),
         ),
         PaperBug(
             "T3.register.dep",
@@ -384,17 +476,17 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.evidence.speaker-commits",
             "registered evidence committing nobody",
-            _after_apply(_registered_evidence_commits_nobody),
+            _after(_registered_evidence_commits_nobody),
         ),
         PaperBug(
             "T3.expand-awareness.agents-in-ags",
             "unknown agents of an expansion left out",
-            _before_apply(_unknown_agents_dropped),
+            _instead(_unknown_agents_dropped),
         ),
         PaperBug(
             "T3.expand-awareness.default-all",
             "an expansion naming no agent applied to its speaker only",
-            _before_apply(_no_agent_means_the_speaker),
+            _instead(_no_agent_means_the_speaker),
         ),
         PaperBug(
             "del.expand-awareness",
@@ -409,16 +501,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.observe.speaker-commits",
             "an observation committing nobody",
-            _after_apply(_observation_commits_nobody),
+            _after(_observation_commits_nobody),
         ),
         PaperBug(
             "del.observe",
             "a hard announcement keeping the worlds it should eliminate",
-            lambda: _wrapped(
-                gcv.reference.rules.observe,
-                "announce_simultaneously",
-                _announcement_keeping_the_worlds,
-            ),
+            _announcing(_announcement_keeping_the_worlds),
         ),
         PaperBug(
             "del.hypothesize.introduces",
@@ -443,14 +531,13 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.support.no-label-change",
             "Support reviving a weakened record",
-            _after_apply(
+            _after(
                 lambda dmap, op, speaker: (
                     dmap.set_standing(op.target, Standing.ACTIVE)
                     if isinstance(op, Support) and dmap.standing[op.target] is Standing.WEAKENED
                     else None
                 )
             ),
-            contracts=True,
         ),
         PaperBug(
             "del.support",
@@ -465,7 +552,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.undermine.attack-weakened",
             "Undermine adding no attack",
-            _table_row("undermine", attacks_target=False),
+            _row("undermine", attacks_target=False),
         ),
         PaperBug(
             "del.undermine",
@@ -475,12 +562,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.revise.target-any-standing",
             "Revise of an active target only",
-            _table_row("revise", target_standing=frozenset({Standing.ACTIVE})),
+            _row("revise", target_standing=frozenset({Standing.ACTIVE})),
         ),
         PaperBug(
             "T3.revise.attacks-abandoned",
             "Revise adding no attack",
-            _table_row("revise", attacks_target=False),
+            _row("revise", attacks_target=False),
         ),
         PaperBug(
             "del.revise",
@@ -490,8 +577,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.resolve.target-in-good-standing",
             "Resolve of a target of any standing",
-            _table_row("resolve", target_standing=frozenset(Standing)),
-            contracts=True,
+            _row("resolve", target_standing=frozenset(Standing)),
         ),
         PaperBug(
             "T3.resolve.subsumes-dep",
@@ -501,14 +587,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.resolve.dissenters-in-ags",
             "unknown dissenters left out",
-            _before_apply(_unknown_dissenters_dropped),
+            _instead(_unknown_dissenters_dropped),
         ),
         PaperBug(
             "T3.resolve.resolved",
             "Resolve recording no dissent",
-            _before_apply(
-                _checked_then(Resolve, lambda op: dataclasses.replace(op, dissenters=()))
-            ),
+            _instead(_checked_then(Resolve, lambda op: dataclasses.replace(op, dissenters=()))),
         ),
         PaperBug(
             "del.resolve",
@@ -518,8 +602,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.question.registers-record",
             "a Question registering its issue as a record (B.3 T1: Args_1 = {timeline})",
-            _after_apply(_question_registered),
-            contracts=True,
+            _after(_question_registered),
         ),
         PaperBug(
             "del.question",
@@ -529,7 +612,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.evidence.registered-with-claim",
             "T3.cite.not-self read wider: new evidence resting on the operation's target refused",
-            _before_apply(_evidence_resting_on_the_target_refused),
+            _instead(_evidence_resting_on_the_target_refused),
         ),
         PaperBug(
             "query.verify.no-record",
@@ -546,12 +629,40 @@ PAPER_BUGS: dict[str, PaperBug] = {
                 ),
             ),
         ),
+        PaperBug(
+            "del.observe",
+            "a turn's simultaneous announcement where the later observations eliminate no worlds",
+            _announcing(_first_announcement_only),
+        ),
+        PaperBug(
+            "del.support",
+            "a conservative upgrade done lexicographically",
+            lambda: _wrapped(HOMES[Support], "realisation", _conservative_as_lexicographic),
+        ),
+        PaperBug(
+            "Definition A.1 (belief)",
+            "belief taken over all of W instead of the agent's own information cell",
+            lambda: _wrapped(gcv.reference.epistemic.semantics, "_believes", _belief_over_w),
+        ),
+        PaperBug(
+            "Definition A.2 (consistency)",
+            "Definition A.2's consistency inverted",
+            _verdict(lambda v, p, g: dataclasses.replace(v, consistent=not v.consistent)),
+        ),
+        PaperBug(
+            "Definition A.2 (non-triviality)",
+            "Definition A.2's non-triviality dropped whole",
+            _verdict(lambda v, p, g: dataclasses.replace(v, non_trivial=True)),
+        ),
+        PaperBug(
+            "Definition A.2 (non-triviality)",
+            "Definition A.2's non-triviality without its belief half (M does not satisfy "
+            "B_i gamma)",
+            _verdict(_without_the_belief_half),
+        ),
     )
 }
 """What the engine breaks -> the engine."""
-
-UNCAUGHT: dict[str, str] = {}
-"""Paper clause -> why no paper-profile step of the suite reads it yet."""
 
 UNOBSERVABLE: dict[str, str] = {
     "T3.resolve.target-unattacked": (
@@ -561,31 +672,3 @@ UNOBSERVABLE: dict[str, str] = {
     ),
 }
 """Paper clause -> why no engine breaking only it can be told apart."""
-
-
-def paper_steps_caught(bug: PaperBug) -> list[str]:
-    """The paper-profile steps of the shipped suite (``CASE#N``) on which ``bug`` answers
-    otherwise than the vector expects, each case run on a fresh session.  A step at which
-    the engine crashes ends its case (the runner reports it as an error)."""
-    caught = []
-    with bug.patch():
-        for case in load_suite():
-            session = Session()
-            session.handle({"id": 0, **case.start()})
-            for k, step in enumerate(case.steps):
-                try:
-                    response = session.handle({"id": k + 1, **step.request})
-                    differs = check(step.request, step.expect, response) is not None
-                except Exception:  # a crash is an answer that differs
-                    response, differs = None, True
-                if differs and step.profile == "paper":
-                    caught.append(f"{case.id}#{k + 1}")
-                if response is None:
-                    break
-    return caught
-
-
-if __name__ == "__main__":
-    # python [-O] -m tests.conformance.fakes.paper_bugs WHAT...: what each engine fails, as
-    # JSON; under -O for the engines the reference's contracts would stop.
-    print(json.dumps({what: paper_steps_caught(PAPER_BUGS[what]) for what in sys.argv[1:]}))
