@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from gcv.conformance.versions import RELEASES
 from gcv.release import EXIT_FAILED, EXIT_OK, archive, changelog_problem, project_version
 
 pytestmark = pytest.mark.slow
@@ -66,6 +67,8 @@ def test_the_release_checks_pass_and_record_every_hash(
     assert all(name.startswith(top) for name in contents)
     shipped = ROOT / "spec" / "vectors"
     for path in shipped.rglob("*.json"):
+        if path.name == RELEASES:  # the project's record of released hashes, not the suite
+            continue
         name = f"{top}vectors/{path.relative_to(shipped).as_posix()}"
         assert contents[name] == path.read_bytes(), name
     examples = ROOT / "gcv" / "conformance" / "examples"  # shipped in the wheel, and so here
