@@ -109,6 +109,26 @@ def _read(links: str, share: str) -> str:
     )
 
 
+def _outer_and_inner(links: str, template: str, **inner: str) -> tuple[str, str]:
+    """A walk's two loop invariants from one text: the outer loop's, and the inner one's,
+    which runs while record ``queue[head - 1]`` is read.  The inner loop holds half the
+    outer one's read permission, knows ``head >= 1``, has read every record before that
+    one, and states what ``inner`` adds (each a line, at its placeholder)."""
+
+    def filled(share: str, heads: str, read_below: str, adds: dict[str, str]) -> str:
+        return template.format(
+            read=_read(links, share),
+            share=share,
+            links_in_range=_links_in_range(links),
+            heads=heads,
+            read_below=read_below,
+            **adds,
+        )
+
+    outer = filled("1/4", "0 <= head", "head", dict.fromkeys(inner, ""))
+    return outer, filled("1/8", "1 <= head", "head - 1", inner)
+
+
 REVERSE_CLOSURE = Annotated(
     function="reverse_closure",
     parameters=(("dependents", "List[List[int]]"), ("withdrawn", "int")),
@@ -144,49 +164,31 @@ REVERSE_CLOSURE = Annotated(
             "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue) - 1",
         ),
     ),
-    loops=(
-        f"""
-        Invariant({_read("dependents", "1/4")})
-        Invariant({_links_in_range("dependents")})
+    loops=_outer_and_inner(
+        "dependents",
+        """
+        Invariant({read})
+        Invariant({links_in_range})
         Invariant(Acc(set_pred(seen)) and Acc(list_pred(queue)))
         Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
         Invariant(len(ghost_parent) == len(queue))
-        Invariant(1 <= len(queue) and 0 <= head and head <= len(queue) and queue[0] == withdrawn)
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
+        Invariant(1 <= len(queue) and {heads} and head <= len(queue) and queue[0] == withdrawn)
+{record}        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
             0 <= queue[i] and queue[i] < len(dependents))))
         Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue), queue[i] in seen
             and queue[i] in ghost_position and ghost_position[queue[i]] == i)))
         Invariant(Forall(int, lambda x: Implies(x in seen, x in ghost_position
             and 1 <= ghost_position[x] and ghost_position[x] < len(queue)
             and queue[ghost_position[x]] == x)))
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < head, Forall(int, lambda k:
+        Invariant(Forall(int, lambda i: Implies(0 <= i and i < {read_below}, Forall(int, lambda k:
             Implies(0 <= k and k < len(dependents[queue[i]]), dependents[queue[i]][k] in seen)))))
-        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
+{previous}        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
             0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
             and queue[i] in dependents[queue[ghost_parent[i]]])))
         """,
-        f"""
-        Invariant({_read("dependents", "1/8")})
-        Invariant({_links_in_range("dependents")})
-        Invariant(Acc(set_pred(seen)) and Acc(list_pred(queue)))
-        Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
-        Invariant(len(ghost_parent) == len(queue))
-        Invariant(1 <= len(queue) and 1 <= head and head <= len(queue) and queue[0] == withdrawn)
-        Invariant(0 <= record and record < len(dependents) and record == queue[head - 1])
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
-            0 <= queue[i] and queue[i] < len(dependents))))
-        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue), queue[i] in seen
-            and queue[i] in ghost_position and ghost_position[queue[i]] == i)))
-        Invariant(Forall(int, lambda x: Implies(x in seen, x in ghost_position
-            and 1 <= ghost_position[x] and ghost_position[x] < len(queue)
-            and queue[ghost_position[x]] == x)))
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < head - 1, Forall(int, lambda k:
-            Implies(0 <= k and k < len(dependents[queue[i]]), dependents[queue[i]][k] in seen)))))
-        Invariant(Forall(Previous(dependent), lambda d: d in seen))
-        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
-            0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
-            and queue[i] in dependents[queue[ghost_parent[i]]])))
-        """,
+        record="        Invariant(0 <= record and record < len(dependents)"
+        " and record == queue[head - 1])\n",
+        previous="        Invariant(Forall(Previous(dependent), lambda d: d in seen))\n",
     ),
 )
 
@@ -272,16 +274,17 @@ DEPENDENCY_WALK = Annotated(
             "ghost_parent.append(head - 1)\nghost_position[support] = len(queue) - 1",
         ),
     ),
-    loops=(
-        f"""
-        Invariant({_read("supports", "1/4")})
-        Invariant(Acc(list_pred(good), 1/4) and len(good) == len(supports))
-        Invariant({_links_in_range("supports")})
+    loops=_outer_and_inner(
+        "supports",
+        """
+        Invariant({read})
+        Invariant(Acc(list_pred(good), {share}) and len(good) == len(supports))
+        Invariant({links_in_range})
         Invariant(Acc(dict_pred(marks)) and Acc(list_pred(queue)))
         Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
         Invariant(len(ghost_parent) == len(queue))
         Invariant(0 <= start and start < len(supports))
-        Invariant(1 <= len(queue) and 0 <= head and head <= len(queue) and queue[0] == start)
+        Invariant(1 <= len(queue) and {heads} and head <= len(queue) and queue[0] == start)
         # the queue: records of Args_t in S_t, each marked, each once (its ghost position)
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
             0 <= queue[i] and queue[i] < len(supports) and good[queue[i]]
@@ -297,46 +300,16 @@ DEPENDENCY_WALK = Annotated(
         Invariant(Forall(int, lambda x: (Implies(x in marks and x != start,
             marks[x] - 1 != x and x in supports[marks[x] - 1]), [[marks[x]]])))
         # every record read so far has its supports marked
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < head, Forall(int, lambda k:
+        Invariant(Forall(int, lambda i: Implies(0 <= i and i < {read_below}, Forall(int, lambda k:
             Implies(0 <= k and k < len(supports[queue[i]]), supports[queue[i]][k] in marks)))))
         # each record after the first reached by a Dep link from an earlier one
         Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
             0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
             and queue[i] in supports[queue[ghost_parent[i]]])))
-        """,
-        f"""
-        Invariant({_read("supports", "1/8")})
-        Invariant(Acc(list_pred(good), 1/8) and len(good) == len(supports))
-        Invariant({_links_in_range("supports")})
-        Invariant(Acc(dict_pred(marks)) and Acc(list_pred(queue)))
-        Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
-        Invariant(len(ghost_parent) == len(queue))
-        Invariant(0 <= start and start < len(supports))
-        Invariant(1 <= len(queue) and 1 <= head and head <= len(queue) and queue[0] == start)
-        # the queue: records of Args_t in S_t, each marked, each once (its ghost position)
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
-            0 <= queue[i] and queue[i] < len(supports) and good[queue[i]]
-            and queue[i] in marks and queue[i] in ghost_position
-            and ghost_position[queue[i]] == i)))
-        # the marks: exactly the queued records, a tree of Dep links rooted at the start
-        Invariant(Forall(int, lambda x: Implies(x in marks, x in ghost_position
-            and 0 <= ghost_position[x] and ghost_position[x] < len(queue)
-            and queue[ghost_position[x]] == x)))
-        Invariant(start in marks and marks[start] == start + 1)
-        Invariant(Forall(int, lambda x: (Implies(x in marks, (marks[x] - 1) in marks
-            and 0 <= marks[x] - 1 and marks[x] - 1 < len(supports)), [[marks[x]]])))
-        Invariant(Forall(int, lambda x: (Implies(x in marks and x != start,
-            marks[x] - 1 != x and x in supports[marks[x] - 1]), [[marks[x]]])))
-        # every record read so far has its supports marked
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < head - 1, Forall(int, lambda k:
-            Implies(0 <= k and k < len(supports[queue[i]]), supports[queue[i]][k] in marks)))))
-        # each record after the first reached by a Dep link from an earlier one
-        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
-            0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
-            and queue[i] in supports[queue[ghost_parent[i]]])))
-        Invariant(0 <= record and record < len(supports) and record == queue[head - 1])
-        Invariant(Forall(Previous(support), lambda d: d in marks))
-        """,
+{reading}        """,
+        reading="        Invariant(0 <= record and record < len(supports)"
+        " and record == queue[head - 1])\n"
+        "        Invariant(Forall(Previous(support), lambda d: d in marks))\n",
     ),
 )
 
