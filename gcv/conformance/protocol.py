@@ -28,6 +28,7 @@ __all__ = [
     "FEATURES",
     "PROTOCOL",
     "QUERIES",
+    "RECORD_QUERIES",
     "RECORD_SET_QUERIES",
     "RESERVED_FEATURES",
     "SET_QUERIES",
@@ -61,18 +62,20 @@ QUERIES: tuple[str, ...] = (
 )
 """Every query of ``gcv-conform/1``, in the order protocol.md lists them."""
 
-"""The queries that read M_t (Appendix A.1), after the trace format's epistemic expectations."""
-
-RECORD_SET_QUERIES = frozenset(
-    {
-        "affected",
-        "affected_star",
-        "affected_star_active",
-        "dependencies",
-        "attackers",
-        "dissenters",
-    }
+RECORD_QUERIES: tuple[str, ...] = (
+    "standing",
+    "verify",
+    "affected",
+    "affected_star",
+    "affected_star_active",
+    "dependencies",
+    "attackers",
+    "dissenters",
 )
+"""The queries about one record of D_t (Definitions 2.1-2.3), in the order a survey of
+every record asks them."""
+
+RECORD_SET_QUERIES = frozenset(RECORD_QUERIES) - {"standing", "verify"}
 """Set queries that name a record (clause ``query.record-registered``)."""
 SET_QUERIES = RECORD_SET_QUERIES | {"commitments", "unexplained"}
 """Queries whose answer is a set of identifiers, compared without order."""

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from gcv.conformance.cases.builder import CaseBuilder
+from gcv.conformance.protocol import RECORD_QUERIES
 from gcv.conformance.statements import (
     A1,
     A2,
@@ -43,16 +44,7 @@ __all__ = ["FINAL_SURVEY", "TURN_SURVEY", "case_from_trace", "scenario_cases"]
 TURN_SURVEY: tuple[str, ...] = ("verify",)
 """Asked about every record after each turn of a scenario's replay case."""
 
-FINAL_SURVEY: tuple[str, ...] = (
-    "standing",
-    "verify",
-    "affected",
-    "affected_star",
-    "affected_star_active",
-    "dependencies",
-    "attackers",
-    "dissenters",
-)
+FINAL_SURVEY: tuple[str, ...] = RECORD_QUERIES
 """Asked about every record at the end of a scenario's final-state case."""
 
 

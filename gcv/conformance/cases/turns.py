@@ -6,6 +6,7 @@ from __future__ import annotations
 from gcv.conformance.cases.builder import CaseBuilder
 from gcv.conformance.cases.common import base
 from gcv.conformance.cases.registry import case
+from gcv.conformance.protocol import RECORD_QUERIES
 from gcv.conformance.statements import (
     COMPOSITION,
     DEF21,
@@ -160,16 +161,7 @@ def _empty(b: CaseBuilder) -> None:
 def _queries_pure(b: CaseBuilder) -> None:
     base(b)
     b.state()
-    b.survey(
-        "standing",
-        "verify",
-        "affected",
-        "affected_star",
-        "affected_star_active",
-        "dependencies",
-        "attackers",
-        "dissenters",
-    )
+    b.survey(*RECORD_QUERIES)
     b.state()
 
 
