@@ -289,12 +289,13 @@ def _shard_task(shard: FuzzShard) -> ShardResult:
     """A shard as a Dask task: it stops at its next step once it is no longer wanted."""
     from gcv.conformance import stopping
 
-    if _stop_if_unwanted not in stopping.LISTENERS:
-        stopping.LISTENERS.append(_stop_if_unwanted)
+    stopping.LISTENERS.append(_stop_if_unwanted)
     try:
         return run_shard(shard)
     except Interrupted as stop:  # a task ends with an Exception, which Dask reports
         raise ShardStopped(f"shard {shard.index}: {stop}") from None
+    finally:
+        stopping.LISTENERS.remove(_stop_if_unwanted)
 
 
 @icontract.require(lambda run: run.seed is not None, "the run's seed is chosen (plan)")
@@ -344,8 +345,8 @@ def fuzz_campaign(
             finished[result.index] = result
             if checkpoint is not None:
                 save_checkpoint(checkpoint, run, finished)
-            event(f"fuzz shard {result.index} done")
             on_progress(report())
+            event(f"fuzz shard {result.index} done")
     final = report()
     if save_to is not None and run.seed is not None and not final.unusable:
         against = f"{implementation.get('name')} {implementation.get('version')}"
