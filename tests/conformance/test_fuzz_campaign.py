@@ -24,7 +24,7 @@ from gcv.conformance import stopping
 from gcv.conformance.runner import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, main
 from tests.conformance.helpers import SERVE, fake
 
-BUGGY = fake("paper-bug") + ["new records labelled resolved"]
+BUGGY = [*fake("paper-bug"), "new records labelled resolved"]
 """A fake breaking a paper clause at once: every shard meets the bug."""
 SHARDS = ["--seed", "2", "--fuzz-turns", "3", "--shard-examples", "2"]
 
@@ -83,7 +83,7 @@ def test_two_worker_processes_give_the_report_of_one(
     options = ["--fuzz", "4", *SHARDS]
     one = _run(tmp_path, capsys, options, BUGGY)
     two = _run(tmp_path, capsys, [*options, "--workers", "2"], BUGGY)
-    code, text, report = one
+    code, _, report = one
     assert code == EXIT_FAILED
     (finding,) = report["fuzz"]["findings"]
     assert "T3.register.new-active" in finding["key"]
@@ -113,7 +113,7 @@ def test_a_run_stopped_after_a_shard_resumes_to_the_uninterrupted_report(
     seen: list[str] = []
     stopping.LISTENERS.append(_signal_at_first_shard(signal.SIGINT, seen))
     try:
-        code, text, stopped = _run(tmp_path, capsys, options, BUGGY)
+        code, _, stopped = _run(tmp_path, capsys, options, BUGGY)
     finally:
         stopping.LISTENERS.pop()
     assert code == 128 + signal.SIGINT
