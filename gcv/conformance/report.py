@@ -436,6 +436,7 @@ class RunReport:
             f"sent (they make a choice), {self.fuzz_uncompared} answers not compared, "
             f"{self.fuzz_repeats} repeats of a finding not reported again",
             f"fuzz: {self.fuzz_requests} requests",
+            *([f"stopped: {self.stopped}"] if self.stopped else []),
         ]
         seed = f" (seed {self.fuzz_seed})" if self.fuzz_seed is not None else ""
         rerun = (
