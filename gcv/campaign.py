@@ -21,14 +21,14 @@ in-process.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
 import dask
 import icontract
-from distributed import Client, LocalCluster
+from distributed import Client, LocalCluster, as_completed
 
 __all__ = ["Campaign", "campaign", "local_workers"]
 
@@ -66,6 +66,21 @@ class Campaign:
         finally:
             self.client.cancel(futures)
         return results
+
+    def completed(
+        self, function: Callable[[S], R], shards: Sequence[S]
+    ) -> Generator[R, None, None]:
+        """``function`` of each shard, run as one task on the cluster, in the order the
+        tasks finish.
+
+        A task that raises re-raises its exception here; closing the iterator (or leaving
+        it by an exception) cancels the tasks not yet finished."""
+        futures = self.client.map(function, shards, pure=False)
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            self.client.cancel(futures)
 
 
 @contextmanager

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 __all__ = ["add_quiet_argument", "progress"]
@@ -18,11 +18,18 @@ T = TypeVar("T")
 
 
 def progress(
-    items: Iterable[T], description: str, *, total: int | None = None, quiet: bool = True
+    items: Iterable[T],
+    description: str,
+    *,
+    total: int | None = None,
+    quiet: bool = True,
+    status: Callable[[], str] | None = None,
 ) -> Iterator[T]:
     """Yield ``items``, drawing a bar on stderr when it is a terminal and not ``quiet``.
 
     The bar is cleared when the loop ends, so only the command's own output stays.
+    ``status``, if given, is shown after the count once each item has been handled (the
+    findings so far, say).
 
     Examples
     --------
@@ -44,7 +51,10 @@ def progress(
         leave=False,
         dynamic_ncols=True,
     )
-    yield from bar
+    for item in bar:
+        yield item
+        if status is not None:
+            bar.set_postfix_str(status())
 
 
 def add_quiet_argument(parser: argparse.ArgumentParser) -> None:

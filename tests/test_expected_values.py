@@ -134,6 +134,13 @@ TABLES: dict[str, Source] = {
     "tests/epistemic/test_formula.py::q": inputs("an atom"),
     "tests/epistemic/test_formula.py::r": inputs("an atom"),
     "tests/conformance/test_bundle_alone.py::GCV": inputs("a command"),
+    "tests/conformance/test_fuzz_campaign.py::BUGGY": inputs("a fake's command"),
+    "tests/conformance/test_fuzz_campaign.py::SHARDS": inputs("fuzzing options"),
+    "tests/conformance/test_fuzz_campaign.py::"
+    "test_a_run_stopped_after_a_shard_resumes_to_the_uninterrupted_report": inputs("workers"),
+    "tests/conformance/test_fuzz_campaign.py::test_campaign_options_out_of_place_are_bad_input": (
+        spec("gcv conform's campaign options, docs/conformance.md, 'Fuzzing as a campaign'")
+    ),
     "tests/conformance/test_runner.py::QUERY_CASES": inputs("the suite's query cases"),
     "tests/test_transition.py::_BROKEN": inputs("planted bugs and the turns that show them"),
     "tests/epistemic/test_operations.py::_READINGS": inputs(

@@ -120,6 +120,10 @@ gcv conform --fuzz 200 --seed 7 --save-vector mine.json -- ./my-verifier
 
 Each distinct cause of difference is reported once, with its shortest shrunk
 conversation and how many times it was met (`protocol/profiles.md`, "Fuzzing").
+The conversations run in shards of `--shard-examples` (default 10), each starting its own
+copy of the implementation; `--workers K` spreads them over K local processes and
+`--cluster ADDRESS` over a Dask cluster (the `campaign` extra), with the same findings,
+and `--checkpoint FILE` with `--resume` continues a stopped run.
 
 Case ids are permanent; `added_in` names the suite version that added a case, and
 `vectors/manifest.json`'s `versions` the version since which each case's answers are as

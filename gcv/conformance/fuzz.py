@@ -25,11 +25,10 @@ Hypothesis is a test dependency; it is imported only when fuzzing is asked for.
 from __future__ import annotations
 
 import dataclasses
-import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -44,7 +43,7 @@ from gcv.conformance.cases.blame import with_alternatives
 from gcv.conformance.cases.builder import AS_REFERENCE, CaseBuilder, rederive
 from gcv.conformance.compare import Mismatch, check
 from gcv.conformance.process import Fault, Implementation
-from gcv.conformance.report import CaseResult, FuzzFinding, RunReport, quoted
+from gcv.conformance.report import CaseResult, FuzzFinding, quoted
 from gcv.conformance.statements import COR24, DEF21, DEF23, LEMMA21
 from gcv.conformance.stopping import checkpoint, event
 from gcv.conformance.vectors import (
@@ -75,10 +74,14 @@ __all__ = [
     "EPISTEMIC_ATOMS",
     "EPISTEMIC_PROBES",
     "MAX_ROUNDS",
+    "FuzzShard",
+    "ShardResult",
     "finding_key",
-    "fuzz_report",
+    "merge_finding",
     "operations_over",
+    "run_shard",
     "save_finding",
+    "save_findings",
     "turns_over",
     "typed_operations_over",
 ]
@@ -475,11 +478,9 @@ class _Unusable(Exception):
     """The implementation cannot start a conversation: fuzzing cannot go on."""
 
 
-def _minimal_case(
-    found: _Found, seed: int, against: str, examples: int, atoms: Sequence[str]
-) -> Case:
+def _minimal_case(finding: FuzzFinding, seed: int, against: str, atoms: Sequence[str]) -> Case:
     """The shrunk trace as a case: its turns, then the request that differed."""
-    trace = found.trace
+    trace = finding.trace
     kept = [r for r in trace[:-1] if r["cmd"] == "apply"] + [trace[-1]]
     last = trace[-1]
     statements = {
@@ -489,15 +490,15 @@ def _minimal_case(
     draft = Case(
         id=f"findings/fuzz/seed-{seed}",
         description=f"Differential fuzzing (seed {seed}) found {against} answering this "
-        f"conversation differently from the reference ({found.key}); shrunk by Hypothesis.",
+        f"conversation differently from the reference ({finding.keys[0]}); shrunk by Hypothesis.",
         statements=tuple(statements),
         features=("core",),
         tags=("fuzz",),
         added_in=SUITE_VERSION,
-        origin={"kind": "fuzz", "seed": seed, "examples": examples, "against": against},
+        origin={"kind": "fuzz", "seed": seed, "examples": finding.examples, "against": against},
         agents=AGENTS,
         atoms=tuple(atoms),
-        steps=tuple(Step(r, {"accepted": True}) for r in kept),
+        steps=tuple(Step(dict(r), {"accepted": True}) for r in kept),
     )
     return rederive(draft)
 
@@ -554,89 +555,145 @@ def _hypothesis_state(error: Exception, trace: Sequence[dict[str, Any]]) -> _Fou
     return _Found(f"hypothesis: {name}", tuple(trace), result)
 
 
-@icontract.require(lambda examples: examples >= 1)
-@icontract.require(lambda profile: profile in ("paper", "reference"))
-def fuzz_report(
-    impl: Implementation,
-    examples: int,
-    seed: int | None,
-    max_turns: int,
-    save_to: str | None = None,
-    *,
-    profile: str = "paper",
-    ignore: Collection[str] = (),
-    on_progress: Callable[[RunReport], None] = lambda report: None,
-) -> RunReport:
-    """Fuzz a started implementation against the reference; report each distinct finding.
+@dataclass(frozen=True, slots=True)
+class FuzzShard:
+    """One shard of a fuzzing run: everything a task needs to run it on any machine.
 
-    ``on_progress`` gets the report as it stands at the start and after each round that
-    found something, so that a run stopped by a signal keeps its findings so far.
-
-    Rounds of ``examples`` conversations each run until one finds no new key (or
-    :data:`MAX_ROUNDS` findings); round r uses the seed ``seed + r``.  In the ``paper``
-    profile only steps that depend on no choice are compared; steps that depend on a
-    clause in ``ignore``, and turns refused by one, never are.
+    Its rounds use the seeds ``seed``, ``seed + 1``, ... (at most :data:`MAX_ROUNDS`), so
+    the seed depends on the run's seed and the shard's index alone
+    (:func:`gcv.conformance.fuzz_campaign.shards_of`), never on where or when it runs.
     """
-    assert impl.handshake is not None, "start the implementation first"
-    chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
-    lockstep = _Lockstep(impl, max_turns, profile, frozenset(ignore))
-    report = RunReport(dict(impl.handshake.raw), SUITE_VERSION, 0, fuzz_examples=examples)
-    report.fuzz_seed = chosen
-    against = f"{impl.handshake.name} {impl.handshake.version}"
-    atoms = EPISTEMIC_ATOMS if "epistemic" in impl.handshake.features else ATOMS
-    started = time.perf_counter()
 
-    def progress() -> None:
-        report.seconds = time.perf_counter() - started
-        report.fuzz_requests = lockstep.requests
-        report.fuzz_uncompared = lockstep.uncompared
-        report.fuzz_not_generated = lockstep.not_generated
-        report.fuzz_repeats = lockstep.repeats
-        report.fuzz_findings = [
-            dataclasses.replace(f, count=sum(1 + lockstep.met[k] for k in f.keys))
-            for f in report.fuzz_findings
-        ]
-        report.fuzz_profile = profile
-        report.fuzz_ignored = tuple(sorted(ignore))
-        on_progress(report)
+    index: int
+    examples: int
+    seed: int
+    command: tuple[str, ...]
+    max_turns: int
+    profile: str = "paper"
+    ignore: tuple[str, ...] = ()
+    timeout: float = 10.0
+    start_timeout: float = 30.0
+    deadline: float | None = None
+    """The run's deadline as a ``time.time()`` value (clocks of one cluster agree on it)."""
 
-    progress()
-    for number in range(MAX_ROUNDS):
-        event(f"fuzz round {number + 1}")
+
+@dataclass(frozen=True, slots=True)
+class ShardResult:
+    """What a shard found: each distinct cause once (its shortest example, how many times
+    it was met), in the order found, and the shard's totals."""
+
+    index: int
+    findings: tuple[FuzzFinding, ...] = ()
+    rounds: int = 0
+    requests: int = 0
+    uncompared: int = 0
+    not_generated: int = 0
+    repeats: int = 0
+    unusable: str = ""
+    """Why the implementation could not be used in this shard (its findings stop there)."""
+
+
+@icontract.ensure(
+    lambda findings: len({f.key for f in findings}) == len(findings), "each cause once"
+)
+def merge_finding(findings: list[FuzzFinding], finding: FuzzFinding) -> None:
+    """Add ``finding`` to ``findings``, once per cause (its ``key``): a cause met again
+    gains the keys it was met as and its count, and the shortest example stands for it
+    (the earlier one on a tie)."""
+    same = next((f for f in findings if f.key == finding.key), None)
+    if same is None:
+        findings.append(finding)
+        return
+    keys = (*same.keys, *(k for k in finding.keys if k not in same.keys))
+    merged = dataclasses.replace(same, keys=keys, count=same.count + finding.count)
+    if len(finding.trace) < len(same.trace):
+        merged = dataclasses.replace(merged, mismatch=finding.mismatch, trace=finding.trace)
+    findings[findings.index(same)] = merged
+
+
+@icontract.ensure(
+    lambda result: len({f.key for f in result.findings}) == len(result.findings),
+    "each cause once",
+)
+def run_shard(shard: FuzzShard) -> ShardResult:
+    """Start a copy of the implementation, fuzz it for ``shard``'s rounds, and end it.
+
+    Rounds of ``shard.examples`` conversations each run until one finds no new key (or
+    :data:`MAX_ROUNDS` findings); in the ``paper`` profile only steps that depend on no
+    choice are compared; steps that depend on a clause in ``ignore``, and turns refused by
+    one, never are.  A signal (:class:`~gcv.conformance.stopping.Interrupted`) ends the
+    implementation and goes on up.
+    """
+    impl = Implementation(shard.command, timeout=shard.timeout, start_timeout=shard.start_timeout)
+    if shard.deadline is not None:
+        impl.deadline = time.monotonic() + (shard.deadline - time.time())
+    try:
         try:
-            _round(lockstep, examples, chosen + number)
-        except _Unusable as unusable:
-            report.unusable = str(unusable)
+            impl.start()
+        except Fault as fault:
+            return ShardResult(shard.index, unusable=f"{fault.kind}: {fault}")
+        return _fuzz(impl, shard)
+    except BaseException:
+        impl.kill()  # at once: a shutdown request could wait behind a hung one
+        raise
+    finally:
+        impl.close()
+
+
+def _fuzz(impl: Implementation, shard: FuzzShard) -> ShardResult:
+    """The rounds of ``shard`` against the started ``impl``."""
+    assert impl.handshake is not None, "started"
+    lockstep = _Lockstep(impl, shard.max_turns, shard.profile, frozenset(shard.ignore))
+    atoms = EPISTEMIC_ATOMS if "epistemic" in impl.handshake.features else ATOMS
+    findings: list[FuzzFinding] = []
+    unusable = ""
+    rounds = 0
+    for number in range(MAX_ROUNDS):
+        event(f"fuzz round {shard.index}.{number + 1}")
+        try:
+            _round(lockstep, shard.examples, shard.seed + number)
+        except _Unusable as error:
+            unusable = str(error)
             break
-        checkpoint()  # a signal Hypothesis caught during the round stops the run here
-        report.fuzz_rounds = number + 1
+        checkpoint()  # a signal Hypothesis caught during the round stops the shard here
+        rounds = number + 1
         found = lockstep.found
         if found is None:
             break
         lockstep.known.add(found.key)
-        cause = _cause(found, atoms, profile)
-        same = next((f for f in report.fuzz_findings if f.key == cause), None)
-        if same is not None:
-            merged = dataclasses.replace(same, keys=(*same.keys, found.key))
-            if len(found.trace) < len(same.trace):  # the shortest example stands for it
-                merged = dataclasses.replace(merged, mismatch=found.result, trace=found.trace)
-            report.fuzz_findings[report.fuzz_findings.index(same)] = merged
-        else:
-            saved = ""
-            if save_to:
-                case = _minimal_case(found, chosen, against, examples, atoms)
-                saved = f"{save_to} ({save_finding(case, Path(save_to))})"
-            report.fuzz_findings.append(
-                FuzzFinding(
-                    chosen + number,
-                    examples,
-                    found.result,
-                    found.trace,
-                    saved,
-                    cause,
-                    keys=(found.key,),
-                )
-            )
-        progress()
-    progress()
-    return report
+        cause = _cause(found, atoms, shard.profile)
+        seed = shard.seed + number
+        finding = FuzzFinding(
+            seed, shard.examples, found.result, found.trace, "", cause, (found.key,)
+        )
+        merge_finding(findings, finding)
+    counted = tuple(
+        dataclasses.replace(f, count=sum(1 + lockstep.met[k] for k in f.keys)) for f in findings
+    )
+    return ShardResult(
+        shard.index,
+        counted,
+        rounds,
+        lockstep.requests,
+        lockstep.uncompared,
+        lockstep.not_generated,
+        lockstep.repeats,
+        unusable,
+    )
+
+
+def save_findings(
+    findings: Sequence[FuzzFinding], path: Path, seed: int, against: str, features: Collection[str]
+) -> list[FuzzFinding]:
+    """Append each finding's shortest example to the vector file at ``path`` as a case
+    (:func:`save_finding`); the findings, each naming where it was saved."""
+    atoms = EPISTEMIC_ATOMS if "epistemic" in features else ATOMS
+    saved = []
+    for finding in findings:
+        if finding.key.startswith("hypothesis: "):  # a state of the run, not a conversation
+            saved.append(finding)
+            continue
+        case = _minimal_case(finding, seed, against, atoms)
+        where = f"{path} ({save_finding(case, path)})"
+        saved.append(dataclasses.replace(finding, saved_as=where))
+    return saved

@@ -268,7 +268,11 @@ class RunReport:
     fuzz_findings: list[FuzzFinding] = field(default_factory=list)
     """Each distinct difference fuzzing found, once."""
     fuzz_examples: int = 0
-    """Conversations per round (0: not a fuzzing run)."""
+    """Conversations asked for (0: not a fuzzing run)."""
+    fuzz_shard_examples: int = 0
+    """Conversations per shard (each shard's rounds are of this many)."""
+    fuzz_shards: int = 0
+    fuzz_shards_done: int = 0
     fuzz_requests: int = 0
     fuzz_seed: int | None = None
     fuzz_rounds: int = 0
@@ -423,22 +427,28 @@ class RunReport:
         return f"manifest sha256 {self.suite_sha256[:16]}..., every file checked"
 
     def _fuzz_text(self) -> list[str]:
-        rate = self.fuzz_requests / self.seconds if self.seconds > 0 else 0.0
         ignored = f", ignoring {', '.join(self.fuzz_ignored)}" if self.fuzz_ignored else ""
+        # No time taken: a run's report is the same however many workers ran it.
         totals = [
-            f"fuzz: {self.fuzz_rounds} rounds of {self.fuzz_examples} examples, "
+            f"fuzz: {self.fuzz_shards_done} of {self.fuzz_shards} shards of at most "
+            f"{self.fuzz_shard_examples} examples, {self.fuzz_rounds} rounds, "
             f"{self.fuzz_profile} profile{ignored}; {self.fuzz_not_generated} turns cut or not "
             f"sent (they make a choice), {self.fuzz_uncompared} answers not compared, "
             f"{self.fuzz_repeats} repeats of a finding not reported again",
-            f"fuzz: {self.fuzz_requests} requests in {self.seconds:.2f} s ({rate:.0f} steps/s)",
+            f"fuzz: {self.fuzz_requests} requests",
+            *([f"stopped: {self.stopped}"] if self.stopped else []),
         ]
         seed = f" (seed {self.fuzz_seed})" if self.fuzz_seed is not None else ""
+        rerun = (
+            f"--fuzz {self.fuzz_examples} --seed {self.fuzz_seed} "
+            f"--shard-examples {self.fuzz_shard_examples}"
+        )
         if not self.fuzz_findings:
             verdict = f"fuzz: {self.fuzz_examples} examples{seed}: no difference from the reference"
             return [verdict, *totals]
         lines = [
             f"fuzz: {len(self.fuzz_findings)} distinct differences from the reference{seed}; "
-            f"rerun with --fuzz {self.fuzz_examples} --seed {self.fuzz_seed}",
+            f"rerun with {rerun}",
             "",
         ]
         for number, finding in enumerate(self.fuzz_findings, start=1):
@@ -500,6 +510,9 @@ class RunReport:
         if self.fuzz_examples:
             data["fuzz"] = {
                 "examples": self.fuzz_examples,
+                "shard_examples": self.fuzz_shard_examples,
+                "shards": self.fuzz_shards,
+                "shards_done": self.fuzz_shards_done,
                 "requests": self.fuzz_requests,
                 "seed": self.fuzz_seed,
                 "rounds": self.fuzz_rounds,

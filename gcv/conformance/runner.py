@@ -608,6 +608,38 @@ def _parser() -> argparse.ArgumentParser:
         help="append each shrunk finding to this vector file",
     )
     fuzz.add_argument(
+        "--shard-examples",
+        type=at_least(1),
+        default=10,
+        metavar="B",
+        help="conversations per shard, the unit of a task and a checkpoint (default 10)",
+    )
+    fuzz.add_argument(
+        "--workers",
+        type=at_least(1),
+        default=1,
+        metavar="K",
+        help="run the shards on a local Dask cluster of K processes (default 1: in this "
+        "process; more needs the campaign extra)",
+    )
+    fuzz.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run the shards on the Dask scheduler at ADDRESS (tcp://host:8786)",
+    )
+    fuzz.add_argument(
+        "--checkpoint",
+        type=writable_path,
+        metavar="FILE",
+        help="rewrite FILE after each finished shard with the findings so far",
+    )
+    fuzz.add_argument(
+        "--resume",
+        action="store_true",
+        help="run only the shards the --checkpoint file lacks (refused if it was made "
+        "with other parameters)",
+    )
+    fuzz.add_argument(
         "--fuzz-ignore",
         action="append",
         default=[],
@@ -748,8 +780,10 @@ def _conform(
     cases: Sequence[Case],
     known: KnownFailures,
     files: _ReportFiles,
+    campaign: tuple[Any, Any] | None = None,
 ) -> RunReport:
-    """Start the implementation, run the vectors (or fuzz) and end it; the report."""
+    """Start the implementation, run the vectors (or fuzz, the ``campaign`` planned by
+    :func:`_fuzz_plan`) and end it; the report."""
     impl.on_idle = files.flush
     try:
         impl.start()
@@ -772,19 +806,9 @@ def _conform(
         if args.fuzz is not None and "core" not in impl.handshake.features:
             report.unusable = "fuzzing needs the core feature, which is not declared"
             print(f"gcv conform: {report.unusable}", file=sys.stderr)
-        elif args.fuzz is not None:
-            from gcv.conformance.fuzz import fuzz_report  # Hypothesis, only when asked
-
-            report = fuzz_report(
-                impl,
-                args.fuzz,
-                args.seed,
-                args.fuzz_turns,
-                args.save_vector,
-                profile=args.profile,
-                ignore=args.fuzz_ignore,
-                on_progress=files.update,
-            )
+        elif campaign is not None:
+            impl.close()  # the handshake is the driver's; each shard starts its own copy
+            report = _fuzz(args, impl, files, *campaign)
         else:
             files.update(report)
             run_cases(
@@ -803,6 +827,67 @@ def _conform(
     finally:
         impl.close()
     return report
+
+
+def _fuzz_plan(args: argparse.Namespace, command: Sequence[str]) -> tuple[Any, Any]:
+    """The fuzzing run the options ask for, and the shards its checkpoint holds when
+    resuming (:func:`gcv.conformance.fuzz_campaign.plan`).
+
+    Raises :class:`GcvError` for a checkpoint that cannot be read or is another run's."""
+    from gcv.conformance.fuzz_campaign import FuzzRun, plan  # Hypothesis, only now
+
+    run = FuzzRun(
+        tuple(command),
+        args.fuzz,
+        args.seed,
+        args.shard_examples,
+        args.fuzz_turns,
+        args.profile,
+        tuple(args.fuzz_ignore),
+    )
+    checkpoint = None if args.checkpoint is None else Path(args.checkpoint)
+    return plan(run, checkpoint, args.resume)
+
+
+def _fuzz(
+    args: argparse.Namespace, impl: Implementation, files: _ReportFiles, run: Any, done: Any
+) -> RunReport:
+    """Fuzz ``run`` in shards, those in ``done`` finished already; the merged report."""
+    from gcv.conformance.fuzz_campaign import fuzz_campaign  # Dask, if asked, only now
+
+    assert impl.handshake is not None, "started"
+    deadline = None if impl.deadline is None else time.time() + impl.deadline - time.monotonic()
+    return fuzz_campaign(
+        run,
+        impl.handshake.raw,
+        done,
+        workers=args.workers,
+        cluster=args.cluster,
+        checkpoint=None if args.checkpoint is None else Path(args.checkpoint),
+        save_to=None if args.save_vector is None else Path(args.save_vector),
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        deadline=deadline,
+        quiet=args.quiet,
+        on_progress=files.update,
+    )
+
+
+def _fuzz_options_problem(args: argparse.Namespace) -> str:
+    """What is wrong with the options of a fuzzing campaign, if anything."""
+    campaign = ("--workers", args.workers > 1), ("--cluster", args.cluster is not None)
+    given = [
+        *(name for name, used in campaign if used),
+        *(["--checkpoint"] if args.checkpoint else []),
+        *(["--resume"] if args.resume else []),
+    ]
+    if args.fuzz is None:
+        return f"{', '.join(given)} only with --fuzz" if given else ""
+    if args.resume and not args.checkpoint:
+        return "--resume needs --checkpoint FILE"
+    if any(used for _, used in campaign) and importlib.util.find_spec("distributed") is None:
+        return f"--workers above 1 and --cluster need Dask: {install_hint('campaign')}"
+    return ""
 
 
 def main(argv: list[str]) -> int:
@@ -843,6 +928,15 @@ def _main(argv: list[str]) -> int:
         return _fail_early(
             f"--fuzz needs Hypothesis: {install_hint('conformance')}", EXIT_BAD_INPUT
         )
+    problem = _fuzz_options_problem(args)
+    if problem:
+        return _fail_early(problem, EXIT_BAD_INPUT)
+    campaign: tuple[Any, Any] | None = None
+    if args.fuzz is not None:
+        try:
+            campaign = _fuzz_plan(args, command)
+        except GcvError as error:
+            return _fail_early(str(error), EXIT_BAD_INPUT)
     event("suite")
     impl = Implementation(command, timeout=args.timeout, start_timeout=args.start_timeout)
     if args.deadline is not None:
@@ -861,8 +955,11 @@ def _main(argv: list[str]) -> int:
         return _fail_early(f"cannot write the report: {error}", EXIT_BAD_INPUT)
     try:
         event("report")
-        report = _conform(args, impl, report, cases, known, files)
+        report = _conform(args, impl, report, cases, known, files, campaign)
         code = _exit_code(report, args.strict, args.profile)
+    except ConnectionError as unreachable:  # --cluster: no scheduler answers there
+        impl.kill()
+        return _fail_early(str(unreachable), EXIT_BAD_INPUT)
     except Interrupted as stop:
         cleaning_up()
         impl.kill()

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gcv.conformance.fuzz import fuzz_report
+from gcv.conformance.fuzz import FuzzShard, run_shard
 from gcv.conformance.process import Implementation
 from gcv.conformance.runner import main as conform
 from gcv.conformance.runner import run_cases
@@ -93,15 +93,12 @@ def main(rounds: int = 3) -> None:
     rate = 2000 / (time.perf_counter() - started)
     impl.close()
     print(f"{'stub (the runner alone)':26} {rate:8.0f} steps/s   (2000 standing queries)")
-    impl = Implementation([python, "-O", "-m", "gcv.cli", "serve"])
-    impl.start()
     started = time.perf_counter()
-    report = fuzz_report(impl, 30, 1, 8)
-    impl.close()
+    shard = run_shard(FuzzShard(0, 30, 1, (python, "-O", "-m", "gcv.cli", "serve"), 8))
     elapsed = time.perf_counter() - started
     print(
-        f"{'fuzz, 30 conversations':26} {report.fuzz_requests / elapsed:8.0f} steps/s   "
-        f"({report.fuzz_requests} requests, both sides and Hypothesis included)"
+        f"{'fuzz, 30 conversations':26} {shard.requests / elapsed:8.0f} steps/s   "
+        f"({shard.requests} requests, both sides, Hypothesis and a start included)"
     )
 
 

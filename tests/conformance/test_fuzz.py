@@ -36,7 +36,10 @@ def test_fuzzing_the_reference_against_itself_finds_no_difference(
 def _fuzz(
     tmp_path: Path, mode: str, examples: int, seed: int, *options: str
 ) -> tuple[int, dict[str, Any]]:
-    argv = ["--fuzz", str(examples), "--seed", str(seed), "--fuzz-turns", "5", *options]
+    # One shard: its rounds are of all the examples (tests/conformance/test_fuzz_campaign.py
+    # cuts runs into several).
+    argv = ["--fuzz", str(examples), "--seed", str(seed), "--fuzz-turns", "5"]
+    argv += ["--shard-examples", str(examples), *options]
     return conform(tmp_path, argv, fake(mode))
 
 
