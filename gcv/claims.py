@@ -786,7 +786,7 @@ CLAIMS: tuple[Claim, ...] = (
         implemented_in=(
             "gcv.reference.epistemic.abduction.close_problems",
             "gcv.spec.abduction_readings.CHOSEN",
-            "gcv.spec.abduction_readings.STATEMENTS",
+            "gcv.spec.abduction_statements.STATEMENTS",
         ),
         tests=(
             _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
@@ -830,8 +830,8 @@ CLAIMS: tuple[Claim, ...] = (
         "o6' and T12's 'h1 & h3 & h4 ... explaining all observations' included)",
         Status.NOT_REPRODUCED,
         implemented_in=(
-            "gcv.spec.abduction_readings.compute_table",
-            "gcv.spec.abduction_readings.compute_minimum_conflicts",
+            "gcv.audits.readings.compute_table",
+            "gcv.audits.readings.compute_minimum_conflicts",
             "gcv.audits.readings.search",
         ),
         tests=(

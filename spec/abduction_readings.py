@@ -1,15 +1,19 @@
-"""Readings of "gamma explains o" in Appendix B.2, and B.2's statements about what is explained.
+"""Readings of "gamma explains o" in Appendix B.2: a family, and what each reading explains.
 
 Definition A.2 says when a hypothesis gamma solves an abductive problem (B_i, chi); B.2 says,
 turn by turn, which observations of Phase 2 are explained and which are not.  The two do
 not fit one reading (docs/epistemic.md).  This module states a *family* of readings of
 "explained" as a product of independent dimensions (:data:`DIMENSIONS`), each value grounded
-in a sentence of the core paper, and B.2's statements (:data:`STATEMENTS`), each with its
-place and its words, as predicates over what a reading explains (:class:`Explanations`).
-:func:`compute_table` evaluates every statement under every reading of the family on
-Phase 2's models; :func:`compute_minimum_conflicts` finds the smallest sets of statements
-that no reading satisfies together.  ``gcv audit readings`` runs it on
-``spec/scenarios/phase2-epistemic.json`` and prints the result.
+in a sentence of the core paper, and what a reading explains in a conversation
+(:func:`compute_explanations`, :class:`Explanations`).  B.2's statements, predicates over
+:class:`Explanations`, are :mod:`gcv.spec.abduction_statements`; ``gcv audit readings``
+(:mod:`gcv.audits.readings`, where the search over the family is) evaluates every statement
+under every reading on ``spec/scenarios/phase2-epistemic.json``.
+
+Whole, at about 700 lines: a value of a dimension (the data, a third of the module, each
+value with the paper's words) means nothing until :func:`compute_verdicts` and
+:func:`compute_explanations` read it, and a reader checking one value against the paper
+reads both; split, each half would have to be read with the other open.
 
 What a reading fixes.  Problems are posed as the engine poses them (an observation psi poses
 (B_i, psi) for every agent who did not believe psi), in the model the reading's ``surprise``
@@ -32,9 +36,9 @@ abductive steps of T5 and T11); spec/normative.md, ``del.hypothesize.solves``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from itertools import combinations, product
+from itertools import product
 from math import prod
 from typing import Generic, Protocol, TypeVar
 
@@ -47,22 +51,18 @@ __all__ = [
     "CHOSEN",
     "DIMENSIONS",
     "LITERAL",
-    "STATEMENTS",
     "Dimension",
     "Explanations",
     "Reading",
     "Semantics",
-    "Statement",
     "TurnRecord",
     "Value",
+    "Verdicts",
     "compute_explanations",
     "compute_family",
-    "compute_kept",
-    "compute_minimum_conflicts",
-    "compute_table",
     "compute_turn_record",
-    "is_minimal_conflict",
-    "is_satisfiable",
+    "compute_verdicts",
+    "verdict_key",
 ]
 
 M = TypeVar("M")
@@ -450,7 +450,7 @@ class _Problem(Generic[M]):
 
 
 @dataclass(frozen=True)
-class _Checked(Generic[M]):
+class Verdicts(Generic[M]):
     """What Definition A.2, as a reading reads it, finds in a conversation.
 
     ``posed[k]``: the problems turn k's observations pose; ``asked[k]``: those its questions
@@ -521,9 +521,20 @@ def _surprised(
     return [i for i in agents if not semantics.is_valid(model, se.Believes(i, chi))]
 
 
-def _check(
+def verdict_key(reading: Reading) -> tuple[str, ...]:
+    """The dimensions :func:`compute_verdicts` reads: readings alike in them share verdicts."""
+    return (
+        reading.surprise,
+        reading.model,
+        reading.consistency,
+        reading.non_triviality,
+        reading.explainer,
+    )
+
+
+def compute_verdicts(
     reading: Reading, agents: Sequence[str], turns: Sequence[TurnRecord[M]], semantics: Semantics[M]
-) -> _Checked[M]:
+) -> Verdicts[M]:
     """Every problem the turns pose and every hypothesis's verdict on each, as ``reading``'s
     ``surprise``, ``model``, ``consistency``, ``non_triviality`` and ``explainer`` say."""
     posed: list[tuple[_Problem[M], ...]] = []
@@ -563,7 +574,7 @@ def _check(
         ]
         asked.append(tuple(questions))
         problems += questions
-    return _Checked(tuple(posed), tuple(asked), solves, members)
+    return Verdicts(tuple(posed), tuple(asked), solves, members)
 
 
 def _is_solved(
@@ -604,9 +615,9 @@ def _is_closed(
 
 
 def _explain(
-    reading: Reading, turns: Sequence[TurnRecord[M]], checked: _Checked[M]
+    reading: Reading, turns: Sequence[TurnRecord[M]], checked: Verdicts[M]
 ) -> Explanations:
-    """What ``reading`` explains, given what Definition A.2 found (:func:`_check`): the
+    """What ``reading`` explains, given what Definition A.2 found (:func:`compute_verdicts`): the
     problems checked (``candidates``), how long a solution keeps one closed
     (``persistence``), what else closes it (``causal``), and what a statement's o_k names
     (``naming``)."""
@@ -687,282 +698,15 @@ def _explain(
     "what is unexplained before the first turn and after each",
 )
 def compute_explanations(
-    reading: Reading, agents: Sequence[str], turns: Sequence[TurnRecord[M]], semantics: Semantics[M]
-) -> Explanations:
-    """What ``reading`` explains, turn by turn, in the conversation ``turns``."""
-    return _explain(reading, turns, _check(reading, agents, turns, semantics))
-
-
-# -- B.2's statements --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Statement:
-    """One statement of B.2 about what is posed, answered or explained, as a predicate."""
-
-    id: str
-    place: str
-    words: str
-    holds: Callable[[Explanations], bool]
-
-
-def _posed(observation: str, turn: int, agents: Iterable[str]) -> Callable[[Explanations], bool]:
-    def holds(e: Explanations) -> bool:
-        at, who = e.posed.get(observation, (0, frozenset()))
-        return at == turn and set(agents) <= who
-
-    return holds
-
-
-def _answers(hypothesis: str, observation: str) -> Callable[[Explanations], bool]:
-    return lambda e: observation in e.answered.get(hypothesis, frozenset())
-
-
-def _open(observation: str, *turns: int) -> Callable[[Explanations], bool]:
-    return lambda e: all(observation in e.unexplained[t] for t in turns)
-
-
-def _explained(observation: str, turn: int) -> Callable[[Explanations], bool]:
-    return lambda e: observation not in e.unexplained[turn]
-
-
-def _at_most(turn: int, *observations: str) -> Callable[[Explanations], bool]:
-    return lambda e: e.unexplained[turn] <= set(observations)
-
-
-_EVERY = ("a", "b", "c")
-_M2, _M6, _M9, _M12 = (f"B.2 T{n}, Symbolic model M_{n}" for n in (2, 6, 9, 12))
-
-STATEMENTS: tuple[Statement, ...] = (
-    # T2
-    Statement(
-        "T2 o6 posed",
-        _M2,
-        "just before o6 is announced, w* |= o6 but no agent believes o6 ... So o6 poses an "
-        "abductive problem in the sense of Definition A.2",
-        _posed("o6", 2, _EVERY),
-    ),
-    Statement(
-        "T2 o6 open",
-        _M2,
-        "The announcement makes o6 common knowledge but leaves it unexplained",
-        _open("o6", 2),
-    ),
-    Statement(
-        "T2-T10 o6 open",
-        _M2,
-        "No candidate gamma has been proposed yet, so the problem remains open until T11",
-        _open("o6", *range(2, 11)),
-    ),
-    # T5
-    Statement(
-        "T3 o7 posed for Bob",
-        "B.2 T5, 1. Surprise check",
-        "just before o7 was announced at T3, w* |= o7 but Bob did not believe o7 ... So o7 "
-        "poses an abductive problem (B_b, o7)",
-        _posed("o7", 3, "b"),
-    ),
-    Statement(
-        "T5 h1 answers o7",
-        "B.2 T5, Why Hypothesize; 3. Verification",
-        "Bob has a surprising observation (o7: Stripe 429s) and proposes a hypothesis (h1) "
-        "that explains it ... All checks pass",
-        _answers("h1", "o7"),
-    ),
-    Statement(
-        "T5 o7 explained",
-        "B.2 T5, bullets",
-        "It explains the Stripe failures",
-        _explained("o7", 5),
-    ),
-    Statement(
-        "T5 o1 open",
-        "B.2 T5, bullets",
-        "but does not yet explain the auth failures",
-        _open("o1", 5),
-    ),
-    Statement(
-        "T5 o8 open",
-        "B.2 T5, bullets",
-        "or the Redis exhaustion itself [the problem about p_redis, posed by o8: h4 answers "
-        "it at T12; o8' restates p_redis and posed none]",
-        _open("o8", 5),
-    ),
-    # T6
-    Statement(
-        "T1 o1 posed",
-        _M6,
-        "the abductive problem posed by o1, which no agent believed before its announcement at T1",
-        _posed("o1", 1, _EVERY),
-    ),
-    Statement(
-        "T6 h2 answers o1",
-        _M6,
-        "h2 := (p_redis -> p_auth) answers the abductive problem posed by o1",
-        _answers("h2", "o1"),
-    ),
-    *(
-        Statement(
-            f"T6 {o} explained",
-            _M6,
-            "Observations explained by h1 & h2: o1 (auth failures), o2 (payment failures), o7 "
-            f"(Stripe 429s), o8 (Redis timeouts) [{o}]",
-            _explained(o, 6),
-        )
-        for o in ("o1", "o2", "o7", "o8")
-    ),
-    Statement("T6 o6 open", _M6, "Remaining unexplained: o6 (3x traffic)", _open("o6", 6)),
-    Statement(
-        "T6 nothing else open",
-        _M6,
-        "Remaining unexplained: o6 (3x traffic) [and nothing else]",
-        _at_most(6, "o6"),
-    ),
-    # T9
-    *(
-        Statement(
-            f"T9 {o} open",
-            _M9,
-            "With h2 abandoned, o1 (auth failures), o5 (token errors), and o6 (3x traffic) "
-            f"have no causal explanation [{o}]",
-            _open(o, 9),
-        )
-        for o in ("o1", "o5", "o6")
-    ),
-    Statement(
-        "T9 nothing else open",
-        _M9,
-        "Observations now unexplained: With h2 abandoned, o1 (auth failures), o5 (token "
-        "errors), and o6 (3x traffic) have no causal explanation [and nothing else]",
-        _at_most(9, "o1", "o5", "o6"),
-    ),
-    Statement(
-        "T2-T9 o6 open",
-        _M9,
-        "and o6 remains the open abductive problem flagged at T2",
-        _open("o6", *range(2, 10)),
-    ),
-    # T10
-    Statement(
-        "T10 o6 open",
-        "B.2 T10, Symbolic model M_10; T11, 1. Surprise check",
-        "The Question keeps o6 on the abductive-problem queue: (B_i, o6) in AbdProb_10. The "
-        "model records that o6 is surprising and unexplained ... [T11, before h3:] Abductive "
-        "problem (B_i, o6) remains open",
-        _open("o6", 10),
-    ),
-    # T11
-    Statement(
-        "T11 h3 answers o6",
-        "B.2 T11, bullets; 3. Verification",
-        "h3: Token bug -> frontend retry loop -> 3x traffic amplification ... Explains o6 ... "
-        "All checks pass",
-        _answers("h3", "o6"),
-    ),
-    Statement("T11 o6 explained", "B.2 T11, bullets", "Explains o6", _explained("o6", 11)),
-    Statement(
-        "T11 o7 explained",
-        "B.2 T11, bullets",
-        "the group has two separate explanations: h1 (Redis -> Stripe problems) and h3 (token "
-        "bug -> traffic amplification)",
-        _explained("o7", 11),
-    ),
-    # T12
-    Statement(
-        "T3 o8 posed",
-        _M12,
-        "the problem posed by o8, which no agent believed before its announcement at T3",
-        _posed("o8", 3, _EVERY),
-    ),
-    Statement(
-        "T12 h4 answers o8", _M12, "It answers the problem posed by o8", _answers("h4", "o8")
-    ),
-    Statement(
-        "T13 nothing open",
-        _M12,
-        "If h4 is accepted [at T13, by Resolve], then h1 & h3 & h4 form a single causal chain "
-        "explaining all observations o1-o9 and o8'",
-        _at_most(13),
-    ),
-)
-"""B.2's statements about which problems are posed and answered and which observations are
-explained, in the paper's order.  A sentence that lists several observations gives one
-statement per observation; a list given as the whole ("Remaining unexplained", "Observations
-now unexplained") gives one more, that nothing else is open.  Words in brackets are ours."""
-
-# Verify that each statement has an id of its own
-assert len({s.id for s in STATEMENTS}) == len(STATEMENTS)
-
-
-# -- the search ------------------------------------------------------------------------------
-
-
-def compute_kept(explanations: Explanations) -> frozenset[str]:
-    """The statements that hold of ``explanations``."""
-    return frozenset(s.id for s in STATEMENTS if s.holds(explanations))
-
-
-def _check_key(reading: Reading) -> tuple[str, ...]:
-    """The dimensions :func:`_check` reads."""
-    return (
-        reading.surprise,
-        reading.model,
-        reading.consistency,
-        reading.non_triviality,
-        reading.explainer,
-    )
-
-
-def compute_table(
+    reading: Reading,
     agents: Sequence[str],
     turns: Sequence[TurnRecord[M]],
     semantics: Semantics[M],
-    family: Iterable[Reading] | None = None,
-) -> dict[Reading, frozenset[str]]:
-    """For each reading of ``family`` (default: :func:`compute_family`), the statements it
-    keeps in the conversation ``turns``: :func:`compute_explanations`, with Definition A.2's
-    verdicts computed once for the readings that read it alike."""
-    checked: dict[tuple[str, ...], _Checked[M]] = {}
-    table = {}
-    for r in compute_family() if family is None else family:
-        if _check_key(r) not in checked:
-            checked[_check_key(r)] = _check(r, agents, turns, semantics)
-        table[r] = compute_kept(_explain(r, turns, checked[_check_key(r)]))
-    return table
-
-
-def is_satisfiable(statements: Iterable[str], table: Mapping[Reading, frozenset[str]]) -> bool:
-    """Some reading of ``table`` keeps every one of ``statements``."""
-    wanted = frozenset(statements)
-    return any(wanted <= kept for kept in table.values())
-
-
-def is_minimal_conflict(statements: Iterable[str], table: Mapping[Reading, frozenset[str]]) -> bool:
-    """No reading of ``table`` keeps ``statements`` together, and without any one of them some
-    reading keeps the rest."""
-    together = frozenset(statements)
-    return not is_satisfiable(together, table) and all(
-        is_satisfiable(together - {s}, table) for s in together
-    )
-
-
-@icontract.ensure(
-    lambda table, result: all(is_minimal_conflict(c, table) for c in result),
-    "each conflict is minimal: no reading keeps it, some keeps it without any one member",
-    enabled=icontract.SLOW,
-)
-@icontract.ensure(lambda result: len({len(c) for c in result}) <= 1, "all of the smallest size")
-def compute_minimum_conflicts(
-    table: Mapping[Reading, frozenset[str]],
-) -> tuple[frozenset[str], ...]:
-    """The smallest sets of statements no reading of ``table`` keeps together (empty when one
-    reading keeps them all).  Each is minimal: without any one of its members, some reading
-    keeps the rest."""
-    ids = [s.id for s in STATEMENTS]
-    if is_satisfiable(ids, table):
-        return ()
-    for size in range(1, len(ids) + 1):
-        found = tuple(frozenset(c) for c in combinations(ids, size) if not is_satisfiable(c, table))
-        if found:
-            return found
-    raise AssertionError("unreachable: the whole set is not satisfiable")
+    verdicts: Verdicts[M] | None = None,
+) -> Explanations:
+    """What ``reading`` explains, turn by turn, in the conversation ``turns``; ``verdicts``:
+    :func:`compute_verdicts` already computed for a reading with the same :func:`verdict_key`
+    (computed here when None)."""
+    if verdicts is None:
+        verdicts = compute_verdicts(reading, agents, turns, semantics)
+    return _explain(reading, turns, verdicts)

@@ -13,6 +13,13 @@ table's order; its entries are generated from the rows (``gcv normative``, which
 ``tests/test_normative.py`` checks is current), so the prose is written here only.
 A clause may also be declared beside the check that cites it: :func:`clause` registers
 it wherever it is called, and the generator reads :data:`CLAUSES`.
+
+Whole, at about 900 lines: it is one table (rows grouped as ``spec/normative.md``'s
+sections are: the turn, the order, records, then one group per operation, then M_t), and a
+reader looks up a clause by its id or its group, never reads two groups for one purpose;
+split into one file per group, the order of ``spec/normative.md`` would be the order of an
+import list, and adding a clause (docs/layout.md, "Where a change goes") one more file to
+find.
 """
 
 from __future__ import annotations

@@ -419,7 +419,7 @@ def _released(releases: Sequence[Mapping[str, Any]], cases: Sequence[Case]) -> s
 
 def _tally_counts(worlds: int) -> dict[str, int]:
     """What spec.transition recomputed, and how much of it lay beyond its bound of ``worlds``
-    (recomputed by gcv.spec.epistemic_bits)."""
+    (recomputed by gcv.oracles.epistemic_bits)."""
     tally = oracle.TALLY
     kinds = ("turns", "answers", "refusals")
     counts = {kind: tally[f"{kind} recomputed"] for kind in kinds}
@@ -433,7 +433,7 @@ def _tally(worlds: int) -> str:
     return (
         f"gcv.spec.transition recomputed {c['turns']} turns, {c['answers']} answers, "
         f"{c['refusals']} refusals; {c['beyond_bound']} of them beyond {worlds} worlds, "
-        "by gcv.spec.epistemic_bits"
+        "by gcv.oracles.epistemic_bits"
     )
 
 

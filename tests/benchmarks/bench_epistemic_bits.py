@@ -1,4 +1,4 @@
-"""CPU time of the bit-parallel oracle (``gcv.spec.epistemic_bits``) on Phase 2's full model.
+"""CPU time of the bit-parallel oracle (``gcv.oracles.epistemic_bits``) on Phase 2's full model.
 
     .venv/bin/python -O -m tests.benchmarks.bench_epistemic_bits   # contracts off
     .venv/bin/python -m tests.benchmarks.bench_epistemic_bits      # contracts on
@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from gcv.conformance.cases.oracle import spec_formula
+from gcv.oracles import epistemic_bits as bits
 from gcv.reference.epistemic.formula import parse
 from gcv.spec import epistemic as se
-from gcv.spec import epistemic_bits as bits
 from gcv.spec import transition
 
 TRACE = Path(__file__).resolve().parents[2] / "spec" / "scenarios" / "phase2-epistemic.json"

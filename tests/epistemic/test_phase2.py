@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from gcv.audits.readings import replay_on_the_spec
+from gcv.oracles import epistemic_bits as bits
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.operations import EPISTEMIC_FIELDS, Revise, Undermine, realisation
 from gcv.reference.rules import Update
 from gcv.reference.verifier import Verifier
 from gcv.replay import replay
-from gcv.spec import epistemic_bits as bits
 from gcv.trace import EPISTEMIC_QUERIES, Trace, load_trace
 
 

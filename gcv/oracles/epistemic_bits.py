@@ -34,9 +34,17 @@ over the positions in that list, and per agent a cell label and an integer rank 
 compared and re-sorted by its updates; here a world's position is its valuation, and no
 rank or cell label exists, only sets of worlds.
 
-As in :mod:`gcv.spec.epistemic`, a failed ``assert`` means the arguments are outside the
-definition (a formula naming an atom the model lacks, an announcement true nowhere, ...).
-Formulas are :mod:`gcv.spec.epistemic`'s values.
+Where :mod:`gcv.spec.epistemic` fails an ``assert``, this module raises
+:class:`OutsideDefinition`: the arguments are outside the definition (a formula naming an
+atom the model lacks, an announcement true nowhere, ...).  Formulas are
+:mod:`gcv.spec.epistemic`'s values.
+
+Why a tool and not the spec: the spec's modules are the statements a reader checks against
+the paper by eye; this one is a second, faster representation of the same statements, which
+earns trust only by agreeing with :mod:`gcv.spec.epistemic` wherever both run.  Its users are
+tools (the vector generator, ``gcv.conformance.cases``, and ``gcv audit readings``,
+:mod:`gcv.audits.readings`), the tests and a benchmark, so it lives beside them under
+``gcv/``, in a package of oracles rather than in either tool's package: neither owns it.
 
 References
 ----------
@@ -64,6 +72,7 @@ __all__ = [
     "BitModel",
     "BitProblem",
     "Conjectured",
+    "OutsideDefinition",
     "TurnSteps",
     "compute_atom_mask",
     "compute_default_model",
@@ -82,6 +91,12 @@ __all__ = [
     "process_turn_model",
     "to_spec_model",
 ]
+
+
+class OutsideDefinition(ValueError):
+    """The arguments are outside the definition a function computes (where the spec's
+    brute force fails an ``assert``)."""
+
 
 Cell = tuple[int, ...]
 """An information cell of one agent: its layers, most plausible first, each non-empty."""
@@ -140,8 +155,8 @@ def _is_partition_of_w(model: BitModel) -> bool:
 def compute_atom_mask(index: int, count: int) -> int:
     """V(p_index) over every valuation of ``count`` atoms: 2^index zeros, 2^index ones,
     repeated."""
-    # Verify that p_index is one of the count atoms
-    assert 0 <= index < count, (index, count)
+    if not 0 <= index < count:
+        raise OutsideDefinition(f"p_{index} is not one of {count} atoms")
     mask, length = ((1 << (1 << index)) - 1) << (1 << index), 2 << index
     while length < 1 << count:
         mask |= mask << length
@@ -190,8 +205,8 @@ def from_spec_model(model: se.EpistemicModel, atoms: Sequence[str] | None = None
     Within a cell, w's layer is fixed by how many worlds are at least as plausible as w (for a
     locally connected preorder, equally plausible worlds have the same count)."""
     order_of_atoms = tuple(sorted(model.atoms) if atoms is None else atoms)
-    # Verify that the order names exactly the model's atoms
-    assert set(order_of_atoms) == set(model.atoms), order_of_atoms
+    if set(order_of_atoms) != set(model.atoms):
+        raise OutsideDefinition(f"{order_of_atoms} are not the model's atoms {model.atoms}")
     order = {}
     for agent in sorted(model.agents):
         below: dict[se.World, set[se.World]] = {w: set() for w in model.worlds}
@@ -265,8 +280,8 @@ def _components(model: BitModel, group: Iterable[str]) -> list[int]:
 
 def compute_truth_set(model: BitModel, formula: se.Formula) -> int:
     """[[phi]] := {w in W : M, w |= phi}, the clauses of A.1's "Convention" and A.3."""
-    # Verify that the formula is over the model's vocabulary
-    assert se.compute_atoms(formula) <= set(model.atoms), formula
+    if not se.compute_atoms(formula) <= set(model.atoms):
+        raise OutsideDefinition(f"{formula} names an atom outside {model.atoms}")
     W = model.worlds
     match formula:
         case se.Top():
@@ -322,8 +337,8 @@ def compute_truth_set(model: BitModel, formula: se.Formula) -> int:
 def is_true(model: BitModel, world: se.World, formula: se.Formula) -> bool:
     """M, w |= phi."""
     number = _number(world, model.atoms)
-    # Verify that w is a world of W
-    assert model.worlds >> number & 1 and world <= set(model.atoms), world
+    if not (model.worlds >> number & 1 and world <= set(model.atoms)):
+        raise OutsideDefinition(f"{sorted(world)} is not a world of W")
     return bool(compute_truth_set(model, formula) >> number & 1)
 
 
@@ -365,8 +380,8 @@ def process_announcement(
     """[!psi]. Public: "eliminates every w not in [[psi]]".  To a group G: G's cells are cut
     between psi- and ~psi-worlds; nobody else changes."""
     inside = compute_truth_set(model, formula)
-    # Verify that psi holds somewhere (an announcement true nowhere is not truthful)
-    assert inside, formula
+    if not inside:
+        raise OutsideDefinition(f"{formula} holds nowhere: an announcement must be truthful")
     if group is None:
         return _restricted(model, inside)
     members = _members_of(model, group)
@@ -465,8 +480,8 @@ def process_awareness_expansion(
 def _lifted(model: BitModel, atoms: Sequence[str]) -> BitModel:
     """The model over ``atoms`` (a superset of its own): each world renumbered, then split on
     every atom it lacks, as Definition A.3's expansion does."""
-    # Verify that the model's atoms are among ``atoms`` (Definition A.3 only adds)
-    assert set(model.atoms) <= set(atoms), (model.atoms, atoms)
+    if not set(model.atoms) <= set(atoms):  # Definition A.3 only adds atoms
+        raise OutsideDefinition(f"{model.atoms} are not among {tuple(atoms)}")
     position = [atoms.index(a) for a in model.atoms]
 
     def renumbered(worlds: int) -> int:
@@ -508,8 +523,8 @@ def compute_problem_model(current: BitModel, posed: BitModel, chi: se.Formula) -
     for atom in se.compute_atoms(chi):
         known = _forget(known, current.atoms.index(atom), len(current.atoms))
     lifted = compute_posed_model(current, posed)
-    # Verify that M_t descends from the model the problem arose in
-    assert lifted.worlds & known, "outside the definition: M_t does not descend from M_chi"
+    if not lifted.worlds & known:
+        raise OutsideDefinition("M_t does not descend from M_chi, the model chi arose in")
     return _restricted(lifted, lifted.worlds & known)
 
 
