@@ -156,17 +156,33 @@ EDITS: tuple[tuple[str, str, str], ...] = (
         'package_dir={f"gcv.{layer}": f"{layer}/gcv/{layer}" for layer in LAYERS},',
     ),
     (
-        "gcv/__init__.py",
-        "import importlib\nfrom importlib.metadata import version",
-        "import importlib\nimport pkgutil\nfrom importlib.metadata import version",
+        "setup.py",
+        'load("gcv.reference", root / "reference" / "__init__.py", package=True)',
+        'layer = root / "reference" / "gcv" / "reference"\n'
+        'load("gcv.reference", layer / "__init__.py", package=True)',
     ),
     (
         "gcv/__init__.py",
-        '__version__ = version("grounded-continuation")',
+        "import importlib\nfrom typing import TYPE_CHECKING\n",
+        "import importlib\nimport pkgutil\nfrom typing import TYPE_CHECKING\n",
+    ),
+    (
+        "gcv/__init__.py",
+        "if TYPE_CHECKING:\n    __version__: str\n",
+        "if TYPE_CHECKING:\n    __version__: str\n\n"
         "# The layers' portions, spec/gcv, reference/gcv and proofs/gcv, when their folders are\n"
         "# on the path (the tests' pythonpath; the wheel puts everything in one folder).\n"
-        "__path__ = pkgutil.extend_path(__path__, __name__)  # noqa: F405\n\n"
-        '__version__ = version("grounded-continuation")',
+        "__path__ = pkgutil.extend_path(__path__, __name__)\n",
+    ),
+    (
+        "tests/test_walk_kernel.py",
+        '(ROOT / "reference" / "_walk.c")',
+        '(ROOT / "reference" / "gcv" / "reference" / "_walk.c")',
+    ),
+    (
+        "tests/test_expected_values.py",
+        'folder = ROOT / "spec" / "scenarios"',
+        'folder = ROOT / "spec" / "gcv" / "spec" / "scenarios"',
     ),
     (
         "gcv/normative.py",
