@@ -2,16 +2,15 @@
 "explained" in the family :mod:`gcv.spec.abduction_readings` states (B.2's statements:
 :mod:`gcv.spec.abduction_statements`).
 
-Phase 2 (``spec/scenarios/phase2-epistemic.json``) is replayed on the spec: its argumentation
-by :mod:`gcv.spec.transition`, its M_t by the bit-parallel oracle
-(:mod:`gcv.oracles.epistemic_bits`), so no value comes from the engine.  Every reading of the
-family is then evaluated on the turns, and every statement of B.2 checked under it.  Printed:
-the family, the statements, the readings grouped by the statements they keep, the engine's
-two readings, and the result: the smallest sets of statements no reading satisfies together
-(each checked minimal by removing each member), or the readings that keep every statement.
-``--table`` prints every reading's row; ``--markdown`` rewrites the generated section of
-docs/epistemic.md; ``--check`` fails when that section is stale.  Exit code 0, or 1 when
-``--check`` finds the section stale.
+Phase 2 (``spec/gcv/spec/scenarios/phase2-epistemic.json``) is replayed on the spec: its
+argumentation by :mod:`gcv.spec.transition`, its M_t by the bit-parallel oracle
+(:mod:`gcv.oracles.epistemic_bits`), so no value comes from the engine.  Every reading of the family
+is then evaluated on the turns, and every statement of B.2 checked under it.  Printed: the family,
+the statements, the readings grouped by the statements they keep, the engine's two readings, and the
+result: the smallest sets of statements no reading satisfies together (each checked minimal by
+removing each member), or the readings that keep every statement. ``--table`` prints every reading's
+row; ``--markdown`` rewrites the generated section of docs/epistemic.md; ``--check`` fails when that
+section is stale.  Exit code 0, or 1 when ``--check`` finds the section stale.
 """
 
 from __future__ import annotations

@@ -29,10 +29,10 @@ big-integer operations with no dependency to add; an ordered partition states <=
 paper's sentences do, where a BDD over pairs of worlds (2n variables) needs quantifier
 chains (a most plausible world is one below every world of its cell) that are harder to
 read against the paper and, in pure Python, slow on models with little structure.
-Independence from the engine: ``reference/epistemic/`` keeps a list of worlds, a truth set
-over the positions in that list, and per agent a cell label and an integer rank per world,
-compared and re-sorted by its updates; here a world's position is its valuation, and no
-rank or cell label exists, only sets of worlds.
+Independence from the engine: ``reference/gcv/reference/epistemic/`` keeps a list of worlds, a truth
+set over the positions in that list, and per agent a cell label and an integer rank per world,
+compared and re-sorted by its updates; here a world's position is its valuation, and no rank or cell
+label exists, only sets of worlds.
 
 Where :mod:`gcv.spec.epistemic` fails an ``assert``, this module raises
 :class:`OutsideDefinition`: the arguments are outside the definition (a formula naming an
@@ -49,7 +49,7 @@ tools (the vector generator, ``gcv.conformance.cases``, and ``gcv audit readings
 References
 ----------
 Grounded Continuation, Appendix A.1 (Definition A.1, "Convention", "Updates", Definition A.2,
-Definition A.3), Section 2's table of DEL realisations; spec/normative.md, section "M_t".
+Definition A.3), Section 2's table of DEL realisations; spec/gcv/spec/normative.md, section "M_t".
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def _forget(worlds: int, index: int, count: int) -> int:
 def compute_default_model(
     agents: Sequence[str], atoms: Sequence[str], awareness: Mapping[str, Iterable[str]]
 ) -> BitModel:
-    """M_t before any update (spec/normative.md): every valuation of Prop_t, one cell per
+    """M_t before any update (spec/gcv/spec/normative.md): every valuation of Prop_t, one cell per
     agent, all worlds equally plausible."""
     everything = (1 << (1 << len(atoms))) - 1
     return BitModel(
@@ -634,8 +634,9 @@ class TurnSteps:
 def compute_turn_steps(
     before: transition.State, after: transition.State, turn: transition.Turn, model: BitModel
 ) -> TurnSteps:
-    """Each operation's DEL realisation in the fixed order (Section 2's table; spec/normative.md,
-    ``del.*`` and ``order.*``), with the models the problem queue reads on the way.
+    """Each operation's DEL realisation in the fixed order (Section 2's table;
+    spec/gcv/spec/normative.md, ``del.*`` and ``order.*``), with the models the problem queue reads
+    on the way.
 
     ``before`` is D_t, ``after`` the turn's argumentation (the records whose formulas the
     updates read), ``model`` M_t.
@@ -709,8 +710,9 @@ def process_turn_model(
     literal: bool = False,
 ) -> tuple[BitModel, tuple[BitProblem, ...]]:
     """M_t+1 and the problem queue after ``turn`` (:func:`compute_turn_steps`), the queue read
-    as spec/normative.md fixes it (``del.observe.poses-problems``, ``del.hypothesize.solves``,
-    ``del.question``), the explanation checked in M_chi^t or, ``literal``, in M_t.
+    as spec/gcv/spec/normative.md fixes it (``del.observe.poses-problems``,
+    ``del.hypothesize.solves``, ``del.question``), the explanation checked in M_chi^t or,
+    ``literal``, in M_t.
 
     ``before`` is D_t, ``after`` the turn's argumentation, ``model`` and ``problems`` M_t and
     its queue.

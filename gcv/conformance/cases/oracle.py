@@ -153,7 +153,8 @@ def is_in_order(model: se.EpistemicModel, agent: str, layers: Sequence[se.Formul
 
 # -- the spec's D_t ---------------------------------------------------------------------------
 
-# Codes that only the reference's resource bound decides (spec/normative.md, "Conformance").
+# Codes that only the reference's resource bound decides (spec/gcv/spec/normative.md,
+# "Conformance").
 _NOT_COMPARED = frozenset({"model-too-large"})
 
 
