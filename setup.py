@@ -4,10 +4,11 @@ Everything else is declared in pyproject.toml.
 
 The layers keep the design card's top-level folders, ``spec/``, ``reference/`` and
 ``proofs/``, and install as ``gcv.spec``, ``gcv.reference`` and ``gcv.proofs``
-(``package_dir``), so that the distribution holds one import package, ``gcv``, and a
-user's own ``spec`` or ``reference`` cannot shadow a layer (docs/layout.md).  Each folder's
-``__init__.py`` refuses to be imported under its bare name, so one file is never two
-modules.
+(``package_dir``: ``spec/gcv/spec`` is ``gcv.spec``, and so on), so that the
+distribution holds one import package, ``gcv``, and a user's own ``spec`` or
+``reference`` cannot shadow a layer (docs/layout.md).  Each top-level folder is a
+source root holding its layer's portion of ``gcv``: the folder is the import path,
+so tools that find modules by folder follow it.
 
 ``optional=True`` makes setuptools warn and go on when the extension fails to build (no
 compiler, no Python headers), so an sdist still installs, with the pure Python walk
@@ -49,7 +50,8 @@ gcv = types.ModuleType("gcv")
 gcv.__path__ = []
 sys.modules["gcv"] = gcv
 kernel = load("gcv.reference._walk", built)
-load("gcv.reference", root / "reference" / "__init__.py", package=True)
+layer = root / "reference" / "gcv" / "reference"
+load("gcv.reference", layer / "__init__.py", package=True)
 from gcv.reference.closure import PURE, Queries
 from gcv.reference.walk_check import first_difference
 
@@ -104,12 +106,14 @@ class BuildCheckedWalk(build_ext):
 
 
 LAYERS = ("spec", "reference", "proofs")
-"""The folders mapped into ``gcv``: ``spec/`` is ``gcv.spec``, and so on."""
+"""The top-level folders, each holding ``gcv/<layer>``."""
 
 
 def _layer_packages(layer: str) -> list[str]:
     """``gcv.<layer>`` and its subpackages (data folders included), as they install."""
-    found = find_namespace_packages(where=layer, exclude=["__pycache__", "*.__pycache__"])
+    found = find_namespace_packages(
+        where=f"{layer}/gcv/{layer}", exclude=["__pycache__", "*.__pycache__"]
+    )
     return [f"gcv.{layer}", *(f"gcv.{layer}.{package}" for package in found)]
 
 
@@ -118,11 +122,11 @@ setup(
         *find_namespace_packages(include=["gcv", "gcv.*"], exclude=["*.__pycache__"]),
         *(package for layer in LAYERS for package in _layer_packages(layer)),
     ],
-    package_dir={f"gcv.{layer}": layer for layer in LAYERS},
+    package_dir={f"gcv.{layer}": f"{layer}/gcv/{layer}" for layer in LAYERS},
     ext_modules=[
         Extension(
             "gcv.reference._walk",
-            ["reference/_walk.c"],
+            ["reference/gcv/reference/_walk.c"],
             optional=True,
         )
     ],

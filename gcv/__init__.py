@@ -13,6 +13,7 @@ for an in-memory history, and :func:`load_scenario` for the built-in traces.
 """
 
 import importlib
+import pkgutil
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the checkers see; at run time __getattr__ below imports them
@@ -28,6 +29,10 @@ if TYPE_CHECKING:  # what the checkers see; at run time __getattr__ below import
 
 if TYPE_CHECKING:
     __version__: str
+
+# The layers' portions, spec/gcv, reference/gcv and proofs/gcv, when their folders are
+# on the path (the tests' pythonpath; the wheel puts everything in one folder).
+__path__ = pkgutil.extend_path(__path__, __name__)  # noqa: F405
 
 # Where each public name lives.  They are imported on first use, so that importing one
 # layer (``gcv.spec.core``, say) loads neither the engine nor the tools.

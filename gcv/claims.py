@@ -310,7 +310,7 @@ CLAIMS: tuple[Claim, ...] = (
         "core",
         "Table 3 and Algorithm 1",
         "each operation's preconditions (Table 3) and its per-operation rule (Algorithm 1, "
-        "described in prose only), as spec/normative.md completes the prose",
+        "described in prose only), as spec/gcv/spec/normative.md completes the prose",
         Status.TESTED,
         implemented_in=(
             "gcv.spec.transition.process_turn",
@@ -555,8 +555,8 @@ CLAIMS: tuple[Claim, ...] = (
         "(gamma != chi, M does not satisfy B_i gamma, gamma != true); implemented under two "
         "readings of the explanatory M, each reference reading tested against the same spec "
         "reading: M_chi^t, the problem's model with what was learned since (the engine's "
-        "default, spec/normative.md del.hypothesize.solves), and M_t, the one M of all three "
-        "conditions as the definition writes it (literal_abduction=True)",
+        "default, spec/gcv/spec/normative.md del.hypothesize.solves), and M_t, the one M of all "
+        "three conditions as the definition writes it (literal_abduction=True)",
         Status.TESTED,
         implemented_in=(
             "gcv.spec.epistemic.is_abductive_solution",
@@ -786,7 +786,7 @@ CLAIMS: tuple[Claim, ...] = (
         implemented_in=(
             "gcv.reference.epistemic.abduction.close_problems",
             "gcv.spec.abduction_readings.CHOSEN",
-            "gcv.spec.abduction_readings.STATEMENTS",
+            "gcv.spec.abduction_statements.STATEMENTS",
         ),
         tests=(
             _t("epistemic/test_phase2.py", "test_every_expectation_holds"),
@@ -814,7 +814,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         vectors=("scenarios/phase2-epistemic/replay",),
         reason="inferred: the explanatory check reads M_chi^t, the model the problem arose in "
-        "with what was learned since (spec/normative.md, del.hypothesize.solves), not "
+        "with what was learned since (spec/gcv/spec/normative.md, del.hypothesize.solves), not "
         "Definition A.2's one M; of B.2's 28 statements this reading keeps 23 of 28, as many "
         "as any reading of the family docs/epistemic.md states (gcv audit readings); the "
         "literal reading (M_t, literal_abduction) keeps 16",
@@ -830,8 +830,8 @@ CLAIMS: tuple[Claim, ...] = (
         "o6' and T12's 'h1 & h3 & h4 ... explaining all observations' included)",
         Status.NOT_REPRODUCED,
         implemented_in=(
-            "gcv.spec.abduction_readings.compute_table",
-            "gcv.spec.abduction_readings.compute_minimum_conflicts",
+            "gcv.audits.readings.compute_table",
+            "gcv.audits.readings.compute_minimum_conflicts",
             "gcv.audits.readings.search",
         ),
         tests=(
@@ -1186,7 +1186,7 @@ CLAIMS: tuple[Claim, ...] = (
         Status.NOT_APPLICABLE,
         reason="the benchmarks' datasets and hosted models are outside this project",
     ),
-    # -- EPLA: the epistemic gossip guard (spec/gossip) -------------------------------------
+    # -- EPLA: the epistemic gossip guard (spec/gcv/spec/gossip) -----------------------------------
     Claim(
         "gossip.def-3.1",
         "gossip",
@@ -1390,7 +1390,7 @@ CLAIMS: tuple[Claim, ...] = (
             _t("gossip/test_ranking.py", "test_bound_fails_when_rank_can_increase"),
         ),
     ),
-    # -- Replication or Corroboration?: the lineage quotient (spec/lineage) --------------------
+    # -- Replication or Corroboration?: the lineage quotient (spec/gcv/spec/lineage) ---------------
     Claim(
         "lineage.units",
         "lineage",

@@ -16,7 +16,10 @@ __all__ = ["DELEGATED", "delegate"]
 DELEGATED: dict[str, tuple[str, str]] = {
     "prove": ("gcv.proofs.runner", "run the Z3 proof obligations and their non-vacuity twins"),
     "paper": ("gcv.paper", "the papers' claims: where each is implemented and checked"),
-    "normative": ("gcv.normative", "rewrite (or --check) spec/normative.md's clause entries"),
+    "normative": (
+        "gcv.normative",
+        "rewrite (or --check) spec/gcv/spec/normative.md's clause entries",
+    ),
     "schemas": ("gcv.schemas", "rewrite (or --check) the schemas' operations, from the engine's"),
     "serve": ("gcv.conformance.server", "answer gcv-conform/1 requests on stdin/stdout"),
     "conform": ("gcv.conformance.runner", "check an implementation against the vectors"),

@@ -12,7 +12,7 @@ record leaves S_t and never reaches the evidence.
 References
 ----------
 Grounded Continuation: A Linear-Time Runtime Verifier for LLM Conversations,
-Sections 1, 4.1, 4.5 and C.3; spec/normative.md, "Evidence for a question".
+Sections 1, 4.1, 4.5 and C.3; spec/gcv/spec/normative.md, "Evidence for a question".
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ class LoggedTurn:
     """A turn offered to the verifier: accepted, or rejected with its error.
 
     ``number`` is the turn's number when accepted, and the number it would
-    have taken when rejected (a rejected turn takes none: spec/normative.md,
+    have taken when rejected (a rejected turn takes none: spec/gcv/spec/normative.md,
     "Atomic turns").
     """
 

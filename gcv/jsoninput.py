@@ -17,7 +17,7 @@ and parsed by :func:`parse_json`, which refuse, with the caller's typed error:
 Schemas are checked by :data:`SchemaValidator`, Draft 2020-12 with its
 ``pattern`` keyword read as ECMA-262 reads it: ``$`` matches at the end of the
 string only (Python's ``$`` also matches before a final newline, so ``"a\\n"``
-would pass ``^a$``).  See spec/normative.md, "Input bounds".
+would pass ``^a$``).  See spec/gcv/spec/normative.md, "Input bounds".
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The built-in scenario traces (``spec/scenarios``), listed and loaded by name."""
+"""The built-in scenario traces (``spec/gcv/spec/scenarios``), listed and loaded by name."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ __all__ = ["builtin_scenarios", "load_scenario", "read_trace", "scenario_text", 
 
 
 def builtin_scenarios() -> list[str]:
-    """The names of the scenario traces shipped in ``spec/scenarios``, sorted."""
+    """The names of the scenario traces shipped in ``spec/gcv/spec/scenarios``, sorted."""
     folder = resources.files("gcv.spec").joinpath("scenarios")
     return sorted(
         p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")

@@ -136,7 +136,7 @@ def _append_one(
 ) -> bool:
     """Append one line's turn and print its summary; return whether it was accepted.
 
-    A rejected turn takes no number (the next turn repeats it: spec/trace-format.md), so
+    A rejected turn takes no number (the next turn repeats it: spec/gcv/spec/trace-format.md), so
     it is named by ``where`` too (its line), as several in a row would read alike.
     """
     agents = session.header["agents"]

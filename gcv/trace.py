@@ -1,6 +1,6 @@
 """The trace format ``gcv-trace/1``: parse and validate, from text to typed values.
 
-A trace is JSON checked against ``spec/trace.schema.json`` and then converted
+A trace is JSON checked against ``spec/gcv/spec/trace.schema.json`` and then converted
 into :class:`~gcv.reference.verifier.Turn` values and :class:`Expectation`\\ s.
 Any defect (not JSON, too large, nested too deep, off the schema, turns out of
 sequence, a field an operation rejects) raises
@@ -115,7 +115,7 @@ class Trace:
 
 @cache
 def trace_schema() -> Mapping[str, Any]:
-    """The JSON Schema of ``gcv-trace/1`` (``spec/trace.schema.json``)."""
+    """The JSON Schema of ``gcv-trace/1`` (``spec/gcv/spec/trace.schema.json``)."""
     text = resources.files("gcv.spec").joinpath("trace.schema.json").read_text(encoding="utf-8")
     schema: Mapping[str, Any] = json.loads(text)
     return schema

@@ -141,7 +141,8 @@ def declared_model(
     declared: Mapping[str, Any] | None,
     awareness: Mapping[str, Iterable[str]] | None = None,
 ) -> se.EpistemicModel:
-    """M_0 as the trace format defines its ``model`` (spec/trace-format.md), by the definition.
+    """M_0 as the trace format defines its ``model`` (spec/gcv/spec/trace-format.md), by the
+    definition.
 
     ``awareness`` (undeclared models only) overrides the default "every atom".
     """

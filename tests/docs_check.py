@@ -8,7 +8,7 @@ The documents checked are README.md, docs/*.md and CHANGELOG.md's latest section
 paths are the bundle's (:func:`bundle_problems`).  In each:
 
 - a path in backquotes or a relative link must exist: a path from the top of the checkout
-  (``gcv/trace.py``, ``spec/vectors/``), a link from the document's folder, or the end of
+  (``gcv/trace.py``, ``spec/gcv/spec/vectors/``), a link from the document's folder, or the end of
   a path of the package (``closure.py``, ``conformance/session.py``); a name that no longer
   exists is struck through (``~~`predicates.py`~~``), and a changelog's names of what moved
   *from* somewhere or *is gone* are not followed;
@@ -18,7 +18,7 @@ paths are the bundle's (:func:`bundle_problems`).  In each:
 
 A figure is quoted between two comments naming its file and a JSON pointer into it, with
 an optional format (Python's mini-language):
-``<!-- fig spec/vectors/manifest.json#/cases -->173<!-- /fig -->`` or
+``<!-- fig spec/gcv/spec/vectors/manifest.json#/cases -->173<!-- /fig -->`` or
 ``<!-- fig docs/store-performance.json#/rows/2/reopen :.2f -->0.67<!-- /fig -->`` (a pointer
 in its URI form: a space is ``%20``).
 The comments do not show where Markdown is rendered.  Each file is one that a command

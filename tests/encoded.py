@@ -1,4 +1,5 @@
-"""A concrete step checked against the Z3 encoding's transition relation (proofs/encode.py).
+"""A concrete step checked against the Z3 encoding's transition relation
+(proofs/gcv/proofs/encode.py).
 
 The encoded relation is instantiated on a finite universe (the registered records and the
 identifiers the turn names) with the state fixed to a concrete map and the parameters to

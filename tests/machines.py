@@ -3,7 +3,7 @@ settings with each machine's cap, and the broken-engine hunt's settings.
 
 ``tests/test_machine_dependency_map.py`` runs :class:`DependencyMapMachine` (the Verifier
 against Table 3 and Section 2's queries) and ``tests/test_machine_epistemic.py`` runs
-:class:`EpistemicMachine` (M_t against the brute-force semantics of ``spec/epistemic.py``);
+:class:`EpistemicMachine` (M_t against the brute-force semantics of ``spec/gcv/spec/epistemic.py``);
 ``tests/broken_engines.py`` keeps the engines with planted bugs each machine must catch.
 """
 

@@ -16,7 +16,7 @@ Run it in a clone: mutmut writes its mutants under ``mutants/`` next to the sour
 the runner first copies ``spec/``, ``reference/`` and ``proofs/`` to ``gcv/spec``,
 ``gcv/reference`` and ``gcv/proofs`` (:func:`lay_out_as_installed`), the layout the wheel
 installs: mutmut names a mutant's module by its file's path and switches the mutant on
-only inside that module, so a mutant of ``reference/verifier.py`` would belong to
+only inside that module, so a mutant of ``reference/gcv/reference/verifier.py`` would belong to
 ``reference.verifier``, which no test imports (every test imports ``gcv.reference``).
 The configuration (which modules, which tests) is ``[tool.mutmut]`` in pyproject.toml.
 
@@ -273,16 +273,19 @@ def installed_path(source: str) -> str:
     """Where the checkout's file ``source`` lies once installed (``reference/x.py`` is
     ``gcv/reference/x.py``); a file outside the layers is where it is."""
     layer = source.split("/", 1)[0]
-    return f"gcv/{source}" if layer in LAYERS else source
+    inside = layer in LAYERS and source.startswith(f"{layer}/gcv/")
+    return source.removeprefix(f"{layer}/") if inside else source
 
 
 def lay_out_as_installed(root: Path) -> None:
     """Copy each layer's folder under ``root`` (those it has) to ``root/gcv/<layer>``,
     replacing an earlier copy, so that mutmut's paths name the modules the tests import."""
     for layer in (layer for layer in LAYERS if (root / layer).is_dir()):
-        copy = root / installed_path(layer)
+        copy = root / "gcv" / layer
         shutil.rmtree(copy, ignore_errors=True)
-        shutil.copytree(root / layer, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            root / layer / "gcv" / layer, copy, ignore=shutil.ignore_patterns("__pycache__")
+        )
 
 
 def at_least_one(text: str) -> int:

@@ -11,7 +11,7 @@ the same engine tests as ``[tool.mutmut]`` under the same Hypothesis settings
 killed when the tests fail.
 
 Only the fields the engine reads are mutated: the four rows with a target
-(Support, Undermine, Revise, Resolve).  ``registers`` is read by ``proofs/encode.py``
+(Support, Undermine, Revise, Resolve).  ``registers`` is read by ``proofs/gcv/proofs/encode.py``
 alone, and the target fields of Observe, Hypothesize, Question and Expand-Awareness are
 read by nothing, so their mutants are equivalent for the engine by construction.
 

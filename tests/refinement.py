@@ -13,7 +13,7 @@ two records it covers the pairs over those two in the state chosen for each clas
 Each step is taken by the engine (:class:`gcv.reference.verifier.Verifier`) and by
 :func:`gcv.spec.transition.process_turn`; they must agree on acceptance, error code, failing
 operation and the whole of D_t+1.  Each step is also decided by the Z3 encoding's own
-transition relation (``proofs/encode.py``), composed over the turn's operations and
+transition relation (``proofs/gcv/proofs/encode.py``), composed over the turn's operations and
 evaluated on the scope's finite universe (:class:`tests.encoded.Evaluator`): the engine
 accepts exactly the steps whose encoded preconditions hold, refuses at the operation whose
 precondition fails on the state the turn has left so far, and reaches the encoded next
@@ -21,7 +21,7 @@ state.  So every pool step the encoding allows is one the engine accepts.  Every
 ``enumerate_every``-th state the solver also enumerates every one-operation step the
 encoding allows over the identifier pool with cited sets of any size, and the engine must
 accept each.  Verify and Affected* of every record of every state are compared with
-gcv.spec.core, by the pure walk and by the compiled one (reference/closure.py).
+gcv.spec.core, by the pure walk and by the compiled one (reference/gcv/reference/closure.py).
 
 Run ``python -m tests.refinement [--records N] [--no-pairs] [--enumerate K] [--depth K]
 [--epistemic]``
@@ -181,10 +181,10 @@ def canonical(m: Concrete, state: transition.State, scope: Scope) -> Key:
     awareness sets, over every permutation of the record pool and of the agents.
 
     Kinds, claims, speakers, turn stamps, commitments and dissent are written by a turn but
-    read by no precondition of spec/transition.py (without formulas) nor by the encoding, so
-    two states that agree on these parts accept the same turns and reach the same such
-    parts; renaming both a state and a turn renames the outcome, and the pools are closed
-    under renaming, so one state of each class is explored, the first reached.
+    read by no precondition of spec/gcv/spec/transition.py (without formulas) nor by the encoding,
+    so two states that agree on these parts accept the same turns and reach the same such parts;
+    renaming both a state and a turn renames the outcome, and the pools are closed under renaming,
+    so one state of each class is explored, the first reached.
     """
     atoms = tuple(sorted(state.atoms))
     if scope.epistemic:

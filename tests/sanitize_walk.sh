@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The compiled walk under AddressSanitizer and UndefinedBehaviorSanitizer: build
-# reference/_walk.c with both, then run tests/test_walk_kernel.py's fast tests with that
+# reference/gcv/reference/_walk.c with both, then run tests/test_walk_kernel.py's fast tests with that
 # build standing in for the installed kernel (tests/sanitized_walk.py loads it first).
 # CPython is not built with the sanitizers, so libasan is preloaded; leak detection is off
 # because the interpreter keeps its objects until exit; --capture=sys leaves file
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 python=.venv/bin/python
 build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
-source=reference/_walk.c
+source=reference/gcv/reference/_walk.c
 if [[ "${1:-}" == "--plant-overflow" ]]; then
     # reserve() keeps room for n + 1 entries; room for n - 1 overflows on any long walk.
     sed 's/Py_ssize_t grown = capacity \* 2 > n + 1 ? capacity \* 2 : n + 1;/Py_ssize_t grown = n - 1 > 0 ? n - 1 : 1;/; s/if (grown < 64) {/if (0) {/; s/if (n < capacity) {/if (n < capacity - 2) {/' \

@@ -1,5 +1,6 @@
-"""The postconditions of one operation's application (reference/apply.py) and of the turn's
-announcement (reference/rules/observe.py): each refuses an effect that is not the table's."""
+"""The postconditions of one operation's application (reference/gcv/reference/apply.py) and of the
+turn's announcement (reference/gcv/reference/rules/observe.py): each refuses an effect that is not
+the table's."""
 
 from __future__ import annotations
 

@@ -33,9 +33,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 COPIED = ("spec", "reference", "proofs", "gcv")
 GENERATED = {
-    "spec/normative.md",
-    "spec/trace.schema.json",
-    "spec/protocol/request.schema.json",
+    "spec/gcv/spec/normative.md",
+    "spec/gcv/spec/trace.schema.json",
+    "spec/gcv/spec/protocol/request.schema.json",
 }
 """What ``gcv normative`` and ``gcv schemas`` write."""
 
@@ -53,7 +53,7 @@ class Edit:
 
 PRECONDITION = (
     Edit(
-        "spec/clauses.py",
+        "spec/gcv/spec/clauses.py",
         'rule="Revise\'s target may carry any label",\n)',
         """
 REVISE_OWN_RECORD = clause(
@@ -65,12 +65,12 @@ REVISE_OWN_RECORD = clause(
 """,
     ),
     Edit(
-        "spec/transition.py",
+        "spec/gcv/spec/transition.py",
         "from gcv.spec.ledger import",
         "from gcv.spec.clauses import REVISE_OWN_RECORD\n",
     ),
     Edit(
-        "spec/transition.py",
+        "spec/gcv/spec/transition.py",
         "    ledger.note(REVISE_TARGET)",
         """    _require(
         state.records[op["target"]].speaker == speaker,
@@ -82,14 +82,14 @@ REVISE_OWN_RECORD = clause(
 """,
     ),
     Edit(
-        "reference/rules/revise.py",
+        "reference/gcv/reference/rules/revise.py",
         "        shared.target(view, op, row),",
         """        # T3.revise.own-record
         _own_record(view, op, speaker),
 """,
     ),
     Edit(
-        "reference/rules/revise.py",
+        "reference/gcv/reference/rules/revise.py",
         "def realisation(op: Revise)",
         """def _own_record(
     view: StateView, op: Revise, speaker: AgentId
@@ -109,20 +109,20 @@ REVISE_OWN_RECORD = clause(
 
 FIELD = (
     Edit(
-        "reference/rules/support.py",
+        "reference/gcv/reference/rules/support.py",
         "    ] = False",
         """    commits: form.Flag = True
 """,
     ),
     Edit(
-        "reference/rules/support.py",
+        "reference/gcv/reference/rules/support.py",
         "    shared.register_evidence(dmap, op, speaker)",
         """    if not op.commits:
         dmap.retract(speaker, op.evidence)
 """,
     ),
     Edit(
-        "spec/transition.py",
+        "spec/gcv/spec/transition.py",
         "    _evidence(state, op, speaker, ledger)\n    _check_formula(state, op, ledger)\n"
         "    ledger.note(SUPPORT_DEP, SUPPORT_NO_LABEL)",
         """    if not op.get("commits", True):
@@ -224,10 +224,10 @@ def _regenerate(root: Path) -> None:
         "from gcv.schemas import render_request_schema, render_trace_schema\n"
         "from gcv.spec.clauses import CLAUSES\n"
         "from pathlib import Path\n"
-        "page = Path(root, 'spec/normative.md')\n"
+        "page = Path(root, 'spec/gcv/spec/normative.md')\n"
         "page.write_text(render_page(page.read_text(), CLAUSES.values()))\n"
-        "for name, render in (('spec/trace.schema.json', render_trace_schema),"
-        " ('spec/protocol/request.schema.json', render_request_schema)):\n"
+        "for name, render in (('spec/gcv/spec/trace.schema.json', render_trace_schema),"
+        " ('spec/gcv/spec/protocol/request.schema.json', render_request_schema)):\n"
         "    path = Path(root, name)\n"
         "    path.write_text(render(json.loads(path.read_text())))\n"
     )
@@ -257,9 +257,17 @@ def copy(tmp_path: Path) -> Path:
         (
             "precondition",
             PRECONDITION,
-            {"reference/rules/revise.py", "spec/transition.py", "spec/clauses.py"},
+            {
+                "reference/gcv/reference/rules/revise.py",
+                "spec/gcv/spec/transition.py",
+                "spec/gcv/spec/clauses.py",
+            },
         ),
-        ("field", FIELD, {"reference/rules/support.py", "spec/transition.py"}),
+        (
+            "field",
+            FIELD,
+            {"reference/gcv/reference/rules/support.py", "spec/gcv/spec/transition.py"},
+        ),
     ],
 )
 def test_a_change_touches_only_the_files_the_recipe_names(
@@ -277,7 +285,9 @@ def test_a_change_touches_only_the_files_the_recipe_names(
     changed = set(_changed(copy))
     assert changed - GENERATED == files and len(files) <= 3, sorted(changed)
     if change == "field":  # the schema, made from the value, now names the field
-        schema = json.loads((copy / "spec/trace.schema.json").read_text(encoding="utf-8"))
+        schema = json.loads((copy / "spec/gcv/spec/trace.schema.json").read_text(encoding="utf-8"))
         assert schema["$defs"]["support"]["properties"]["commits"] == {"type": "boolean"}
     else:  # the clause's entry, made from its row
-        assert "T3.revise.own-record" in (copy / "spec/normative.md").read_text(encoding="utf-8")
+        assert "T3.revise.own-record" in (copy / "spec/gcv/spec/normative.md").read_text(
+            encoding="utf-8"
+        )

@@ -261,7 +261,7 @@ def test_pre_commit_hooks_with_arguments_junit_and_kept_vectors(
 ) -> None:
     hooks_repo, rev = hooks
     kept = scratch / "kept" / "vectors"
-    shutil.copytree(ROOT / "spec" / "vectors", kept)
+    shutil.copytree(ROOT / "spec" / "gcv" / "spec" / "vectors", kept)
     (kept / "findings" / "fuzz.json").write_text("{")  # damaged: found before any rebuild
     configuration = {
         "repos": [
@@ -291,7 +291,7 @@ def test_the_vectors_hook_passes_a_current_copy_and_fails_a_stale_one(
 ) -> None:
     hooks_repo, rev = hooks
     kept = scratch / "kept" / "vectors"
-    shutil.copytree(ROOT / "spec" / "vectors", kept)
+    shutil.copytree(ROOT / "spec" / "gcv" / "spec" / "vectors", kept)
     hook = {"id": "gcv-vectors-check", "args": ["--quiet", "--out", "kept/vectors"]}
     configuration = {"repos": [{"repo": str(hooks_repo), "rev": rev, "hooks": [hook]}]}
     (scratch / ".pre-commit-config.yaml").write_text(yaml.safe_dump(configuration))

@@ -1,6 +1,6 @@
-"""The dependency map's journal, undo and digest (reference/depmap.py): an accepted turn
-reports every elementary change it made, a rejected one undoes them all, a change already
-made is not journalled twice, and the digest tells states apart."""
+"""The dependency map's journal, undo and digest (reference/gcv/reference/depmap.py): an accepted
+turn reports every elementary change it made, a rejected one undoes them all, a change already made
+is not journalled twice, and the digest tells states apart."""
 
 from __future__ import annotations
 

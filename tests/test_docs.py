@@ -64,8 +64,8 @@ def test_a_changelog_may_name_what_moved_away_but_not_what_it_moved_to() -> None
 
 
 def test_a_planted_stale_figure_is_caught_and_rewritten_from_its_file() -> None:
-    cases = "<!-- fig spec/vectors/manifest.json#/cases -->{}<!-- /fig --> cases"
-    steps = "<!-- fig spec/vectors/manifest.json#/steps :, -->{}<!-- /fig --> steps"
+    cases = "<!-- fig spec/gcv/spec/vectors/manifest.json#/cases -->{}<!-- /fig --> cases"
+    steps = "<!-- fig spec/gcv/spec/vectors/manifest.json#/steps :, -->{}<!-- /fig --> steps"
     text = f"The suite has {cases.format(1)} and {steps.format('12')}.\n"
     found = stale_figures(text)
     assert len(found) == 2 and "quoted 1, file " in found[0], found

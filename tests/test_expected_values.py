@@ -3,8 +3,8 @@
 A *table* is a module-level constant of literal data (a display, a comprehension, or
 constructors of literal values such as ``Fraction(6, 7)``) or a literal argument table of
 ``pytest.mark.parametrize``, anywhere under ``tests/`` but the benchmarks; and the
-expectations of each built-in scenario (``spec/scenarios/*.json``), by query.  Each is listed
-below with where its values come from:
+expectations of each built-in scenario (``spec/gcv/spec/scenarios/*.json``), by query.  Each is
+listed below with where its values come from:
 
 - **paper**: the paper's words or figures, the place named;
 - **hand**: worked out by hand from the definitions, the derivation written beside the table
@@ -12,8 +12,8 @@ below with where its values come from:
 - **oracle**: recomputed, in the test named, by a computation that is not the engine (the
   spec, the bit-parallel oracle, an independent implementation in the tests);
 - **spec**: the project's stated contract, where the papers are silent: a clause, error code
-  or exit code written in spec/normative.md, spec/protocol/protocol.md or a command's
-  documentation (README, docs/);
+  or exit code written in spec/gcv/spec/normative.md, spec/gcv/spec/protocol/protocol.md or a
+  command's documentation (README, docs/);
 - **inputs**: no expected values: what a test runs (agents, commands, planted bugs, settings).
 
 The test fails on a table found and not listed, on a listed table that is gone, and on any
@@ -63,7 +63,9 @@ def inputs(what: str) -> Source:
     return Source("inputs", what)
 
 
-CODES = "the error codes of spec/normative.md ('Error codes') and gcv.errors, as documented"
+CODES = (
+    "the error codes of spec/gcv/spec/normative.md ('Error codes') and gcv.errors, as documented"
+)
 EXITS = "the exit codes the commands document (README, 'Exit codes'; docs/conformance.md)"
 STORE = "the store's documented refusals (docs/sessions.md): store-* codes and messages"
 
@@ -93,7 +95,7 @@ TABLES: dict[str, Source] = {
         "Corollary 2.4)"
     ),
     "tests/conformance/fakes/paper_bugs.py::PAPER_BUGS": spec(
-        "each fake breaks one paper clause of spec/clauses.py, named by its id"
+        "each fake breaks one paper clause of spec/gcv/spec/clauses.py, named by its id"
     ),
     "tests/conformance/fakes/paper_bugs.py::DEFINITIONS": paper(
         "Appendix A: Definition A.1's Convention and Definition A.2's conditions, quoted"
@@ -110,7 +112,7 @@ TABLES: dict[str, Source] = {
         "the walk's numbers named back by hand"
     ),
     "tests/epistemic/test_formula.py::test_precedence_and_grouping": spec(
-        "the grammar's precedence and associativity (spec/protocol/formulas.md)"
+        "the grammar's precedence and associativity (spec/gcv/spec/protocol/formulas.md)"
     ),
     "tests/test_no_timing.py::test_the_check_finds_each_kind": hand(
         "each snippet's kind of timing, read off the snippet"
@@ -119,11 +121,11 @@ TABLES: dict[str, Source] = {
         "README: progress on standard error when it is a terminal, nothing with --quiet"
     ),
     "tests/hostile/test_serve.py::test_the_id_is_echoed_as_the_response_schema_allows": spec(
-        "spec/protocol/protocol.md: the id echoed when the response schema allows it"
+        "spec/gcv/spec/protocol/protocol.md: the id echoed when the response schema allows it"
     ),
     # -- refusals, error codes and exit codes: the stated contract --------------------------
     "tests/test_operations.py::REJECTIONS": spec(
-        "Table 3's preconditions as spec/clauses.py completes them: code, field and record"
+        "Table 3's preconditions as spec/gcv/spec/clauses.py completes them: code, field and record"
     ),
     "tests/test_operations.py::MALFORMED": spec(CODES + " (the operation's form rules)"),
     "tests/test_operations.py::test_malformed_operations_are_rejected_when_built": spec(CODES),
@@ -159,20 +161,20 @@ TABLES: dict[str, Source] = {
     (
         "tests/epistemic/test_formula.py::"
         "test_a_very_deep_formula_is_a_typed_error_not_a_recursion_error"
-    ): (spec(CODES + " (the formula bounds of spec/protocol/formulas.md)")),
+    ): (spec(CODES + " (the formula bounds of spec/gcv/spec/protocol/formulas.md)")),
     "tests/epistemic/test_trace.py::test_a_defective_epistemic_part_is_a_malformed_trace": spec(
-        "spec/trace-format.md and its schema: the field named"
+        "spec/gcv/spec/trace-format.md and its schema: the field named"
     ),
     "tests/conformance/test_vectors.py::CORE_PRECONDITION_CODES": spec(CODES),
     "tests/conformance/test_vectors.py::EPISTEMIC_CODES": spec(CODES),
     (
         "tests/conformance/test_protocol.py::"
         "test_requests_out_of_protocol_or_out_of_place_get_a_typed_error"
-    ): (spec("spec/protocol/protocol.md: the codes of a request out of protocol")),
+    ): (spec("spec/gcv/spec/protocol/protocol.md: the codes of a request out of protocol")),
     (
         "tests/conformance/test_epistemic.py::"
         "test_an_epistemic_query_off_the_schema_is_a_malformed_request"
-    ): (spec("spec/protocol/protocol.md and its schema")),
+    ): (spec("spec/gcv/spec/protocol/protocol.md and its schema")),
     "tests/conformance/test_realise.py::test_a_map_no_conversation_reaches_is_refused": hand(
         "why no conversation reaches each map (Lemma 2.2; a record cannot rest on itself)"
     ),
@@ -193,7 +195,7 @@ TABLES: dict[str, Source] = {
     ),
     "tests/interpret/test_validate.py::CASES": spec("docs/interpreter.md: a reply's refusals"),
     "tests/interpret/test_validate.py::ENGINE_CASES": spec(
-        "Table 3's preconditions (spec/clauses.py), applied to a reply on a copy"
+        "Table 3's preconditions (spec/gcv/spec/clauses.py), applied to a reply on a copy"
     ),
     "tests/interpret/test_cli_interpret.py::test_bad_input_is_exit_2": spec(EXITS),
     (
@@ -205,16 +207,19 @@ TABLES: dict[str, Source] = {
     ),
     "tests/hostile/test_api.py::CASES": spec(CODES + " (the field each names)"),
     "tests/hostile/test_store_files.py::*": spec(STORE + "; " + EXITS),
-    "tests/hostile/test_json_input.py::*": spec("spec/trace-format.md; " + CODES),
+    "tests/hostile/test_json_input.py::*": spec("spec/gcv/spec/trace-format.md; " + CODES),
     "tests/hostile/test_options.py::*": spec(EXITS),
     "tests/hostile/test_serve.py::test_a_hostile_line_is_refused_and_the_next_is_answered": spec(
-        "spec/protocol/protocol.md: a malformed request is refused and the next is answered"
+        "spec/gcv/spec/protocol/protocol.md: a malformed request is refused and the next is "
+        "answered"
     ),
     "tests/hostile/test_closed_pipe.py::*": spec(EXITS),
-    "tests/hostile/test_bounds.py::*": spec("the formula bounds of spec/protocol/formulas.md"),
+    "tests/hostile/test_bounds.py::*": spec(
+        "the formula bounds of spec/gcv/spec/protocol/formulas.md"
+    ),
     "tests/test_mcp.py::HOSTILE": spec(CODES + " (docs/agents.md: the tools' refusals)"),
     "tests/test_store.py::DAMAGE": spec(STORE),
-    "tests/test_trace.py::*": spec("spec/trace-format.md, its schema and replay's report"),
+    "tests/test_trace.py::*": spec("spec/gcv/spec/trace-format.md, its schema and replay's report"),
     "tests/test_cli.py::test_bad_trace_is_exit_2_with_the_error_code": spec(EXITS),
     "tests/test_cli_messages.py::test_an_unknown_record_is_bad_input_everywhere": spec(EXITS),
     "tests/test_draw.py::test_bad_highlight_is_exit_2": spec(EXITS),
@@ -222,10 +227,10 @@ TABLES: dict[str, Source] = {
     "tests/test_evidence.py::*": spec(CODES + " (docs: gcv evidence)"),
     "tests/test_experiments_qa.py::test_bad_qa_settings_are_exit_2": spec(EXITS),
     "tests/test_walk_kernel.py::test_a_corrupt_map_raises_a_typed_error": spec(
-        "the compiled walk's documented errors (reference/closure.py)"
+        "the compiled walk's documented errors (reference/gcv/reference/closure.py)"
     ),
     "tests/test_walk_kernel.py::test_a_record_outside_the_numbering_raises_index_error": spec(
-        "the compiled walk's documented errors (reference/closure.py)"
+        "the compiled walk's documented errors (reference/gcv/reference/closure.py)"
     ),
     "tests/lineage/test_lineage_dfquad.py::test_malformed_qbaf_raises_named_error": spec(
         "the lineage spec module's named errors"
@@ -364,7 +369,6 @@ TABLES: dict[str, Source] = {
             ("tests/test_session_show.py", "turns"),
             ("tests/test_store.py", "a header and scenarios"),
             ("tests/test_walk_kernel.py", "map shapes"),
-            ("tests/typecheck.py", "a folder"),
         )
     },
 }
@@ -374,10 +378,10 @@ SCENARIOS: dict[str, dict[str, Source]] = {
     "phase1-muddy-children": {
         "worlds": paper("B.1: |W_1| = 7, |W_2| = 4, W_3 = {MMC}"),
         "arguments": hand("B.1's seven operations register four records, one per Observe"),
-        "commitments": spec("who an operation commits (spec/clauses.py)"),
+        "commitments": spec("who an operation commits (spec/gcv/spec/clauses.py)"),
         "holds": paper("B.1's knowledge facts at each step"),
         "knows": paper("B.1's knowledge facts at each step"),
-        "standing": spec("consensual Resolve (spec/clauses.py)"),
+        "standing": spec("consensual Resolve (spec/gcv/spec/clauses.py)"),
     },
     "phase2-debugging": {
         "standing": paper("B.2's hypothesis lifecycles (T6, T7, T9, T13)"),
@@ -387,7 +391,7 @@ SCENARIOS: dict[str, dict[str, Source]] = {
         "affected": hand("Definition 2.3 over the trace's Dep links (its notes)"),
         "affected_star_active": hand("Affected*(o8) intersected with S_t"),
         "verify": hand("Lemma 2.1 over the trace's Dep links and labels"),
-        "commitments": spec("who an operation commits (spec/clauses.py)"),
+        "commitments": spec("who an operation commits (spec/gcv/spec/clauses.py)"),
         "aware": paper("B.2: every agent aware of every monitored signal, mis_monitor from T4"),
     },
     "phase2-epistemic": {
@@ -398,7 +402,7 @@ SCENARIOS: dict[str, dict[str, Source]] = {
         "affected": hand("Definition 2.3 over the trace's Dep links"),
         "affected_star_active": hand("Affected*(o8) intersected with S_t"),
         "verify": hand("Lemma 2.1 over the trace's Dep links and labels"),
-        "commitments": spec("who an operation commits (spec/clauses.py)"),
+        "commitments": spec("who an operation commits (spec/gcv/spec/clauses.py)"),
         "aware": paper("B.2: mis_monitor outside every A_i until T4"),
         "holds": paper("B.2's 'Symbolic model M_t' paragraphs"),
         "knows": paper("B.2's 'Symbolic model M_t' paragraphs"),
@@ -527,7 +531,7 @@ def test_an_oracle_source_names_a_test_that_recomputes_it() -> None:
 
 
 def test_every_scenario_expectation_is_listed_by_query() -> None:
-    folder = ROOT / "spec" / "scenarios"
+    folder = ROOT / "spec" / "gcv" / "spec" / "scenarios"
     for path in sorted(folder.glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
         expectations = [*document.get("expect", [])]

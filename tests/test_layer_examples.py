@@ -1,7 +1,7 @@
 """The layers' docstring examples, run under the names the modules are imported by.
 
 ``--doctest-modules`` collects the files under ``testpaths`` by their path, and a path under
-``spec/`` names a module ``spec.…``, which cannot be imported (``spec/__init__.py``: the
+``spec/`` names a module ``spec.…``, which cannot be imported (``spec/gcv/spec/__init__.py``: the
 folder is ``gcv.spec``).  The examples of ``gcv.spec``, ``gcv.reference`` and ``gcv.proofs``
 run here instead, one test per module, with pytest's own option (``ELLIPSIS``).
 """

@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "gcv"
 # The folders setup.py installs as gcv.spec, gcv.reference and gcv.proofs (package_dir).
-LAYER_FOLDERS = {f"gcv.{folder}": ROOT / folder for folder in ("spec", "reference", "proofs")}
+LAYER_FOLDERS = {f"gcv.{f}": ROOT / f / "gcv" / f for f in ("spec", "reference", "proofs")}
 
 # What each layer may import of the package, besides itself.
 ALLOWED: Mapping[str, frozenset[str]] = {
@@ -193,8 +193,8 @@ def _mutmut_module(path: str) -> str:
 
 def test_the_mutation_selection_names_the_modules_the_tests_import() -> None:
     """mutmut switches a mutant on only inside the module its path names; a file selected as
-    reference/verifier.py makes mutants of reference.verifier, which no test imports, and
-    the run finds no test for any of them.  The runner lays the layers out as installed
+    reference/gcv/reference/verifier.py makes mutants of reference.verifier, which no test imports,
+    and the run finds no test for any of them.  The runner lays the layers out as installed
     (tests/mutation.py), and the selection names them there."""
     import tomllib
     from glob import glob
@@ -203,8 +203,8 @@ def test_the_mutation_selection_names_the_modules_the_tests_import() -> None:
     from tests.mutation import installed_path
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
-    sources = glob("reference/**/*.py", root_dir=ROOT, recursive=True)
-    sources += glob("proofs/**/*.py", root_dir=ROOT, recursive=True)
+    sources = glob("reference/gcv/reference/**/*.py", root_dir=ROOT, recursive=True)
+    sources += glob("proofs/gcv/proofs/**/*.py", root_dir=ROOT, recursive=True)
     files = [
         installed_path(f)
         for f in sources
@@ -237,14 +237,15 @@ def test_the_tree_holds_no_link_and_gcv_no_copy_of_a_layer() -> None:
 @pytest.mark.parametrize("layer", ["spec", "reference", "proofs"])
 def test_a_layer_imported_by_its_folders_name_fails_naming_its_package(layer: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", f"import gcv.{layer}; import {layer}"],
+        [sys.executable, "-c", f"import gcv.{layer}; import {layer}.gcv.{layer}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     assert done.returncode == 1, done
     assert done.stderr.splitlines()[-1] == (
-        f"ImportError: import gcv.{layer}, not {layer}: {layer}/ is installed as gcv.{layer}"
+        f"ImportError: import gcv.{layer}, not {layer}.gcv.{layer}: "
+        f"{layer}/ is installed as gcv.{layer}"
     )
 
 
@@ -253,8 +254,8 @@ def test_a_layer_imported_by_its_folders_name_fails_naming_its_package(layer: st
 
 @pytest.mark.slow
 def test_every_engine_error_is_one_the_engine_raises() -> None:
-    """reference/errors.py holds the engine's errors only: each is imported by another engine
-    module.  An error only the tools meet (a file, a store, an endpoint) is in gcv.errors."""
+    """reference/gcv/reference/errors.py holds the engine's errors only: each is imported by another
+    engine module.  An error only the tools meet (a file, a store, an endpoint) is in gcv.errors."""
     import gcv.reference.errors
 
     graph = import_graph()
@@ -346,8 +347,8 @@ def _engine_trees() -> dict[str, ast.AST]:
 
 
 def test_each_operation_is_registered_once_in_the_order() -> None:
-    """An operation lives in its home (reference/rules/<operation>.py); the one other engine
-    module that names it is the order of a turn, gcv.reference.operations.  No dispatcher,
+    """An operation lives in its home (reference/gcv/reference/rules/<operation>.py); the one other
+    engine module that names it is the order of a turn, gcv.reference.operations.  No dispatcher,
     table or match elsewhere in the engine lists the operations."""
     found = registrations(_engine_trees())
     assert found == {name: {"gcv.reference.operations"} for name in found}, found

@@ -114,7 +114,7 @@ def _registering(
 
 
 class DependencyMapMachine(RuleBasedStateMachine):
-    """The Verifier against Table 3 (the model) and Section 2's queries (spec/core.py)."""
+    """The Verifier against Table 3 (the model) and Section 2's queries (spec/gcv/spec/core.py)."""
 
     records = RECORDS
     make_engine: EngineFactory = Verifier
@@ -322,7 +322,8 @@ class DependencyMapMachine(RuleBasedStateMachine):
 
     # -- turns whose operations interact on one target ------------------------------
     # Each operation's precondition is read on the state the turn has left so far
-    # (Algorithm 1; spec/normative.md, "Operation order"), which no one-operation rule shows.
+    # (Algorithm 1; spec/gcv/spec/normative.md, "Operation order"), which no one-operation rule
+    # shows.
 
     def _written(self, data: st.DataObject, *ops: Operation) -> tuple[Operation, ...]:
         """``ops`` in a drawn written order: the fixed order applies them alike."""

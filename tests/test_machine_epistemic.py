@@ -1,5 +1,5 @@
-"""Model-based state machine of the epistemic model M_t (``reference/epistemic/``): the
-brute-force semantics of ``spec/epistemic.py`` is the model.
+"""Model-based state machine of the epistemic model M_t (``reference/gcv/reference/epistemic/``):
+the brute-force semantics of ``spec/gcv/spec/epistemic.py`` is the model.
 
 :class:`EpistemicMachine` drives M_t through its update functions and through the
 Verifier's formula-carrying operations; its docstring lists its rules and invariants.  It

@@ -94,13 +94,13 @@ def test_the_layers_are_laid_out_as_installed_replacing_an_earlier_copy(tmp_path
     from tests.mutation import installed_path, lay_out_as_installed
 
     for layer in ("spec", "reference", "proofs"):
-        (tmp_path / layer).mkdir()
-        (tmp_path / layer / "__init__.py").write_text(f"# {layer}\n")
+        (tmp_path / layer / "gcv" / layer).mkdir(parents=True)
+        (tmp_path / layer / "gcv" / layer / "__init__.py").write_text(f"# {layer}\n")
     stale = tmp_path / "gcv" / "reference" / "removed.py"
     stale.parent.mkdir(parents=True)
     stale.write_text("# a file since removed from reference/\n")
     lay_out_as_installed(tmp_path)
     assert (tmp_path / "gcv" / "proofs" / "__init__.py").read_text() == "# proofs\n"
     assert not stale.exists()
-    assert installed_path("reference/verifier.py") == "gcv/reference/verifier.py"
+    assert installed_path("reference/gcv/reference/verifier.py") == "gcv/reference/verifier.py"
     assert installed_path("tests/test_closure.py") == "tests/test_closure.py"

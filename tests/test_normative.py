@@ -1,4 +1,5 @@
-"""spec/normative.md's clause entries are generated from the clause table (spec/clauses.py)."""
+"""spec/gcv/spec/normative.md's clause entries are generated from the clause table
+(spec/gcv/spec/clauses.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_committed_normative_page_is_current() -> None:
     page = (ROOT / PAGE).read_text(encoding="utf-8")
     assert render_page(page, CLAUSES.values()) == page, (
-        f"{PAGE} is stale: run `gcv normative` (its clause entries are made from spec/clauses.py)"
+        f"{PAGE} is stale: run `gcv normative` (its clause entries are made from "
+        "spec/gcv/spec/clauses.py)"
     )
 
 

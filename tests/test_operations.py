@@ -338,7 +338,7 @@ ATOM_P = Atom("p")
 
 
 def test_a_malformed_operation_names_the_operation_and_the_problem() -> None:
-    """Messages are not normative, but they must say what was wrong (spec/normative.md)."""
+    """Messages are not normative, but they must say what was wrong (spec/gcv/spec/normative.md)."""
     with pytest.raises(MalformedOperation) as caught:
         Observe("o 1", "x")
     message = str(caught.value)
@@ -467,7 +467,7 @@ def test_a_decision_cannot_rest_on_itself() -> None:
 
 
 def test_a_claim_may_be_exactly_as_long_as_the_limit() -> None:
-    """Claims are 1 to 10,000 characters (spec/normative.md): 10,000 is allowed."""
+    """Claims are 1 to 10,000 characters (spec/gcv/spec/normative.md): 10,000 is allowed."""
     assert len(Observe("o1", "x" * MAX_CLAIM_LENGTH).claim) == MAX_CLAIM_LENGTH
     with pytest.raises(MalformedOperation, match="at most 10000 characters"):
         Observe("o1", "x" * (MAX_CLAIM_LENGTH + 1))
@@ -491,7 +491,8 @@ def _error(build: object) -> str:
 
 
 def test_malformed_operation_messages_say_what_was_wrong() -> None:
-    """Messages are not normative, but each names the offending value (spec/normative.md)."""
+    """Messages are not normative, but each names the offending value
+    (spec/gcv/spec/normative.md)."""
     assert "got list" in _error(lambda: Revise("h1", ["o1"]))  # type: ignore[arg-type]
     assert "['o1', 'o1']" in _error(lambda: Revise("h1", ("o1", "o1")))
     assert "non-empty" in _error(lambda: Observe("o1", ""))

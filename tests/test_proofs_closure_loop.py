@@ -1,7 +1,7 @@
-"""The ``closure-loops`` obligation encodes the functions ``reference/closure.py`` runs for
-Affected* and Affected* within S_t, from entry to return: each, read from the source as a
-syntax tree (its docstring and contracts left out), is the one the proof module states; a
-change to the loop, or at any point outside it, in a copy of the source, breaks the tie."""
+"""The ``closure-loops`` obligation encodes the functions ``reference/gcv/reference/closure.py``
+runs for Affected* and Affected* within S_t, from entry to return: each, read from the source as a
+syntax tree (its docstring and contracts left out), is the one the proof module states; a change to
+the loop, or at any point outside it, in a copy of the source, breaks the tie."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The table-3 obligation catches the divergences between the engine's table, its encoding
 and Table 3 as the spec states it: a changed row (a narrower Revise precondition,
 Undermine ignoring its target's standing) and an encoding that forgets a link (Resolve
-without its subsumes link, in a patched copy of ``proofs/encode.py``)."""
+without its subsumes link, in a patched copy of ``proofs/gcv/proofs/encode.py``)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _with_row(kind: str, **change: object) -> dict[str, object]:
 
 
 def _patched_encoding(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> types.ModuleType:
-    """A copy of proofs/encode.py with ``old`` replaced by ``new`` (the sorts are shared
+    """A copy of proofs/gcv/proofs/encode.py with ``old`` replaced by ``new`` (the sorts are shared
     with the original, since Z3 declares an enumeration sort once)."""
     source = Path(gcv.proofs.encode.__file__).read_text()
     assert source.count(old) == 1, old

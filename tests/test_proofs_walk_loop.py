@@ -1,8 +1,8 @@
-"""The ``walk-loops`` obligation encodes the functions ``reference/closure.py`` runs for
-Verify, from entry to return: ``dependency_walk``, the ``_path_to`` it returns on rejection,
-and the naming of its answer, each read from the source as a syntax tree, are the ones the
-proof module states; a change to a loop, or at any point outside the loops, in a copy of
-the source, breaks the tie."""
+"""The ``walk-loops`` obligation encodes the functions ``reference/gcv/reference/closure.py`` runs
+for Verify, from entry to return: ``dependency_walk``, the ``_path_to`` it returns on rejection, and
+the naming of its answer, each read from the source as a syntax tree, are the ones the proof module
+states; a change to a loop, or at any point outside the loops, in a copy of the source, breaks the
+tie."""
 
 from __future__ import annotations
 

@@ -6,12 +6,11 @@ renaming, every operation of the pool by each agent and every two-operation turn
 pair pool in both written orders from each of them, each step equal to the spec
 transition's and decided alike by the Z3 encoding's transition relation, and Verify and
 Affected* of every record of every state checked by the pure walk and the compiled one of
-reference/closure.py; and the pool r1-r4 within three turns of D_0 (bounded).  Then planted
-divergences, in the engine (a patched copy, as
-tests/broken_engines.py does), in the encoding (a changed row) and in the queries, each
-make the exploration fail.  Last, the whole of D_t (:data:`tests.refinement.EPISTEMIC`): M_t
-and the problem queue compared too, within two turns of D_0, and a planted DEL divergence
-that only that comparison sees.
+reference/gcv/reference/closure.py; and the pool r1-r4 within three turns of D_0 (bounded).  Then
+planted divergences, in the engine (a patched copy, as tests/broken_engines.py does), in the
+encoding (a changed row) and in the queries, each make the exploration fail.  Last, the whole of D_t
+(:data:`tests.refinement.EPISTEMIC`): M_t and the problem queue compared too, within two turns of
+D_0, and a planted DEL divergence that only that comparison sees.
 """
 
 from __future__ import annotations

@@ -52,7 +52,9 @@ def test_the_release_checks_pass_and_record_every_hash(
     done = _release("--dist", dist, "--no-build", "--env", wheel_environment.parent)
     assert done.returncode == EXIT_OK, done.stdout + done.stderr
     assert done.stdout.count("ok   ") == 4 and "smoke:" in done.stdout
-    suite = json.loads((ROOT / "spec" / "vectors" / "manifest.json").read_text())["suite"]
+    suite = json.loads((ROOT / "spec" / "gcv" / "spec" / "vectors" / "manifest.json").read_text())[
+        "suite"
+    ]
     vectors = dist / f"gcv-vectors-{suite}.tar.gz"
     sums = (dist / "SHA256SUMS").read_text().splitlines()
     listed = {name: digest for digest, name in (line.split("  ") for line in sums)}
@@ -65,7 +67,7 @@ def test_the_release_checks_pass_and_record_every_hash(
         contents = {name: file.read() for name, file in members.items() if file is not None}
     top = f"gcv-vectors-{suite}/"
     assert all(name.startswith(top) for name in contents)
-    shipped = ROOT / "spec" / "vectors"
+    shipped = ROOT / "spec" / "gcv" / "spec" / "vectors"
     for path in shipped.rglob("*.json"):
         if path.name == RELEASES:  # the project's record of released hashes, not the suite
             continue

@@ -1,5 +1,5 @@
-"""The reference engine against the spec transition (spec/transition.py), and the clause
-registry against spec/normative.md.
+"""The reference engine against the spec transition (spec/gcv/spec/transition.py), and the clause
+registry against spec/gcv/spec/normative.md.
 
 Every scenario is replayed through both, turn by turn: an accepted turn must leave the
 same D_t (records, standing, Dep, Att, Cm, dissent, Prop_t, A_i and, where the brute force
@@ -42,7 +42,7 @@ from gcv.spec.clauses import CLAUSES
 from gcv.translate import spec_formula, spec_model, spec_operation
 from tests import broken_engines
 
-NORMATIVE = Path(__file__).resolve().parents[1] / "spec" / "normative.md"
+NORMATIVE = Path(__file__).resolve().parents[1] / "spec" / "gcv" / "spec" / "normative.md"
 SMALL_MODEL = 64
 """M_t is compared only while the spec's brute force stays within this many worlds."""
 
@@ -203,7 +203,7 @@ def test_the_spec_refuses_undermine_then_resolve_at_the_resolve() -> None:
     assert state.label("o1") == "active", "a rejected turn leaves D_t as it was"
 
 
-# -- the clause registry and spec/normative.md ------------------------------------------------
+# -- the clause registry and spec/gcv/spec/gcv/spec/normative.md --------------------------------------------
 
 _ENTRY = re.compile(
     r"^- `(?P<id>[a-zA-Z0-9]+\.[a-z0-9.-]+)` \*\*(?P<source>paper|chosen)\*\*", re.M
@@ -216,8 +216,8 @@ def test_every_clause_has_one_normative_entry_with_its_source() -> None:
     assert len(ids) == len(set(ids)), "an entry is repeated"
     missing = sorted(set(CLAUSES) - set(ids))
     unknown = sorted(set(ids) - set(CLAUSES))
-    assert not missing, f"clauses with no entry in spec/normative.md: {missing}"
-    assert not unknown, f"entries with no clause in spec/transition.py: {unknown}"
+    assert not missing, f"clauses with no entry in spec/gcv/spec/gcv/spec/normative.md: {missing}"
+    assert not unknown, f"entries with no clause in spec/gcv/spec/transition.py: {unknown}"
     wrong = [(i, s) for i, s in entries if CLAUSES[i].source != s]
     assert not wrong, f"entries whose source differs from the clause's: {wrong}"
 

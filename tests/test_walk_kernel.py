@@ -1,6 +1,6 @@
-"""The compiled walk (reference/_walk.c) against the pure one it twins, as CPython tests
-``_heapq`` against ``heapq.py``: the same answers, the same order, the same witness paths,
-on generated maps of every shape, and no crash whatever the map went through.
+"""The compiled walk (reference/gcv/reference/_walk.c) against the pure one it twins, as CPython
+tests ``_heapq`` against ``heapq.py``: the same answers, the same order, the same witness paths, on
+generated maps of every shape, and no crash whatever the map went through.
 
 The kernel must be built where these tests run (the test command installs with a C
 compiler); ``GCV_PURE_WALK=1`` is the one way to run without it, and then only the
@@ -52,7 +52,9 @@ SANITIZED = "GCV_SANITIZED_WALK" in os.environ  # tests/sanitize_walk.sh: a buil
 
 
 def test_the_kernel_is_built_unless_the_pure_walk_is_forced() -> None:
-    assert (COMPILED is None) == PURE_FORCED, "the test command builds reference/_walk.c"
+    assert (COMPILED is None) == PURE_FORCED, (
+        "the test command builds reference/gcv/reference/_walk.c"
+    )
     # setup.py checked the build it installed; the sanitizer's own build is not checked.
     assert KERNEL_CHECKED is (not PURE_FORCED and not SANITIZED)
     assert QUERIES is (COMPILED if KERNEL_CHECKED else PURE)
@@ -240,7 +242,7 @@ PLANTED = {
 
 
 def _planted_kernel(edits: tuple[str, ...], folder: Path) -> Path:
-    source = (ROOT / "reference" / "_walk.c").read_text()
+    source = (ROOT / "reference" / "gcv" / "reference" / "_walk.c").read_text()
     for old, new in zip(edits[::2], edits[1::2], strict=True):
         assert source.count(old) == 1, old
         source = source.replace(old, new)

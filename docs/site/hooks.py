@@ -1,7 +1,7 @@
 """mkdocs hooks: the site's pages are the checkout's Markdown files at their own paths.
 
 The documents link to one another by their paths in the repository (docs/index.md to
-``../README.md``, README.md to ``docs/sessions.md`` and ``spec/normative.md``), so the
+``../README.md``, README.md to ``docs/sessions.md`` and ``spec/gcv/spec/normative.md``), so the
 site keeps those paths: README.md is its home page, docs/*.md are under docs/, spec/'s
 documents under spec/, and the files they link to (the figures, the example adapters, the
 schemas) are copied beside them.  Each link then resolves on the site as it does on GitHub,
@@ -27,9 +27,9 @@ PAGES = (
     "README.md",
     "CHANGELOG.md",
     "docs/*.md",
-    "spec/*.md",
-    "spec/protocol/*.md",
-    "spec/vectors/COVERAGE.md",
+    "spec/gcv/spec/*.md",
+    "spec/gcv/spec/protocol/*.md",
+    "spec/gcv/spec/vectors/COVERAGE.md",
 )
 """The Markdown files of the site, as globs from the top of the checkout."""
 
@@ -38,9 +38,9 @@ LINKED = (
     "docs/*.png",
     "docs/*.tsv",
     "docs/*.json",
-    "spec/*.json",
-    "spec/protocol/*.json",
-    "spec/vectors/*.json",
+    "spec/gcv/spec/*.json",
+    "spec/gcv/spec/protocol/*.json",
+    "spec/gcv/spec/vectors/*.json",
     "gcv/conformance/examples/*.py",
     "gcv/conformance/examples/*.js",
 )
@@ -59,8 +59,8 @@ API = {
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    """Lay the package out as it installs (setuptools' ``build_py``, as tests/typecheck.py
-    does for mypy): ``gcv.spec`` is ``spec/`` only there."""
+    """Lay the package out as it installs (setuptools' ``build_py``): the API reference
+    reads ``gcv`` as one folder, where the checkout spreads it over four source roots."""
     shutil.rmtree(PACKAGE, ignore_errors=True)  # nothing the checkout no longer has
     subprocess.run(
         [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(PACKAGE)],

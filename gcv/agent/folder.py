@@ -12,7 +12,7 @@ Open sessions are bounded: at most ``max_open`` per process, the least recently 
 closed first, and any left unused for ``idle_seconds`` closed at the next call, so one
 client opening thousands of sessions holds a bounded number of file descriptors and
 connections.  A create that fails leaves nothing behind (the store appears whole or not
-at all).  spec/normative.md, "The MCP server", records these choices.
+at all).  spec/gcv/spec/normative.md, "The MCP server", records these choices.
 """
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
 """``gcv audit readings``: B.2's statements about what is explained, under every reading of
-"explained" in the family :mod:`gcv.spec.abduction_readings` states.
+"explained" in the family :mod:`gcv.spec.abduction_readings` states (B.2's statements:
+:mod:`gcv.spec.abduction_statements`).
 
-Phase 2 (``spec/scenarios/phase2-epistemic.json``) is replayed on the spec: its argumentation
-by :mod:`gcv.spec.transition`, its M_t by the bit-parallel oracle
-(:mod:`gcv.spec.epistemic_bits`), so no value comes from the engine.  Every reading of the
-family is then evaluated on the turns, and every statement of B.2 checked under it.  Printed:
-the family, the statements, the readings grouped by the statements they keep, the engine's
-two readings, and the result: the smallest sets of statements no reading satisfies together
-(each checked minimal by removing each member), or the readings that keep every statement.
-``--table`` prints every reading's row; ``--markdown`` rewrites the generated section of
-docs/epistemic.md; ``--check`` fails when that section is stale.  Exit code 0, or 1 when
-``--check`` finds the section stale.
+Phase 2 (``spec/gcv/spec/scenarios/phase2-epistemic.json``) is replayed on the spec: its
+argumentation by :mod:`gcv.spec.transition`, its M_t by the bit-parallel oracle
+(:mod:`gcv.oracles.epistemic_bits`), so no value comes from the engine.  Every reading of the family
+is then evaluated on the turns, and every statement of B.2 checked under it.  Printed: the family,
+the statements, the readings grouped by the statements they keep, the engine's two readings, and the
+result: the smallest sets of statements no reading satisfies together (each checked minimal by
+removing each member), or the readings that keep every statement. ``--table`` prints every reading's
+row; ``--markdown`` rewrites the generated section of docs/epistemic.md; ``--check`` fails when that
+section is stale.  Exit code 0, or 1 when ``--check`` finds the section stale.
 """
 
 from __future__ import annotations
@@ -21,17 +21,19 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
-from itertools import product
+from itertools import combinations, product
 from pathlib import Path
+from typing import TypeVar
 
 import icontract
 
 from gcv.hints import source_checkout
 from gcv.options import EXIT_BAD_INPUT
+from gcv.oracles import epistemic_bits as bits
 from gcv.scenarios import load_scenario
 from gcv.spec import abduction_readings as ar
+from gcv.spec import abduction_statements as b2
 from gcv.spec import epistemic as se
-from gcv.spec import epistemic_bits as bits
 from gcv.spec import transition
 from gcv.trace import Trace
 from gcv.translate import spec_operation
@@ -40,7 +42,9 @@ __all__ = [
     "BitSemantics",
     "Search",
     "compute_boxes",
+    "compute_minimum_conflicts",
     "compute_phase2_turns",
+    "compute_table",
     "main",
     "render_markdown",
     "replay_on_the_spec",
@@ -137,6 +141,56 @@ def compute_phase2_turns() -> tuple[tuple[str, ...], tuple[ar.TurnRecord[bits.Bi
     return agents, tuple(turns)
 
 
+# -- the search over the family --------------------------------------------------------------
+
+M = TypeVar("M")
+
+
+def compute_table(
+    agents: Sequence[str],
+    turns: Sequence[ar.TurnRecord[M]],
+    semantics: ar.Semantics[M],
+    family: Iterable[ar.Reading] | None = None,
+) -> dict[ar.Reading, frozenset[str]]:
+    """For each reading of ``family`` (default: the whole family), the B.2 statements it
+    keeps in the conversation ``turns``: what the reading explains
+    (:func:`gcv.spec.abduction_readings.compute_explanations`), with Definition A.2's
+    verdicts computed once for the readings that read it alike (``verdict_key``)."""
+    verdicts: dict[tuple[str, ...], ar.Verdicts[M]] = {}
+    table = {}
+    for r in ar.compute_family() if family is None else family:
+        key = ar.verdict_key(r)
+        if key not in verdicts:
+            verdicts[key] = ar.compute_verdicts(r, agents, turns, semantics)
+        explained = ar.compute_explanations(r, agents, turns, semantics, verdicts[key])
+        table[r] = b2.compute_kept(explained)
+    return table
+
+
+@icontract.ensure(
+    lambda table, result: all(b2.is_minimal_conflict(c, table) for c in result),
+    "each conflict is minimal: no reading keeps it, some keeps it without any one member",
+    enabled=icontract.SLOW,
+)
+@icontract.ensure(lambda result: len({len(c) for c in result}) <= 1, "all of the smallest size")
+def compute_minimum_conflicts(
+    table: Mapping[ar.Reading, frozenset[str]],
+) -> tuple[frozenset[str], ...]:
+    """The smallest sets of statements no reading of ``table`` keeps together (empty when one
+    reading keeps them all).  Each is minimal: without any one of its members, some reading
+    keeps the rest."""
+    ids = [s.id for s in b2.STATEMENTS]
+    if b2.is_satisfiable(ids, table):
+        return ()
+    for size in range(1, len(ids) + 1):
+        found = tuple(
+            frozenset(c) for c in combinations(ids, size) if not b2.is_satisfiable(c, table)
+        )
+        if found:
+            return found
+    raise AssertionError("unreachable: the whole set is not satisfiable")
+
+
 @dataclass(frozen=True)
 class Search:
     """The search's result: every reading's kept statements, and the smallest conflicts."""
@@ -157,7 +211,7 @@ class Search:
     @cached_property
     def minimal(self) -> bool:
         """Each conflict is minimal: checked by removing each member in turn."""
-        return all(ar.is_minimal_conflict(c, self.table) for c in self.conflicts)
+        return all(b2.is_minimal_conflict(c, self.table) for c in self.conflicts)
 
     @cached_property
     def deciding(self) -> dict[str, int]:
@@ -174,7 +228,7 @@ class Search:
     @cached_property
     def complete(self) -> list[ar.Reading]:
         """The readings that keep every statement."""
-        every = frozenset(s.id for s in ar.STATEMENTS)
+        every = frozenset(s.id for s in b2.STATEMENTS)
         return [r for r, kept in self.table.items() if kept == every]
 
 
@@ -182,12 +236,12 @@ def search() -> Search:
     """Run the family on Phase 2 (:func:`compute_phase2_turns`)."""
     agents, turns = compute_phase2_turns()
     semantics = BitSemantics()
-    table = ar.compute_table(agents, turns, semantics)
+    table = compute_table(agents, turns, semantics)
     engine = {
         name: ar.compute_explanations(reading, agents, turns, semantics)
         for name, reading in ENGINE_READINGS.items()
     }
-    return Search(table, ar.compute_minimum_conflicts(table), engine)
+    return Search(table, compute_minimum_conflicts(table), engine)
 
 
 Box = tuple[frozenset[str], ...]
@@ -237,7 +291,7 @@ def _show_box(box: Box) -> str:
 
 def _partners(conflicts: Sequence[frozenset[str]]) -> dict[str, list[str]]:
     """Each statement in a conflict, with the statements it conflicts with (pairs only)."""
-    order = [s.id for s in ar.STATEMENTS]
+    order = [s.id for s in b2.STATEMENTS]
     partners: dict[str, set[str]] = {}
     for c in conflicts:
         for s in c:
@@ -251,7 +305,7 @@ def _sources(records: Iterable[str]) -> str:
 
 
 def _not_kept(kept: frozenset[str]) -> list[str]:
-    return [s.id for s in ar.STATEMENTS if s.id not in kept]
+    return [s.id for s in b2.STATEMENTS if s.id not in kept]
 
 
 def _cell(text: str) -> str:
@@ -261,7 +315,7 @@ def _cell(text: str) -> str:
 def render_markdown(result: Search) -> str:
     """The generated section of docs/epistemic.md: the family, the statements, the readings
     grouped by what they keep, and the result."""
-    family, statements = result.table, ar.STATEMENTS
+    family, statements = result.table, b2.STATEMENTS
     sizes = " x ".join(f"{len(d.values)} ({d.name})" for d in ar.DIMENSIONS)
     lines = [
         BEGIN,
@@ -344,8 +398,8 @@ def _print_text(result: Search, table: bool) -> None:
         "bit-parallel oracle"
     )
     print("dimensions: " + " x ".join(f"{d.name} ({len(d.values)})" for d in ar.DIMENSIONS))
-    print(f"statements: {len(ar.STATEMENTS)}")
-    order = [s.id for s in ar.STATEMENTS]
+    print(f"statements: {len(b2.STATEMENTS)}")
+    order = [s.id for s in b2.STATEMENTS]
     if table:
         print("\nevery reading (+ kept, . not), statements in this order: " + ", ".join(order))
         for reading, kept in result.table.items():
@@ -378,7 +432,7 @@ def _json(result: Search) -> dict[str, object]:
             {"name": d.name, "question": d.question, "values": [asdict(v) for v in d.values]}
             for d in ar.DIMENSIONS
         ],
-        "statements": [{"id": s.id, "place": s.place, "words": s.words} for s in ar.STATEMENTS],
+        "statements": [{"id": s.id, "place": s.place, "words": s.words} for s in b2.STATEMENTS],
         "table": [{"reading": asdict(r), "kept": sorted(kept)} for r, kept in result.table.items()],
         "conflicts": [sorted(c) for c in result.conflicts],
         "minimal": result.minimal,

@@ -1,8 +1,8 @@
 """Engines that make a chosen clause's paper-compatible alternative, one reading each.
 
 Each entry of :data:`READINGS` patches the reference, for as long as its context lasts,
-so that it reads one chosen clause of ``spec/transition.py`` another way the papers allow
-(the clause's ``alternative``; spec/normative.md).  :data:`ALTERNATIVES` holds each
+so that it reads one chosen clause of ``spec/gcv/spec/transition.py`` another way the papers allow
+(the clause's ``alternative``; spec/gcv/spec/normative.md).  :data:`ALTERNATIVES` holds each
 clause's first reading, under the clause's id; a clause whose alternative names two
 readings has its second in :data:`READINGS` too, as ``CLAUSE:READING``.  The patches
 compose: each wraps whatever the patched name holds when it is entered, so

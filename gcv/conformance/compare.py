@@ -4,7 +4,7 @@ A step's expectation is ``{"accepted": true}`` or ``{"rejected": CODE}`` for a
 turn, ``{"result": VALUE}`` or ``{"error": CODE}`` for a query.  Error codes
 are normative and messages are not; sets compare without order; where the
 answer is not unique (the Verify walk's witness) any valid one conforms
-(spec/normative.md, "Queries").  A mismatch carries what was expected and
+(spec/gcv/spec/normative.md, "Queries").  A mismatch carries what was expected and
 what came back in readable form, and a diff.
 """
 

@@ -1,6 +1,6 @@
 """``gcv vectors``: write the vector suite from the reference, or check that it is current.
 
-One command regenerates every file under ``spec/vectors`` that is generated:
+One command regenerates every file under ``spec/gcv/spec/vectors`` that is generated:
 the vector files, ``manifest.json`` and ``COVERAGE.md``.  The hand-written and
 scenario cases are built by running them (:mod:`gcv.conformance.cases`);
 the findings (``findings/*.json``: fuzz mismatches saved by ``gcv conform
@@ -229,7 +229,7 @@ def _effects(case: Case) -> list[tuple[str, str]]:
 
 def _reading(op: Operation, atoms: Collection[str], observed: int) -> str:
     """The DEL realisation an accepted operation with epistemic inputs applied, as the
-    coverage table names it (Section 2's table; spec/normative.md, "M_t")."""
+    coverage table names it (Section 2's table; spec/gcv/spec/normative.md, "M_t")."""
     if isinstance(op, ExpandAwareness):
         return "split W on a new atom" if op.atom not in atoms else "awareness only"
     if isinstance(op, Observe):
@@ -419,7 +419,7 @@ def _released(releases: Sequence[Mapping[str, Any]], cases: Sequence[Case]) -> s
 
 def _tally_counts(worlds: int) -> dict[str, int]:
     """What spec.transition recomputed, and how much of it lay beyond its bound of ``worlds``
-    (recomputed by gcv.spec.epistemic_bits)."""
+    (recomputed by gcv.oracles.epistemic_bits)."""
     tally = oracle.TALLY
     kinds = ("turns", "answers", "refusals")
     counts = {kind: tally[f"{kind} recomputed"] for kind in kinds}
@@ -433,7 +433,7 @@ def _tally(worlds: int) -> str:
     return (
         f"gcv.spec.transition recomputed {c['turns']} turns, {c['answers']} answers, "
         f"{c['refusals']} refusals; {c['beyond_bound']} of them beyond {worlds} worlds, "
-        "by gcv.spec.epistemic_bits"
+        "by gcv.oracles.epistemic_bits"
     )
 
 
@@ -444,7 +444,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--out",
-        help="the vectors directory (default: spec/vectors of the source checkout; "
+        help="the vectors directory (default: spec/gcv/spec/vectors of the source checkout; "
         "an installed copy needs --out to write)",
     )
     parser.add_argument(

@@ -1,10 +1,10 @@
 """The conformance protocol ``gcv-conform/1``: its version, features and message schemas.
 
-The messages are JSON lines; their schemas are ``spec/protocol/request.schema.json``
-and ``spec/protocol/response.schema.json``, which reuse the trace format's
-operation encoding (``spec/trace.schema.json``).  This module loads them into
+The messages are JSON lines; their schemas are ``spec/gcv/spec/protocol/request.schema.json``
+and ``spec/gcv/spec/protocol/response.schema.json``, which reuse the trace format's
+operation encoding (``spec/gcv/spec/trace.schema.json``).  This module loads them into
 one registry, names the features an implementation can declare, and says which
-features a request needs.  ``spec/protocol/protocol.md`` is the prose.
+features a request needs.  ``spec/gcv/spec/protocol/protocol.md`` is the prose.
 """
 
 from __future__ import annotations

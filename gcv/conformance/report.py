@@ -123,7 +123,7 @@ class CaseResult:
     alone or with others, gives their answer (a step of the paper profile has none)."""
     explanations: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()
     """Each differing step some alternatives explain: its number, and the smallest sets of
-    readings (spec/normative.md's clause ids) whose answers give its answer."""
+    readings (spec/gcv/spec/normative.md's clause ids) whose answers give its answer."""
     paper_steps: int = 0
     """How many steps run are in the paper profile."""
     known_failed_steps: tuple[int, ...] = ()

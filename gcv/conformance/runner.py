@@ -645,14 +645,14 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         type=_clause_id,
         metavar="CLAUSE",
-        help="a clause id of spec/normative.md whose steps and refusals are not compared "
+        help="a clause id of spec/gcv/spec/normative.md whose steps and refusals are not compared "
         "(repeatable)",
     )
     return parser
 
 
 def _clause_id(text: str) -> str:
-    """A clause id of ``gcv.spec.transition`` (spec/normative.md lists them).
+    """A clause id of ``gcv.spec.transition`` (spec/gcv/spec/normative.md lists them).
 
     The spec is loaded only here, for ``--fuzz-ignore``: running the vectors needs none of it.
     """
@@ -660,7 +660,7 @@ def _clause_id(text: str) -> str:
     from gcv.spec.clauses import CLAUSES
 
     if text not in CLAUSES:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a clause id of spec/normative.md")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a clause id of spec/gcv/spec/normative.md")
     return text
 
 

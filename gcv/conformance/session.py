@@ -88,7 +88,7 @@ def _echoed_id(request: object) -> int | None:
     """The id a response carries: the request's, when it is a request-id, else null.
 
     A request-id is a JSON integer >= 0 (request.schema.json), so ``2.0`` is the
-    id 2 and ``true`` is no id (spec/normative.md, "Conformance").
+    id 2 and ``true`` is no id (spec/gcv/spec/normative.md, "Conformance").
     """
     value = request.get("id") if isinstance(request, Mapping) else None
     if isinstance(value, float) and value.is_integer():

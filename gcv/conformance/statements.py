@@ -1,6 +1,6 @@
 """The paper statements a conformance case can name, spelt once: the schema's enum
 (``vectors.STATEMENTS``), the cases and the fuzzer's findings all read them from here, and
-``spec/vectors/COVERAGE.md`` groups the cases under exactly these names."""
+``spec/gcv/spec/vectors/COVERAGE.md`` groups the cases under exactly these names."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ accepted ``apply`` is appended to it (a rejected one is logged with its error),
 so the conversation outlives the server.  A server started on an existing
 store resumes its conversation: ``apply``, ``query`` and ``render`` work at
 once, and ``start``, which would discard it, is refused with ``store-exists``
-(spec/normative.md, "Session stores").
+(spec/gcv/spec/normative.md, "Session stores").
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ FORMAT = "gcv-vectors/1"
 MANIFEST = "manifest.json"
 """The file, at the top of a vectors directory, that lists every vector file with its SHA-256."""
 MAX_VECTOR_BYTES = 64 * 1024 * 1024
-"""The largest vector file read (as a trace: spec/normative.md, "Input bounds")."""
+"""The largest vector file read (as a trace: spec/gcv/spec/normative.md, "Input bounds")."""
 SUITE_VERSION = "2.0.0"
 """The suite version: the major number follows the protocol, the minor grows with new cases."""
 
@@ -160,8 +160,8 @@ class Step:
     answers this step otherwise (its key, :func:`combination_key`) to that answer's
     expectation.  A step none answers otherwise belongs to the ``paper`` profile: every
     paper-compatible reading the suite knows gives its answer; the others to the
-    ``reference`` profile.  ``choices`` are the chosen clauses of ``spec/transition.py`` the
-    step's turn and those before it exercised on the reference's path: information only.
+    ``reference`` profile.  ``choices`` are the chosen clauses of ``spec/gcv/spec/transition.py``
+    the step's turn and those before it exercised on the reference's path: information only.
     """
 
     request: Mapping[str, Any]
@@ -307,7 +307,7 @@ def dump_vector_file(cases: Sequence[Case], description: str) -> str:
 
 
 def load_vector_file(text: str | bytes, name: str = "vectors") -> tuple[Case, ...]:
-    """Parse and validate one vector file against ``spec/vectors/vectors.schema.json``.
+    """Parse and validate one vector file against ``spec/gcv/spec/vectors/vectors.schema.json``.
 
     Raises
     ------
@@ -333,7 +333,7 @@ _VALIDATED: dict[str, tuple[Case, ...]] = {}
 
 
 def default_directory() -> Traversable:
-    """The vectors shipped in ``spec/vectors``."""
+    """The vectors shipped in ``spec/gcv/spec/vectors``."""
     return resources.files("gcv.spec").joinpath("vectors")
 
 

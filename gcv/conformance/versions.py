@@ -1,6 +1,6 @@
 """The suite's versions: what a release pinned, and the version each change needs.
 
-A released suite version never changes: ``spec/vectors/releases.json`` keeps, for every
+A released suite version never changes: ``spec/gcv/spec/vectors/releases.json`` keeps, for every
 release of the suite, each case's two hashes (:func:`case_hashes`: its answers, and the
 answers of its paper-profile steps) and the schemas' hash.  A suite whose answers differ
 from the last release's under the same version is refused by the tests

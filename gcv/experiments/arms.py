@@ -16,7 +16,7 @@ retriever is ``bm25s`` (BM25, English stop words, no stemming).
 
 References
 ----------
-Grounded Continuation, Sections 4.1 and 4.5 and D.3; spec/normative.md,
+Grounded Continuation, Sections 4.1 and 4.5 and D.3; spec/gcv/spec/normative.md,
 "Generated fact streams".
 """
 

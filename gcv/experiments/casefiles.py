@@ -18,7 +18,7 @@ References
 ----------
 Grounded Continuation, Section 4.4 ("Over 64 counterfactual scenarios from 16 RECON
 case files, the one-step query is exact on 13 and Affected* on all 64, recovering
-198 dependent steps with no false positives") and Corollary 2.4; spec/normative.md,
+198 dependent steps with no false positives") and Corollary 2.4; spec/gcv/spec/normative.md,
 "Generated case files".
 """
 

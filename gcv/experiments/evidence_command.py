@@ -3,7 +3,7 @@
 The stream is a text file of facts, one a line, ``subject<TAB>relation<TAB>object``
 (blank lines and lines starting with ``#`` are skipped).  Facts are numbered from 1
 in the order they appear, and a fact replaces the current value of its subject and
-relation (spec/normative.md, "Evidence for a question").
+relation (spec/gcv/spec/normative.md, "Evidence for a question").
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ are kept beside the BPE count of :mod:`gcv.experiments.arms`.
 References
 ----------
 Grounded Continuation, Sections 4.1 and 4.2 (MemAB-FC single-hop and multi-hop
-accuracy under the three arms); spec/normative.md, "Generated fact streams".
+accuracy under the three arms); spec/gcv/spec/normative.md, "Generated fact streams".
 """
 
 from __future__ import annotations

@@ -268,7 +268,7 @@ def render_markdown(figures: Figures) -> str:
         "a few seconds on one core): this page, `experiments.json` (every figure) and "
         "`experiments.png`. The datasets of the core paper (RECON's case files, MemAB-FC's "
         "streams) cannot be fetched here, so both studies run on seeded generators built to "
-        'the shape the paper describes (spec/normative.md, "Generated case files" and '
+        'the shape the paper describes (spec/gcv/spec/normative.md, "Generated case files" and '
         '"Generated fact streams"). Every figure below is computed; the paper\'s figure '
         "stands beside it for comparison, not as a target. Claims registry: "
         "`core.sec-4.4.recon`, `core.sec-4.5.tokens`, `core.sec-1.evidence`.",

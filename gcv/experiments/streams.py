@@ -13,7 +13,7 @@ References
 ----------
 Grounded Continuation, Section 4.1 ("MemAB-FC ... streams numbered facts of which
 35-40% are later replaced and asks for current values at four stream lengths") and
-Section 4.5; spec/normative.md, "Generated fact streams".
+Section 4.5; spec/gcv/spec/normative.md, "Generated fact streams".
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ D_t follows the gold operations, so each turn is scored against the true
 state and an early error does not spill into later turns; with
 ``StateSource.OWN`` it follows the interpreter's own accepted operations, as
 a deployed verifier would.  Choices and reasons: ``docs/interpreter.md`` and
-``spec/normative.md`` ("Interpreter evaluation").
+``spec/gcv/spec/normative.md`` ("Interpreter evaluation").
 """
 
 from __future__ import annotations

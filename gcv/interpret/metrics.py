@@ -6,7 +6,7 @@ the operations the turn was interpreted as, without multiplicity (B.2's
 proposition extraction, not classification).  F1 is micro-averaged over all
 (turn, label) decisions; exact match is the fraction of turns whose predicted
 set equals the gold set.  The choices and their reasons are in
-``docs/interpreter.md`` and ``spec/normative.md`` ("Interpreter evaluation").
+``docs/interpreter.md`` and ``spec/gcv/spec/normative.md`` ("Interpreter evaluation").
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 An interpreter answers a :class:`Request` with a :class:`Reply`: the text of a
 JSON object ``{"operations": [...]}`` in the trace format's operation encoding
-(``spec/trace.schema.json``).  Every reply, whoever produced it, is untrusted
+(``spec/gcv/spec/trace.schema.json``).  Every reply, whoever produced it, is untrusted
 input: :mod:`gcv.interpret.validate` checks it before anything reaches the
 engine.  Two implementations: :class:`~gcv.interpret.native.NativeInterpreter`
 reads the operations a trace records (the paper's "Verifier (native)" arm), and

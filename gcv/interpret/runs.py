@@ -9,7 +9,7 @@ each run keeps its own token usage.
 References
 ----------
 Grounded Continuation, Section 4.3 ("Prompt ablation"), Tables 2 and 4;
-spec/normative.md, "Interpreter evaluation".
+spec/gcv/spec/normative.md, "Interpreter evaluation".
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Untrusted replies in, typed operations or typed problems out.
 
 An interpreter's reply must be the JSON object ``{"operations": [...]}``, each
-operation in the encoding of ``spec/trace.schema.json`` (``$defs/operation``),
+operation in the encoding of ``spec/gcv/spec/trace.schema.json`` (``$defs/operation``),
 the same encoding a trace uses; :func:`gcv.trace.operation_from_json`
 builds the typed values.  :func:`read_reply` checks the text and the schema;
 :func:`check_turn` asks the engine whether the operations would apply, on a

@@ -11,7 +11,7 @@ Two backends share one interface: SQLite, one file per session, the embedded def
 (:mod:`gcv.store.sqlite`), and PostgreSQL, many sessions in one database, for a
 service of several workers or machines (:mod:`gcv.store.postgres`).  ``db`` names the
 store: a file path, or ``postgresql://...#SESSION`` (the session's name after ``#``).
-docs/sessions.md has the commands and the schemas; spec/normative.md, "Session
+docs/sessions.md has the commands and the schemas; spec/gcv/spec/normative.md, "Session
 stores", the choices.
 """
 

@@ -24,7 +24,7 @@ format version)::
         -- only, sealed (gcv.store.session)
 
 The tables are STRICT: SQLite refuses a value of another type, and its ``quick_check``
-finds one written around that.  spec/normative.md, "Session stores", records the choices.
+finds one written around that.  spec/gcv/spec/normative.md, "Session stores", records the choices.
 """
 
 from __future__ import annotations

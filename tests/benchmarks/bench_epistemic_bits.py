@@ -1,9 +1,9 @@
-"""CPU time of the bit-parallel oracle (``gcv.spec.epistemic_bits``) on Phase 2's full model.
+"""CPU time of the bit-parallel oracle (``gcv.oracles.epistemic_bits``) on Phase 2's full model.
 
     .venv/bin/python -O -m tests.benchmarks.bench_epistemic_bits   # contracts off
     .venv/bin/python -m tests.benchmarks.bench_epistemic_bits      # contracts on
 
-Phase 2 (B.2, ``spec/scenarios/phase2-epistemic.json``) has 15 atoms by T12, so its full
+Phase 2 (B.2, ``spec/gcv/spec/scenarios/phase2-epistemic.json``) has 15 atoms by T12, so its full
 model, every valuation of them, has 2^15 = 32,768 worlds.  Printed, CPU time beside wall time:
 
 1. each of Phase 2's DEL steps on the full model (three agents, one cell each): T1's
@@ -27,12 +27,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from gcv.conformance.cases.oracle import spec_formula
+from gcv.oracles import epistemic_bits as bits
 from gcv.reference.epistemic.formula import parse
 from gcv.spec import epistemic as se
-from gcv.spec import epistemic_bits as bits
 from gcv.spec import transition
 
-TRACE = Path(__file__).resolve().parents[2] / "spec" / "scenarios" / "phase2-epistemic.json"
+TRACE = (
+    Path(__file__).resolve().parents[2]
+    / "spec"
+    / "gcv"
+    / "spec"
+    / "scenarios"
+    / "phase2-epistemic.json"
+)
 T = TypeVar("T")
 
 

@@ -8,8 +8,9 @@ CPython loop and networkx: the table of docs/performance.md, "The walks".
 
 ``--write`` puts the tables into docs/performance.md (between its walks markers) and the
 figures into docs/walks-performance.json; ``--from`` renders a run saved with ``--json``
-instead of measuring; ``--before REF`` measures only the pure walk, as ``reference/closure.py``
-was at the git REF and as it is now, through the API and bare, in one run.
+instead of measuring; ``--before REF`` measures only the pure walk, as
+``reference/gcv/reference/closure.py`` was at the git REF and as it is now, through the API and
+bare, in one run.
 
 Each figure is the median over ``--passes`` passes of a loop calibrated to at least 20 ms
 of wall time, in the calling thread's CPU time (``time.thread_time``: what the query
@@ -310,8 +311,8 @@ def section(results: dict[str, Any]) -> str:
         "calling thread's CPU time, with the lowest and highest pass and the median wall "
         "time: the machine's load shows in the wall time, much less in the CPU time. "
         "*API* is the Verifier's query (argument checks, the walk, the named answer), "
-        "answered by the compiled walk (`reference/_walk.c`) or the pure one "
-        "(`reference/closure.py`); *bare loop* is the pure walk alone "
+        "answered by the compiled walk (`reference/gcv/reference/_walk.c`) or the pure one "
+        "(`reference/gcv/reference/closure.py`); *bare loop* is the pure walk alone "
         "(`reverse_closure`, `dependency_walk`): a plain CPython breadth-first loop over the "
         "same numbered arrays, with no argument checks and no names; *networkx* is "
         "`nx.ancestors` / `nx.descendants` on a `DiGraph` of Dep by name.\n\n"
@@ -334,7 +335,8 @@ def section(results: dict[str, Any]) -> str:
 
 
 def _closure_at(ref: str) -> ModuleType:
-    """``reference/closure.py`` as it was at the git ``ref``, loaded as a module of its own."""
+    """``reference/gcv/reference/closure.py`` as it was at the git ``ref``, loaded as a module of
+    its own."""
     root = Path(__file__).resolve().parents[2]
     shown = subprocess.run(
         ["git", "show", f"{ref}:reference/closure.py"],

@@ -1,7 +1,7 @@
 """Seeded conversations for the benchmarks: realistic ones and synthetic worst cases.
 
 Realistic conversations open with the paper's own Phase 2 (the 13 turns of B.2, from
-``spec/scenarios/phase2-debugging.json``) and continue with generated turns in the
+``spec/gcv/spec/scenarios/phase2-debugging.json``) and continue with generated turns in the
 operation mix of Phases 2 and 3: observations and premises, hypotheses and positions
 resting on 1-4 recent records, supports and undermines with new or existing evidence,
 revisions with attackers, resolutions that subsume earlier hypotheses (making dependency
@@ -70,7 +70,8 @@ AGENTS = ("a", "b", "c")
 PLANTED: RecordId = "o5"
 """The premise whose retraction is timed: Section 4.4's three-hop query."""
 PLANTED_AFFECTED = frozenset({"h1", "h3", "h4"})
-"""Affected*(o5) in Phase 2 (spec/normative.md, "Scenarios"), kept fixed at every length."""
+"""Affected*(o5) in Phase 2 (spec/gcv/spec/normative.md, "Scenarios"), kept fixed at every
+length."""
 
 PHASE2_ATOMS = ("p_auth", "p_pay", "p_db", "p_tok", "p_traffic", "p_stripe429", "p_redis")
 _NEW_ATOMS = tuple(f"p_new{i}" for i in range(1, 9))

@@ -294,10 +294,10 @@ NOTES = """\
   registered and keeps Dep, its reverse index and S_t over the numbers, each record's links
   a compact array (`DependencyMap.numbering`: the one representation of Dep; `dep` and
   `rdep` by identifier are views of it); the walks index lists instead of hashing
-  identifiers. The compiled walk (`reference/_walk.c`, built when the install has a C
+  identifiers. The compiled walk (`reference/gcv/reference/_walk.c`, built when the install has a C
   compiler) keeps its marks as epoch stamps in buffers that grow with the largest map
   queried, so a query allocates nothing but its answer; the pure walk
-  (`reference/closure.py`, the fallback and the definition the compiled one is tested
+  (`reference/gcv/reference/closure.py`, the fallback and the definition the compiled one is tested
   against) keeps them in a dict. With identifiers and dicts the fan took 2.6 s (Verify) and
   3.2 s (Affected*) at 10^6 records. [Modified: the figures below "The walks" predate the
   compiled walk; the pure walk then switched to a flat mark array past 1/16 of the map.]

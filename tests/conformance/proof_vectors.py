@@ -1,6 +1,6 @@
 """Import the non-vacuity counterexamples of ``proofs/`` as conformance vectors.
 
-    .venv/bin/python -m tests.conformance.proof_vectors [--out spec/vectors]
+    .venv/bin/python -m tests.conformance.proof_vectors [--out spec/gcv/spec/vectors]
 
 The twins of the bounded obligations (a walk with one pop too few, a walk without
 the S_t check, Affected* stopped one round early, one-step Affected in place of

@@ -17,7 +17,7 @@ from gcv.conformance.generate import main as vectors_main
 from gcv.conformance.runner import EXIT_BAD_INPUT, EXIT_OK
 from tests.conformance.helpers import EXAMPLES, SERVE, conform
 
-SPEC = Path(__file__).resolve().parents[2] / "spec"
+SPEC = Path(__file__).resolve().parents[2] / "spec" / "gcv" / "spec"
 SUITE = json.loads((SPEC / "vectors" / "manifest.json").read_text())
 
 

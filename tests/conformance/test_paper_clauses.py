@@ -1,7 +1,7 @@
 """Every paper clause is caught by the vectors' paper profile, or argued unobservable; so is
 every definition of Appendix A the transition reads.
 
-For each clause of ``spec/transition.py`` marked **paper** (and each of
+For each clause of ``spec/gcv/spec/transition.py`` marked **paper** (and each of
 ``fakes/paper_bugs.DEFINITIONS``), ``fakes/paper_bugs.py`` keeps an engine that breaks only
 that rule.  Each runs as a third-party engine runs: ``gcv serve`` under ``python -O``, no
 contracts of ours to stop it.  ``python -m tests.conformance.paper_sweep --write`` runs each

@@ -101,8 +101,8 @@ def test_every_operation_is_both_accepted_and_rejected() -> None:
     assert every <= accepted and every <= rejected
 
 
-# The precondition codes of the core table (spec/normative.md, "Error codes"); the epistemic
-# layer's codes come with its vectors.
+# The precondition codes of the core table (spec/gcv/spec/normative.md, "Error codes"); the
+# epistemic layer's codes come with its vectors.
 CORE_PRECONDITION_CODES = {
     "unknown-record",
     "duplicate-record",
@@ -161,8 +161,8 @@ def test_every_case_declares_the_features_its_steps_use() -> None:
         assert set(case.features) == used, case.id
 
 
-# Every code an epistemic precondition or query can raise (spec/normative.md, "Error codes").
-# model-too-large is the exception: a resource bound of the reference, not semantics.
+# Every code an epistemic precondition or query can raise (spec/gcv/spec/normative.md, "Error
+# codes"). model-too-large is the exception: a resource bound of the reference, not semantics.
 EPISTEMIC_CODES = {
     "malformed-formula",
     "unknown-atom",

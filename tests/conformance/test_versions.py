@@ -1,6 +1,6 @@
 """A released suite version never changes: the vectors against the last release's hashes.
 
-``spec/vectors/releases.json`` keeps each released suite's case hashes (``gcv vectors
+``spec/gcv/spec/vectors/releases.json`` keeps each released suite's case hashes (``gcv vectors
 --release`` adds one); the suite as committed must be that release under its version, or
 a version above it by the bump its changes need; the manifest records each case's version,
 and CHANGELOG.md says what each suite version changed.

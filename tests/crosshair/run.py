@@ -51,7 +51,7 @@ class Outcome:
     seconds: float
 
 
-# CrossHair's symbolic evaluation of the naive fixed point in reference/closure.py
+# CrossHair's symbolic evaluation of the naive fixed point in reference/gcv/reference/closure.py
 # (a loop over symbolic sets) nests deeper than CPython's default limit of 1000 frames
 # on some paths: the search then reports the RecursionError raised inside its own
 # comparison as a counterexample to reverse_closure's postcondition, although the same

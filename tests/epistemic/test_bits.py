@@ -1,4 +1,4 @@
-"""The bit-parallel oracle (``gcv.spec.epistemic_bits``) against the brute force
+"""The bit-parallel oracle (``gcv.oracles.epistemic_bits``) against the brute force
 (``gcv.spec.epistemic`` and ``gcv.spec.transition``) on every model the brute force affords.
 
 Random models are drawn as the brute force's own values, random formulas by the epistemic
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gcv.oracles import epistemic_bits as bits
 from gcv.spec import epistemic as se
-from gcv.spec import epistemic_bits as bits
 from gcv.spec import transition
 from tests.epistemic.support import formulas, to_spec_formula
 

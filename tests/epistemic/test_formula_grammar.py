@@ -1,4 +1,4 @@
-"""spec/protocol/formulas.md states what the parser does: its examples, precedence,
+"""spec/gcv/spec/protocol/formulas.md states what the parser does: its examples, precedence,
 associativity and bounds are checked here against ``gcv.reference.epistemic.formula``."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from gcv.reference.epistemic.formula import MAX_DEPTH, MAX_LENGTH, parse, show
 from gcv.reference.errors import MalformedFormula
 
-PAGE = Path(__file__).resolve().parents[2] / "spec" / "protocol" / "formulas.md"
+PAGE = Path(__file__).resolve().parents[2] / "spec" / "gcv" / "spec" / "protocol" / "formulas.md"
 
 
 def _examples() -> list[tuple[str, str]]:

@@ -155,7 +155,7 @@ def test_the_trace_announces_round_two_answers_as_knowledge() -> None:
 
 
 def test_announced_one_at_a_time_bobs_i_dont_know_would_be_false() -> None:
-    # Why the round's answers are one simultaneous announcement (spec/normative.md).
+    # Why the round's answers are one simultaneous announcement (spec/gcv/spec/normative.md).
     m = announce(_puzzle(3), Not(_knows_own("a")))
     assert not _holds_at(m, Not(_knows_own("b")), frozenset({"m_a", "m_b"})), (
         "after Alice's answer alone, Bob at MMC knows he is muddy"

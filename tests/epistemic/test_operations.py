@@ -402,7 +402,8 @@ def _turn(draw: st.DrawFn, v: Verifier, fresh: int) -> Turn:
 @scaled(0.7)
 @given(st.data())
 def test_random_conversations_with_formulas_agree_with_the_spec(data: st.DataObject) -> None:
-    """M_t after each turn is the spec transition's (spec/transition.py, every DEL clause)."""
+    """M_t after each turn is the spec transition's (spec/gcv/spec/transition.py, every DEL
+    clause)."""
     v = Verifier(list(AG), ["p", "q"])
     state = transition.State.start(AG, ["p", "q"], to_spec_model(v.model.explicit()))
     for fresh in range(data.draw(st.integers(1, 5), label="turns")):

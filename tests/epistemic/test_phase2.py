@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from gcv.audits.readings import replay_on_the_spec
+from gcv.oracles import epistemic_bits as bits
 from gcv.reference.epistemic.formula import parse
 from gcv.reference.operations import EPISTEMIC_FIELDS, Revise, Undermine, realisation
 from gcv.reference.rules import Update
 from gcv.reference.verifier import Verifier
 from gcv.replay import replay
-from gcv.spec import epistemic_bits as bits
 from gcv.trace import EPISTEMIC_QUERIES, Trace, load_trace
 
 
@@ -110,7 +110,7 @@ def test_h2_is_believed_false_after_t7_and_known_false_after_t9_for_every_agent(
     assert all(v.knows(agent, "~h2") for agent in "abc"), "after T9"
 
 
-# -- abduction under both readings (Definition A.2; spec/normative.md, del.hypothesize.solves) --
+# -- abduction under both readings (Definition A.2; spec/gcv/spec/normative.md, del.hypothesize.solv
 
 READINGS = {"default": False, "literal": True}
 """The engine's two readings of Definition A.2's explanatory model: M_chi^t, and M_t."""

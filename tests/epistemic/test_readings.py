@@ -1,8 +1,8 @@
 """B.2 under a family of readings of "explained" (``gcv audit readings``): the search's result
 checked from outside it.
 
-The search (``gcv.spec.abduction_readings`` on Phase 2, replayed by the spec and the
-bit-parallel oracle) is run once per worker.  What is checked: the section of
+The search (``gcv.audits.readings`` over ``gcv.spec.abduction_readings`` on Phase 2, replayed
+by the spec and the bit-parallel oracle) is run once per worker.  What is checked: the section of
 docs/epistemic.md it generates is current; every quoted word is the paper's; each conflict is
 minimal and none is smaller; the family's two engine readings explain what the engine and the
 oracle's own queue leave open, after every turn; cells worked out by hand; and the search's
@@ -22,9 +22,10 @@ import pytest
 
 from gcv.audits import readings
 from gcv.claims import CLAIMS
+from gcv.oracles import epistemic_bits as bits
 from gcv.scenarios import load_scenario
 from gcv.spec import abduction_readings as ar
-from gcv.spec import epistemic_bits as bits
+from gcv.spec import abduction_statements as b2
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPERS = Path(os.environ.get("GCV_PAPERS", ROOT.parent / "shared" / "seeds"))
@@ -51,26 +52,26 @@ def test_each_conflict_is_minimal_and_none_is_smaller() -> None:
     assert result.conflicts, "B.2's statements are consistent under some reading"
     size = len(result.conflicts[0])
     for conflict in result.conflicts:
-        assert len(conflict) == size and ar.is_minimal_conflict(conflict, result.table), conflict
-    ids = [s.id for s in ar.STATEMENTS]
+        assert len(conflict) == size and b2.is_minimal_conflict(conflict, result.table), conflict
+    ids = [s.id for s in b2.STATEMENTS]
     smaller = [c for n in range(1, size) for c in combinations(ids, n)]
-    assert all(ar.is_satisfiable(c, result.table) for c in smaller)
+    assert all(b2.is_satisfiable(c, result.table) for c in smaller)
 
 
 def test_the_search_finds_conflicts_on_tables_checked_by_eye() -> None:
     a, b = ar.CHOSEN, ar.LITERAL
-    ids = [s.id for s in ar.STATEMENTS]
+    ids = [s.id for s in b2.STATEMENTS]
     every = frozenset(ids)
-    assert ar.compute_minimum_conflicts({a: every}) == ()
+    assert readings.compute_minimum_conflicts({a: every}) == ()
     # One reading misses x, the other y: {x, y} is the one smallest conflict.
     x, y = ids[0], ids[1]
     table = {a: every - {x}, b: every - {y}}
-    assert ar.compute_minimum_conflicts(table) == (frozenset({x, y}),)
-    assert ar.is_minimal_conflict({x, y}, table)
-    assert not ar.is_minimal_conflict({x, y, ids[2]}, table), "a member can go"
-    assert not ar.is_minimal_conflict({x}, table), "a reading keeps x"
+    assert readings.compute_minimum_conflicts(table) == (frozenset({x, y}),)
+    assert b2.is_minimal_conflict({x, y}, table)
+    assert not b2.is_minimal_conflict({x, y, ids[2]}, table), "a member can go"
+    assert not b2.is_minimal_conflict({x}, table), "a reading keeps x"
     # A statement no reading keeps is a conflict on its own.
-    assert ar.compute_minimum_conflicts({a: every - {x}}) == (frozenset({x}),)
+    assert readings.compute_minimum_conflicts({a: every - {x}}) == (frozenset({x}),)
 
 
 def test_gcv_audit_readings_check_fails_on_a_stale_section(
@@ -192,8 +193,8 @@ def _paper() -> str:
 
 def test_each_statement_is_b2s_words() -> None:
     text = _paper()
-    b2 = _words(text[text.index("B.2 Phase 2: System Debugging") : text.index("B.3 Phase 3")])
-    wrong = [s.id for s in ar.STATEMENTS if not _appear_in_order(_fragments(s.words), b2)]
+    section = _words(text[text.index("B.2 Phase 2: System Debugging") : text.index("B.3 Phase 3")])
+    wrong = [s.id for s in b2.STATEMENTS if not _appear_in_order(_fragments(s.words), section)]
     assert not wrong, wrong
 
 
@@ -220,12 +221,12 @@ def test_the_quote_check_catches_words_the_paper_does_not_have() -> None:
 def test_the_registry_states_the_searchs_figures() -> None:
     result = _search()
     claims = {c.id: c for c in CLAIMS}
-    kept = f"keeps 23 of {len(ar.STATEMENTS)}".replace("23", str(len(result.table[ar.CHOSEN])))
+    kept = f"keeps 23 of {len(b2.STATEMENTS)}".replace("23", str(len(result.table[ar.CHOSEN])))
     explained, abduction = claims["core.phase-2.explained"], claims["core.phase-2.abduction"]
     assert f"{len(result.table):,} readings" in explained.reason
     assert f"{len(result.conflicts)} pairs" in explained.reason
     assert len({len(c) for c in result.conflicts}) == 1 and len(result.conflicts[0]) == 2
-    assert f"all of B.2's {len(ar.STATEMENTS)} statements" in explained.statement
+    assert f"all of B.2's {len(b2.STATEMENTS)} statements" in explained.statement
     assert kept in abduction.reason
     assert f"literal reading (M_t, literal_abduction) keeps {len(result.table[ar.LITERAL])}" in (
         abduction.reason

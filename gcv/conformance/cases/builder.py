@@ -15,7 +15,7 @@ step's expectation.  Three checks keep that honest:
   problem queue included), and refuse what the reference refuses, with the same
   code at the same operation; every epistemic answer is recomputed on the
   spec's model (:mod:`.oracle`; beyond the brute force's size bound by
-  ``gcv.spec.epistemic_bits``, and ``gcv vectors`` counts those).
+  ``gcv.oracles.epistemic_bits``, and ``gcv vectors`` counts those).
 
 So a vector records the reference's answer only where the reference and the
 spec agree.

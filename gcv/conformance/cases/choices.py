@@ -1,5 +1,5 @@
 """``core/choices``: turns that tell a choice of the reference from its alternative where no
-other case does (spec/normative.md, the clauses ``turn.speaker-checked-first``,
+other case does (spec/gcv/spec/normative.md, the clauses ``turn.speaker-checked-first``,
 ``turn.well-formed-first`` and ``T3.question.issue-ids-apart``)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``epistemic/preconditions``: every epistemic rejection path, each leaving D_t, M_t included,
-exactly as it was (spec/normative.md, the clauses ``order.*`` and "M_t")."""
+exactly as it was (spec/gcv/spec/normative.md, the clauses ``order.*`` and "M_t")."""
 
 from __future__ import annotations
 

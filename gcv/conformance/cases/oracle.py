@@ -23,7 +23,7 @@ The spec is brute force: a modality costs it O(|W|^2) per world, a conservative
 upgrade O(|W|^2) per pair of worlds.  A computation on a model beyond
 :data:`BOUND` (64 worlds for a modal formula or Definition A.2's check, 16 for a
 conservative upgrade) is made on a second representation instead,
-:mod:`gcv.spec.epistemic_bits` (sets of valuations as bitsets, each agent's order
+:mod:`gcv.oracles.epistemic_bits` (sets of valuations as bitsets, each agent's order
 as layered cells): the answer, or the turn's M_t and problem queue (the turn's
 argumentation is still the spec transition's), so no expected value is taken from
 the reference.  Propositional formulas, announcements, lexicographic upgrades,
@@ -45,13 +45,13 @@ from typing import Any
 import icontract
 
 from gcv.conformance.compare import canonical_worlds, is_one_outcome
+from gcv.oracles import epistemic_bits as bits
 from gcv.reference.epistemic import formula as rf
 from gcv.reference.errors import GcvError, MalformedFormula
 from gcv.reference.operations import (
     EPISTEMIC_FIELDS,
 )
 from gcv.spec import epistemic as se
-from gcv.spec import epistemic_bits as bits
 from gcv.spec import transition
 from gcv.spec.clauses import NO_EMPTY_W, WELL_FORMED_FIRST
 from gcv.spec.ledger import Budget
@@ -153,7 +153,8 @@ def is_in_order(model: se.EpistemicModel, agent: str, layers: Sequence[se.Formul
 
 # -- the spec's D_t ---------------------------------------------------------------------------
 
-# Codes that only the reference's resource bound decides (spec/normative.md, "Conformance").
+# Codes that only the reference's resource bound decides (spec/gcv/spec/normative.md,
+# "Conformance").
 _NOT_COMPARED = frozenset({"model-too-large"})
 
 
@@ -165,7 +166,7 @@ class SpecModel:
     Prop_t and A_i, and the same M_t and problem queue) and refuse what the reference refuses,
     with the same code at the same operation.  A turn whose epistemic part would exceed
     :data:`BOUND` is followed without its formulas, and M_t and the queue are then computed by
-    :mod:`gcv.spec.epistemic_bits`.
+    :mod:`gcv.oracles.epistemic_bits`.
 
     Parameters
     ----------
@@ -255,7 +256,7 @@ class SpecModel:
                 return exercised
             raise AssertionError(
                 f"the reference refuses operation {index} with {code}; the spec applies the "
-                "turn (M_t by gcv.spec.epistemic_bits)"
+                "turn (M_t by gcv.oracles.epistemic_bits)"
             ) from None
         except transition.Rejected as refused:
             _same_refusal(refused, code, index)
@@ -291,7 +292,7 @@ class SpecModel:
 
     def _bit_parallel(self, turn: transition.Turn) -> transition.State:
         """D_t+1 for a turn beyond :data:`BOUND`: its argumentation by the spec transition,
-        M_t+1 and the problem queue by :func:`gcv.spec.epistemic_bits.process_turn_model`.
+        M_t+1 and the problem queue by :func:`gcv.oracles.epistemic_bits.process_turn_model`.
 
         Raises :class:`gcv.spec.transition.Rejected`: the argumentation's refusal, else
         ``no-surviving-world`` at the first announcement true nowhere.  A turn refused by its

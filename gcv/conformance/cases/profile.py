@@ -1,6 +1,6 @@
 """Which of the reference's choices a step's expected outcome depends on: its profile.
 
-A step belongs to the ``paper`` profile when no chosen clause of ``spec/transition.py``
+A step belongs to the ``paper`` profile when no chosen clause of ``spec/gcv/spec/transition.py``
 decides its outcome, and to the ``reference`` profile otherwise.  What a chosen clause's
 alternative could change is its ``affects`` (:data:`gcv.spec.clauses.Affects`), so a step
 depends on:

@@ -7,7 +7,7 @@ reference's, and the case can survey every record after each turn and at the
 end.  The built-in scenarios go through it (``scenarios/...``), and so can a
 counterexample that ``proofs/`` decodes into a trace: ``gcv vectors
 --import-trace FILE --id findings/proofs/NAME --statement "Lemma 2.2"`` adds
-it to ``spec/vectors/findings/proofs.json``, where the generator keeps it.
+it to ``spec/gcv/spec/vectors/findings/proofs.json``, where the generator keeps it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Engines that break one paper rule each: the vectors' paper profile must catch every one.
 
 Each entry of :data:`PAPER_BUGS` patches the reference, for as long as its context lasts, so
-that it breaks exactly one clause of ``spec/transition.py`` marked **paper** (the
+that it breaks exactly one clause of ``spec/gcv/spec/transition.py`` marked **paper** (the
 ``clause``), or one definition of Appendix A the transition reads (Definition A.1's belief,
 Definition A.2's checks), as :mod:`gcv.conformance.alternatives` does for the chosen
 clauses' alternatives.  Each runs as a third-party engine does: behind ``gcv serve``, under
@@ -82,7 +82,7 @@ class PaperBug:
     Attributes
     ----------
     clause:
-        The paper clause of ``spec/transition.py`` it breaks, and only that one, or one of
+        The paper clause of ``spec/gcv/spec/transition.py`` it breaks, and only that one, or one of
         :data:`DEFINITIONS`.
     what:
         The broken behaviour, in a phrase.

@@ -1,3 +1,0 @@
-"""Proofs about the engine's source itself: the walks of ``reference/closure.py`` verified
-as written by Nagini (``gcv prove --code``), and the module-level bindings that decide which
-function answers checked."""
