@@ -203,7 +203,7 @@ def test_the_spec_refuses_undermine_then_resolve_at_the_resolve() -> None:
     assert state.label("o1") == "active", "a rejected turn leaves D_t as it was"
 
 
-# -- the clause registry and spec/gcv/spec/gcv/spec/normative.md --------------------------------------------
+# -- the clause registry and spec/gcv/spec/normative.md ------------------------------
 
 _ENTRY = re.compile(
     r"^- `(?P<id>[a-zA-Z0-9]+\.[a-z0-9.-]+)` \*\*(?P<source>paper|chosen)\*\*", re.M
@@ -216,7 +216,7 @@ def test_every_clause_has_one_normative_entry_with_its_source() -> None:
     assert len(ids) == len(set(ids)), "an entry is repeated"
     missing = sorted(set(CLAUSES) - set(ids))
     unknown = sorted(set(ids) - set(CLAUSES))
-    assert not missing, f"clauses with no entry in spec/gcv/spec/gcv/spec/normative.md: {missing}"
+    assert not missing, f"clauses with no entry in spec/gcv/spec/normative.md: {missing}"
     assert not unknown, f"entries with no clause in spec/gcv/spec/transition.py: {unknown}"
     wrong = [(i, s) for i, s in entries if CLAUSES[i].source != s]
     assert not wrong, f"entries whose source differs from the clause's: {wrong}"

@@ -660,7 +660,9 @@ def _clause_id(text: str) -> str:
     from gcv.spec.clauses import CLAUSES
 
     if text not in CLAUSES:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a clause id of spec/gcv/spec/normative.md")
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a clause id of spec/gcv/spec/normative.md"
+        )
     return text
 
 
