@@ -16,6 +16,12 @@ numbered items (definitions, lemmas, propositions, corollaries, theorems, exampl
 algorithms, figures, the restrictions (A1)-(A3)); ``gcv paper`` fails when one has no claim,
 and ``tests/test_paper_items.py`` compares the list with what ``gcv.paper_items`` extracts
 from the papers' text.
+
+Whole, at about 1,600 lines: it is one registry, and most of it (six in seven lines) is the
+table :data:`CLAIMS`, one row per statement in the papers' order; the few definitions above
+it (the statuses and their meanings, :class:`Claim`, the numbered items) are what a row is
+read with. Split by paper or by section, a reader checking a status against :data:`MEANING`
+would open several files, and ``gcv paper`` would join them back in one order.
 """
 
 from __future__ import annotations

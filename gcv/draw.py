@@ -14,6 +14,11 @@ ungrounded walk, or Affected*(beta) (Definition 2.3).
 ``dot`` and ``mermaid`` are text and need nothing else; ``svg`` and ``png`` are
 laid out and rendered by Graphviz's ``dot`` program (Debian: ``graphviz``) or, without
 it, by graphviz-pure (the ``pictures`` extra): :mod:`gcv.layout`.
+
+Whole, at about 610 lines: it is one picture in three notations (Graphviz, Mermaid, and the
+model of M_t in Graphviz) and the command that writes them; the look of a record
+(:func:`look_of`, :func:`status_line`, its fill and label) is shared by all of them, so
+changing how a record looks is one edit here.
 """
 
 from __future__ import annotations

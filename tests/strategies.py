@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from gcv.conformance.fuzz import AGENTS, typed_operations_over
+from gcv.conformance.fuzz_strategies import AGENTS, typed_operations_over
 from gcv.reference.closure import Grounding, dependency_walk, one_step_affected, reverse_closure
 from gcv.reference.records import GOOD_STANDING, Standing
 from gcv.reference.verifier import Turn

@@ -363,6 +363,7 @@ TABLES: dict[str, Source] = {
             ("tests/test_proofs_closure_loop.py", "planted changes"),
             ("tests/test_proofs_plausibility.py", "atoms, worlds and the engine's updates"),
             ("tests/test_proofs_walk_loop.py", "planted changes"),
+            ("tests/test_proportion.py", "the package's source folders"),
             ("tests/test_refinement.py", "scopes"),
             ("tests/test_restrictions.py", "map sizes"),
             ("tests/test_session_cli.py", "a command and its environment"),

@@ -14,6 +14,10 @@ the project's one JSON reader (:func:`gcv.jsoninput.parse_json`), then the
 tool's input schema, then the trace format for the operations
 (:func:`gcv.history.parse_turn_line`).  Every failure is a
 :class:`~gcv.reference.errors.GcvError` with its stable code.
+
+Whole, at about 610 lines: it is one table, :data:`TOOLS`, and what its rows are made of:
+each tool's schemas (built from the trace format's definitions), its argument check and the
+function that answers it. A reader of one tool reads its row and its answer side by side.
 """
 
 from __future__ import annotations

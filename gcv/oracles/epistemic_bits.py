@@ -50,6 +50,11 @@ References
 ----------
 Grounded Continuation, Appendix A.1 (Definition A.1, "Convention", "Updates", Definition A.2,
 Definition A.3), Section 2's table of DEL realisations; spec/gcv/spec/normative.md, section "M_t".
+
+Whole, at about 750 lines: it is one second computation of Definitions A.1-A.3 on one
+representation, and every part reads the same bit masks: the valuation, the conversion from
+and to the brute force's values, the truth sets, the updates. Split, the representation
+(described above) would be explained in one file and used in the others.
 """
 
 from __future__ import annotations

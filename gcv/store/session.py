@@ -19,6 +19,11 @@ refuses the store with the same code:
 
 A row that does not follow the chain, or an accepted turn that no longer applies, is
 ``store-corrupt`` naming that row, for every command.
+
+Whole, at about 660 lines: it is one rule, that the log decides, and the chain, the seal
+check, the rows' decoding and :class:`StoredSession` are its parts: every open and every
+append reads them all. The backends, the seal's MAC and the snapshot format are their own
+modules already.
 """
 
 from __future__ import annotations

@@ -26,10 +26,10 @@ import gcv.spec.transition
 from gcv.conformance.alternatives import (
     ALTERNATIVES,
     READINGS,
-    _rule_changed,
     all_alternatives,
     remembering,
 )
+from gcv.conformance.alternatives.patching import rule_changed
 from gcv.conformance.compare import check
 from gcv.conformance.runner import EXIT_FAILED, EXIT_OK
 from gcv.conformance.session import Session
@@ -211,7 +211,7 @@ def _resolve_without_the_attack_check() -> Iterator[None]:
     def unchecked(rule: Any) -> Any:
         return dataclasses.replace(rule, row=dataclasses.replace(rule.row, target_unattacked=False))
 
-    with _rule_changed("resolve", unchecked)():
+    with rule_changed("resolve", unchecked)():
         yield
 
 

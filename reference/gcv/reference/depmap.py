@@ -21,10 +21,11 @@ changes it replaces it, journaling :class:`ModelReplaced` with both values, so
 undoing a turn restores M_t exactly and costs O(1) per replacement.
 
 Every operation's checks read the map through one :class:`StateView`, the whole of D_t
-over read-only mappings, which the map makes from its own live views.  The module is one
-structure, read in one sitting: the changes it journals, the view it gives, the map with
-its indexes, primitives and undo; split, each primitive's undo would sit in another file
-from the change it reverses.
+over read-only mappings, which the map makes from its own live views.
+
+Whole, at about 670 lines: the module is one structure, read in one sitting: the changes it
+journals, the view it gives, the map with its indexes, primitives and undo; split, each
+primitive's undo would sit in another file from the change it reverses.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ the turn has produced so far, and commits all of them or none.  The queries
 (:meth:`~Verifier.knows`, :meth:`~Verifier.believes`, :meth:`~Verifier.worlds`,
 :meth:`~Verifier.unexplained`, ...) read M_t.
 
-One module, though it is long: a reader comes here for one thing, what the facade promises,
-and that is its methods with their contracts (Lemma 2.1's on :meth:`~Verifier.verify`,
-Lemma 2.2's on :meth:`~Verifier.apply_turn`, the indexes' invariants on the class) and the
+Whole, at about 680 lines: a reader comes here for one thing, what the facade promises, and
+that is its methods with their contracts (Lemma 2.1's on :meth:`~Verifier.verify`, Lemma
+2.2's on :meth:`~Verifier.apply_turn`, the indexes' invariants on the class) and the
 predicates those contracts read, each defined just above the class that states it.  The
 methods themselves are thin: each checks its input and calls the walk
 (:mod:`gcv.reference.closure`), the turn (:mod:`gcv.reference.apply`) or M_t's semantics

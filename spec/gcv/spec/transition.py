@@ -14,11 +14,12 @@ It is one module, read top to bottom as the paper's table is: the checks and eff
 several rows share, the realisation of an operation on M_t, the eight
 ``process_<operation>`` in the fixed order, then the turn.  A reader of one operation reads
 its ``process_<operation>`` and the shared helpers above it; D_t itself, a turn and its
-outcome are :mod:`gcv.spec.state`'s.  Whole, at about 800 lines, because the rows share
-their helpers (citations, evidence, targets, the realisation on M_t) and the turn reads
-them all: split per operation, each row would import the shared checks from a third module
-and the order from a fourth, and the change recipe (docs/layout.md) names this one file
-for ``process_<operation>``.
+outcome are :mod:`gcv.spec.state`'s.
+
+Whole, at about 800 lines, because the rows share their helpers (citations, evidence,
+targets, the realisation on M_t) and the turn reads them all: split per operation, each row
+would import the shared checks from a third module and the order from a fourth, and the
+change recipe (docs/layout.md) names this one file for ``process_<operation>``.
 
 Every rule cites its clause, whose prose (the paper's place, or the reason for a choice)
 is in the table of :mod:`gcv.spec.clauses`; ``spec/gcv/spec/normative.md`` is generated from it.

@@ -32,13 +32,13 @@ import gcv.reference.rules.observe
 import gcv.reference.rules.question
 import gcv.reference.rules.shared
 import gcv.reference.verifier
-from gcv.conformance.alternatives import (
+from gcv.conformance.alternatives.patching import (
     HOMES,
     Patch,
-    _after_apply,
-    _before_apply,
-    _rule_changed,
-    _wrapped,
+    after_apply,
+    before_apply,
+    rule_changed,
+    wrapped,
 )
 from gcv.reference.depmap import DependencyMap
 from gcv.reference.epistemic.effects import EpistemicState
@@ -107,17 +107,17 @@ def _after(extra: Callable[[DependencyMap, Operation, AgentId], None]) -> Contex
         extra(dmap, op, speaker)
         return False
 
-    return _made(_after_apply(changes))
+    return _made(after_apply(changes))
 
 
 def _instead(rewrite: Callable[[DependencyMap, Operation, AgentId], Operation | None]) -> Context:
     """Apply ``rewrite(op)`` in place of each operation (None: it does nothing)."""
-    return _made(_before_apply(rewrite))
+    return _made(before_apply(rewrite))
 
 
 def _engine(verifier: type[gcv.reference.verifier.Verifier]) -> Context:
     """The conformance session built on a broken :class:`Verifier` subclass."""
-    return lambda: _wrapped(gcv.conformance.session, "Verifier", lambda _: verifier)
+    return lambda: wrapped(gcv.conformance.session, "Verifier", lambda _: verifier)
 
 
 def _row(name: str, **change: object) -> Context:
@@ -126,7 +126,7 @@ def _row(name: str, **change: object) -> Context:
     def changed(rule: Any) -> Any:
         return dataclasses.replace(rule, row=dataclasses.replace(rule.row, **change))
 
-    return _rule_changed(name, changed)
+    return rule_changed(name, changed)
 
 
 @contextmanager
@@ -139,12 +139,12 @@ def _while_applying(
         def apply_operation(dmap: DependencyMap, op: Operation, speaker: AgentId, **kw: Any) -> Any:
             if not isinstance(op, kind):
                 return original(dmap, op, speaker, **kw)
-            with _wrapped(target, name, replacement):
+            with wrapped(target, name, replacement):
                 return original(dmap, op, speaker, **kw)
 
         return apply_operation
 
-    with _wrapped(gcv.reference.apply, "apply_operation", wrap):
+    with wrapped(gcv.reference.apply, "apply_operation", wrap):
         yield
 
 
@@ -201,7 +201,7 @@ def _resolve_before_support() -> AbstractContextManager[None]:
         pairs = enumerate(operations)
         return sorted(pairs, key=lambda pair: _RESOLVE_BEFORE_SUPPORT.index(pair[1].name))
 
-    return _wrapped(gcv.reference.apply, "in_application_order", lambda _: ordered)
+    return wrapped(gcv.reference.apply, "in_application_order", lambda _: ordered)
 
 
 # -- registration, citation and Dep -----------------------------------------------------------
@@ -258,7 +258,7 @@ def _dep_left_out(only: Callable[[Kind], bool]) -> Context:
 
         return register
 
-    return lambda: _wrapped(gcv.reference.rules.shared, "register", wrap)
+    return lambda: wrapped(gcv.reference.rules.shared, "register", wrap)
 
 
 def _registered_evidence_commits_nobody(
@@ -332,7 +332,7 @@ def _realisation_dropped(kind: type[Operation]) -> Context:
 
         return realisation
 
-    return lambda: _wrapped(HOMES[kind], "realisation", wrap)
+    return lambda: wrapped(HOMES[kind], "realisation", wrap)
 
 
 def _introduced_atoms_unknown_to_the_formula(original: Any) -> Any:
@@ -370,7 +370,7 @@ def _unregistered_refused(original: Any) -> Any:
 
 def _announcing(replacement: Callable[[Any], Any]) -> Context:
     """The turn's announcement, in Observe's home, replaced."""
-    return lambda: _wrapped(gcv.reference.rules.observe, "announce_simultaneously", replacement)
+    return lambda: wrapped(gcv.reference.rules.observe, "announce_simultaneously", replacement)
 
 
 def _first_announcement_only(original: Any) -> Any:
@@ -405,7 +405,7 @@ def _verdict(change: Callable[[Any, Any, Any], Any]) -> Context:
 
         return check
 
-    return lambda: _wrapped(gcv.reference.epistemic.abduction, "check_solution", wrap)
+    return lambda: wrapped(gcv.reference.epistemic.abduction, "check_solution", wrap)
 
 
 def _without_the_belief_half(verdict: Any, problem: Any, gamma: Any) -> Any:
@@ -451,7 +451,7 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "T3.register.new-active",
             "new records labelled resolved",
-            lambda: _wrapped(gcv.reference.rules.shared, "register", _new_records_resolved),
+            lambda: wrapped(gcv.reference.rules.shared, "register", _new_records_resolved),
         ),
         PaperBug(
             "T3.register.id-new",
@@ -617,12 +617,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "query.verify.no-record",
             "Verify of an unregistered identifier refused as unknown-record",
-            lambda: _wrapped(gcv.reference.verifier.Verifier, "verify", _unregistered_refused),
+            lambda: wrapped(gcv.reference.verifier.Verifier, "verify", _unregistered_refused),
         ),
         PaperBug(
             "del.formula.atoms-in-prop",
             "a formula naming the atoms its operation introduces refused",
-            _rule_changed(
+            rule_changed(
                 "hypothesize",
                 lambda rule: dataclasses.replace(
                     rule, epistemic=_introduced_atoms_unknown_to_the_formula(rule.epistemic)
@@ -637,12 +637,12 @@ PAPER_BUGS: dict[str, PaperBug] = {
         PaperBug(
             "del.support",
             "a conservative upgrade done lexicographically",
-            lambda: _wrapped(HOMES[Support], "realisation", _conservative_as_lexicographic),
+            lambda: wrapped(HOMES[Support], "realisation", _conservative_as_lexicographic),
         ),
         PaperBug(
             "Definition A.1 (belief)",
             "belief taken over all of W instead of the agent's own information cell",
-            lambda: _wrapped(gcv.reference.epistemic.semantics, "_believes", _belief_over_w),
+            lambda: wrapped(gcv.reference.epistemic.semantics, "_believes", _belief_over_w),
         ),
         PaperBug(
             "Definition A.2 (consistency)",

@@ -29,6 +29,11 @@ set(); queue = [withdrawn]`` is
 ``_affected_star`` and ``names_of`` rename numbers to records (one-to-one), so what is
 proved of the numbers holds of the named answer.  The twins include a return of the whole
 queue (beta itself with it), the change a review planted, and the filter left out.
+
+Whole, at about 620 lines: it is one obligation, the loops of ``reverse_closure`` as one
+transition system, and its invariant, its measure and its checks read the same encoding of
+the code's state; split, the invariant would sit away from the transitions it must be
+preserved by.
 """
 
 from __future__ import annotations

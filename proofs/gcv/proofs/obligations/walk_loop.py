@@ -40,6 +40,10 @@ tuple(reversed(path))`` its exit, :func:`is_dep_path_back` reading the list back
 ``Walk.named`` and ``_grounding`` rename numbers to records (the numbering is one-to-one), so what
 is proved of the numbers holds of the named answer.  The twins include the three changes a review
 planted outside the loops, so the statements tell them apart too.
+
+Whole, at about 790 lines: it is one obligation, the Verify walk's loops as one transition
+system, and its invariant, its measure and its checks read the same encoding of the code's
+state; split, the invariant would sit away from the transitions it must be preserved by.
 """
 
 from __future__ import annotations

@@ -19,6 +19,11 @@ Metrics (Table 2), per judge, over the tests of an audit:
   tests whose signed gain is not positive (strict FLR fails);
 * FLG, fresh lineage gain: the mean signed gain of those tests;
 * MinG: their minimum signed gain.
+
+Whole, at about 650 lines: it is Section 7 and Appendix C.1 in the paper's order, and every
+audit reads the same constants (the paper's values and the readings chosen beside them) and
+the same metrics; split per audit, each choice written beside its constant would be read
+from another file.
 """
 
 from __future__ import annotations

@@ -16,6 +16,12 @@ The principles (Section 4, p. 4), each checked on one case for any judge:
 Then Proposition 4.1 (RRI is threshold-uniform replication immunity), the
 information boundary of Section 4.2, and Section 5's factorization and
 coarseness on finite domains.
+
+Whole, at about 680 lines: it is Sections 4-6 in the paper's order, one function per
+numbered item, and each later statement (Proposition 4.1, the information boundary,
+coarseness, the QBAF principles) is stated through the principle checks and extensions
+defined first; split by section, the later files would import the first and the paper's
+order would become an import list.
 """
 
 from __future__ import annotations
