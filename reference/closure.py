@@ -141,10 +141,23 @@ def _grown_until_stable(links: Links, first: set[int]) -> set[int]:
         current = grown
 
 
-# One phase, marks in a dict: the obviously right loop the proofs describe.  The speed of
-# a long walk is the compiled kernel's (reference/_walk.c, with epoch-stamped marks): it
-# takes 0.05-0.16 of this walk's time on the 10^6-record worst cases, where a second phase
-# with a flat mark array had gained this walk 1.6-2.3x on the fan (docs/performance.md).
+# Marks that cost what the walk visits (Proposition 2.5): a set while the walk is small
+# against the map, then one flag per record once it would reach 1/2**_SPARSE_SHARE of the
+# records, when allocating n flags costs at most 2**_SPARSE_SHARE times what the walk has
+# visited and the links it is about to follow.  The set's probes land anywhere in a table of
+# tens of MB on a walk that jumps about a large map; the flags are one byte per record.  On
+# the 10^6-record fan this takes Affected* from 0.89 s to 0.38 s and Verify from 1.15 s to
+# 0.41 s (docs/performance.md, "The walks"); each query allocates its own marks, so queries
+# on one map may run from several threads at once.
+_SPARSE_SHARE = 4
+
+
+def _flags(marked: Iterable[int], size: int) -> bytearray:
+    """One flag per record 0 .. size-1, set for the ``marked`` ones: the walks' flat marks."""
+    flags = bytearray(size)
+    for record in marked:
+        flags[record] = True
+    return flags
 
 
 def names_of(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
@@ -314,28 +327,47 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     """
     if not good[start]:
         return Walk(False, (), start, (start,))
-    # marks[r] is 1 + the record r was first reached from (the start from itself).
+    # queue[i] was first reached from queue[parent[i]] (the start, queue[0], from itself).
     # The queue is a list read at ``head`` while it grows: breadth-first with no deque.
-    marks = {start: start + 1}
     queue = [start]
+    parent = [0]
+    seen = {start}
     head = 0
-    while head < len(queue):
+    sparse_below = len(supports) >> _SPARSE_SHARE
+    while head < len(queue) and len(queue) + len(supports[queue[head]]) <= sparse_below:
         record = queue[head]
         head += 1
         for support in supports[record]:
-            if support not in marks:
-                marks[support] = record + 1
+            if support not in seen:
+                seen.add(support)
                 if not good[support]:
-                    return Walk(False, (), support, _path_to(marks, support))
+                    return Walk(False, (), support, _path_to(queue, parent, head - 1, support))
                 queue.append(support)
+                parent.append(head - 1)
+    if head < len(queue):
+        flags = _flags(seen, len(supports))
+        while head < len(queue):
+            record = queue[head]
+            head += 1
+            for support in supports[record]:
+                if not flags[support]:
+                    flags[support] = True
+                    if not good[support]:
+                        return Walk(False, (), support, _path_to(queue, parent, head - 1, support))
+                    queue.append(support)
+                    parent.append(head - 1)
     return Walk(True, tuple(queue), None, ())
 
 
-def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
-    # Back from ``end`` along the marks to the start, the one record marked from itself.
+def _path_to(queue: list[int], parent: list[int], last: int, end: int) -> tuple[int, ...]:
+    # ``end``, reached from queue[last], then back through the records each was first
+    # reached from, to the start at position 0.
     path = [end]
-    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:
-        path.append(marks[path[len(path) - 1]] - 1)
+    position = last
+    while position != 0:
+        path.append(queue[position])
+        position = parent[position]
+    path.append(queue[0])
     return tuple(reversed(path))
 
 
@@ -415,13 +447,23 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     seen: set[int] = set()
     queue = [withdrawn]
     head = 0
-    while head < len(queue):
+    sparse_below = len(dependents) >> _SPARSE_SHARE
+    while head < len(queue) and len(queue) + len(dependents[queue[head]]) <= sparse_below:
         record = queue[head]
         head += 1
         for dependent in dependents[record]:
             if dependent not in seen:
                 seen.add(dependent)
                 queue.append(dependent)
+    if head < len(queue):
+        flags = _flags(seen, len(dependents))
+        while head < len(queue):
+            record = queue[head]
+            head += 1
+            for dependent in dependents[record]:
+                if not flags[dependent]:
+                    flags[dependent] = True
+                    queue.append(dependent)
     return tuple(queue[1:])
 
 

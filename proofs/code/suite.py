@@ -54,14 +54,14 @@ TWINS: tuple[Planted, ...] = (
     Planted(
         "dependency_walk",
         "the body appends a support outside S_t",
-        "                if not good[support]:\n",
-        "                if not good[support] and support == start:\n",
+        "                seen.add(support)\n                if not good[support]:\n",
+        "                seen.add(support)\n                if not good[support] and support == start:\n",
     ),
     Planted(
         "_path_to",
-        "the path loop stops before the record marked from itself",
-        "    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:",
-        "    while marks[path[len(path) - 1]] - 1 != end:",
+        "the path loop stops before the record reached from the start",
+        "    while position != 0:",
+        "    while parent[position] != 0:",
     ),
     Planted(
         "reverse_closure",
@@ -71,9 +71,15 @@ TWINS: tuple[Planted, ...] = (
     ),
     Planted(
         "reverse_closure",
-        "the body marks nothing",
-        "                seen.add(dependent)\n",
-        "                pass\n",
+        "the set phase ignores its marks",
+        "            if dependent not in seen:\n",
+        "            if dependent not in seen or True:\n",
+    ),
+    Planted(
+        "reverse_closure",
+        "the flat phase starts from no marks",
+        "        flags = _flags(seen, len(dependents))\n",
+        "        flags = _flags(set(), len(dependents))\n",
     ),
     Planted(
         "in_good_standing",

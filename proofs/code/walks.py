@@ -39,6 +39,8 @@ and the number of pops are the Z3 obligations ``worklist-once`` and ``walk-loops
 
 from __future__ import annotations
 
+import re
+
 from gcv.proofs.code.weave import Annotated
 
 __all__ = ["PRELUDE", "WALKS"]
@@ -71,6 +73,14 @@ def reversed_tuple(xs: List[int]) -> Tuple[int, ...]:
     Ensures(len(Result()) == len(xs))
     Ensures(Forall(int, lambda i: Implies(0 <= i and i < len(xs),
         Result()[i] is xs[len(xs) - 1 - i])))
+
+
+@ContractOnly
+def _flags(marked: Set[int], size: int) -> List[bool]:
+    Requires(Acc(set_pred(marked), 1/100) and 0 <= size)
+    Ensures(Acc(set_pred(marked), 1/100))
+    Ensures(Acc(list_pred(Result())) and len(Result()) == size)
+    Ensures(Forall(int, lambda x: Implies(0 <= x and x < size, Result()[x] == (x in marked))))
 
 
 @Pure
@@ -109,24 +119,48 @@ def _read(links: str, share: str) -> str:
     )
 
 
-def _outer_and_inner(links: str, template: str, **inner: str) -> tuple[str, str]:
-    """A walk's two loop invariants from one text: the outer loop's, and the inner one's,
-    which runs while record ``queue[head - 1]`` is read.  The inner loop holds half the
-    outer one's read permission, knows ``head >= 1``, has read every record before that
-    one, and states what ``inner`` adds (each a line, at its placeholder)."""
+_MARKED = re.compile(r"MARKED\(([^()]*)\)")
 
-    def filled(share: str, heads: str, read_below: str, adds: dict[str, str]) -> str:
-        return template.format(
+_MARKS = {
+    "seen": ("Acc(set_pred(seen))", "({0}) in seen"),
+    "flags": (
+        "Acc(list_pred(flags)) and len(flags) == len({links})",
+        "(0 <= ({0}) and ({0}) < len(flags) and flags[{0}])",
+    ),
+}
+"""The marks of each phase: their permission, and "record e is marked" (``MARKED(e)`` in a
+template): a set while the walk is small, then one flag per record (``_flags``)."""
+
+
+def _phases(links: str, template: str, **inner: str) -> tuple[str, ...]:
+    """A walk's four loop invariants from one text: each phase's outer loop, and its inner
+    one, which runs while record ``queue[head - 1]`` is read.  The inner loop holds half
+    the outer one's read permission, knows ``head >= 1``, has read every record before that
+    one, and states what ``inner`` adds (each a line, at its placeholder); the phases
+    differ only in their marks (:data:`_MARKS`)."""
+
+    def filled(marks: str, share: str, heads: str, read_below: str, adds: dict[str, str]) -> str:
+        permission, marked = _MARKS[marks]
+        text = template.format(
             read=_read(links, share),
             share=share,
+            marks=permission.format(links=links),
             links_in_range=_links_in_range(links),
             heads=heads,
             read_below=read_below,
             **adds,
         )
+        return _MARKED.sub(lambda m: marked.format(m[1]), text)
 
-    outer = filled("1/4", "0 <= head", "head", dict.fromkeys(inner, ""))
-    return outer, filled("1/8", "1 <= head", "head - 1", inner)
+    blank = dict.fromkeys(inner, "")
+    return tuple(
+        block
+        for marks in _MARKS
+        for block in (
+            filled(marks, "1/4", "0 <= head", "head", blank),
+            filled(marks, "1/8", "1 <= head", "head - 1", inner),
+        )
+    )
 
 
 REVERSE_CLOSURE = Annotated(
@@ -159,36 +193,34 @@ REVERSE_CLOSURE = Annotated(
     """,
     ghosts=(
         ("head = 0", "ghost_parent = [0]\nghost_position: Dict[int, int] = {}"),
-        (
-            "queue.append(dependent)",
-            "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue) - 1",
-        ),
+        ("seen.add(dependent)", "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue)"),
+        ("flags[dependent] = True", "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue)"),
     ),
-    loops=_outer_and_inner(
+    loops=_phases(
         "dependents",
         """
         Invariant({read})
         Invariant({links_in_range})
-        Invariant(Acc(set_pred(seen)) and Acc(list_pred(queue)))
+        Invariant({marks} and Acc(list_pred(queue)))
         Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
         Invariant(len(ghost_parent) == len(queue))
         Invariant(1 <= len(queue) and {heads} and head <= len(queue) and queue[0] == withdrawn)
 {record}        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
             0 <= queue[i] and queue[i] < len(dependents))))
-        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue), queue[i] in seen
+        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue), MARKED(queue[i])
             and queue[i] in ghost_position and ghost_position[queue[i]] == i)))
-        Invariant(Forall(int, lambda x: Implies(x in seen, x in ghost_position
+        Invariant(Forall(int, lambda x: Implies(MARKED(x), x in ghost_position
             and 1 <= ghost_position[x] and ghost_position[x] < len(queue)
             and queue[ghost_position[x]] == x)))
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < {read_below}, Forall(int, lambda k:
-            Implies(0 <= k and k < len(dependents[queue[i]]), dependents[queue[i]][k] in seen)))))
+            Implies(0 <= k and k < len(dependents[queue[i]]), MARKED(dependents[queue[i]][k]))))))
 {previous}        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
             0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
             and queue[i] in dependents[queue[ghost_parent[i]]])))
         """,
         record="        Invariant(0 <= record and record < len(dependents)"
         " and record == queue[head - 1])\n",
-        previous="        Invariant(Forall(Previous(dependent), lambda d: d in seen))\n",
+        previous="        Invariant(Forall(Previous(dependent), lambda d: MARKED(d)))\n",
     ),
 )
 
@@ -268,85 +300,81 @@ DEPENDENCY_WALK = Annotated(
         and Result()[3][j + 1] in supports[Result()[3][j]]))))
     """,
     ghosts=(
-        ("head = 0", "ghost_parent = [0]\nghost_position = {start: 0}  # type: Dict[int, int]"),
-        (
-            "queue.append(support)",
-            "ghost_parent.append(head - 1)\nghost_position[support] = len(queue) - 1",
-        ),
+        ("seen = {start}", "ghost_position = {start: 0}  # type: Dict[int, int]"),
+        ("seen.add(support)", "ghost_position[support] = len(queue)"),
+        ("flags[support] = True", "ghost_position[support] = len(queue)"),
     ),
-    loops=_outer_and_inner(
+    loops=_phases(
         "supports",
         """
         Invariant({read})
         Invariant(Acc(list_pred(good), {share}) and len(good) == len(supports))
         Invariant({links_in_range})
-        Invariant(Acc(dict_pred(marks)) and Acc(list_pred(queue)))
-        Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
-        Invariant(len(ghost_parent) == len(queue))
+        Invariant({marks} and Acc(list_pred(queue)))
+        Invariant(Acc(list_pred(parent)) and Acc(dict_pred(ghost_position)))
+        Invariant(len(parent) == len(queue))
         Invariant(0 <= start and start < len(supports))
         Invariant(1 <= len(queue) and {heads} and head <= len(queue) and queue[0] == start)
         # the queue: records of Args_t in S_t, each marked, each once (its ghost position)
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
             0 <= queue[i] and queue[i] < len(supports) and good[queue[i]]
-            and queue[i] in marks and queue[i] in ghost_position
+            and MARKED(queue[i]) and queue[i] in ghost_position
             and ghost_position[queue[i]] == i)))
-        # the marks: exactly the queued records, a tree of Dep links rooted at the start
-        Invariant(Forall(int, lambda x: Implies(x in marks, x in ghost_position
+        # the marks: exactly the queued records
+        Invariant(Forall(int, lambda x: Implies(MARKED(x), x in ghost_position
             and 0 <= ghost_position[x] and ghost_position[x] < len(queue)
             and queue[ghost_position[x]] == x)))
-        Invariant(start in marks and marks[start] == start + 1)
-        Invariant(Forall(int, lambda x: (Implies(x in marks, (marks[x] - 1) in marks
-            and 0 <= marks[x] - 1 and marks[x] - 1 < len(supports)), [[marks[x]]])))
-        Invariant(Forall(int, lambda x: (Implies(x in marks and x != start,
-            marks[x] - 1 != x and x in supports[marks[x] - 1]), [[marks[x]]])))
         # every record read so far has its supports marked
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < {read_below}, Forall(int, lambda k:
-            Implies(0 <= k and k < len(supports[queue[i]]), supports[queue[i]][k] in marks)))))
-        # each record after the first reached by a Dep link from an earlier one
+            Implies(0 <= k and k < len(supports[queue[i]]), MARKED(supports[queue[i]][k]))))))
+        # each record after the first first reached by a Dep link from an earlier one
         Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
-            0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
-            and queue[i] in supports[queue[ghost_parent[i]]])))
+            0 <= parent[i] and parent[i] < i and parent[i] < head
+            and queue[i] in supports[queue[parent[i]]])))
 {reading}        """,
         reading="        Invariant(0 <= record and record < len(supports)"
         " and record == queue[head - 1])\n"
-        "        Invariant(Forall(Previous(support), lambda d: d in marks))\n",
+        "        Invariant(Forall(Previous(support), lambda d: MARKED(d)))\n",
     ),
 )
 
 PATH_TO = Annotated(
     function="_path_to",
-    parameters=(("marks", "Dict[int, int]"), ("end", "int")),
+    parameters=(("queue", "List[int]"), ("parent", "List[int]"), ("last", "int"), ("end", "int")),
     returns="Tuple[int, ...]",
     contract="""
-    Requires(Acc(dict_pred(marks), 1/2) and end in marks)
-    Requires(Forall(int, lambda x: (Implies(x in marks, (marks[x] - 1) in marks), [[marks[x]]])))
-    Ensures(Acc(dict_pred(marks), 1/2))
-    Ensures(len(Result()) >= 1 and Result()[len(Result()) - 1] == end)
-    # starts at the record marked from itself, follows the marks back, and meets it once
-    Ensures(Result()[0] in marks and marks[Result()[0]] - 1 == Result()[0])
-    Ensures(Forall(int, lambda j: Implies(0 <= j and j < len(Result()) - 1,
-        Result()[j + 1] in marks and Result()[j] == marks[Result()[j + 1]] - 1
-        and marks[Result()[j + 1]] - 1 != Result()[j + 1])))
+    Requires(Acc(list_pred(queue), 1/2) and Acc(list_pred(parent), 1/2))
+    Requires(len(parent) == len(queue) and 0 <= last and last < len(queue))
+    Requires(Forall(int, lambda i: Implies(1 <= i and i < len(parent),
+        0 <= parent[i] and parent[i] < i)))
+    Ensures(Acc(list_pred(queue), 1/2) and Acc(list_pred(parent), 1/2))
+    Ensures(len(parent) == len(queue) and 0 <= last and last < len(queue))
+    Ensures(Forall(int, lambda i: Implies(1 <= i and i < len(parent),
+        0 <= parent[i] and parent[i] < i)))
+    # queue[0], then back along the parents from queue[last], then end
+    Ensures(len(Result()) >= 2 and Result()[0] == queue[0])
+    Ensures(Result()[len(Result()) - 1] == end and Result()[len(Result()) - 2] == queue[last])
+    Ensures(Forall(int, lambda j: Implies(0 <= j and j < len(Result()) - 2,
+        Exists(int, lambda p: (1 <= p and p < len(queue) and Result()[j + 1] == queue[p]
+            and Result()[j] == queue[parent[p]], [[queue[p]]])))))
     """,
     loops=(
         """
-        Invariant(Acc(dict_pred(marks), 1/4) and Acc(list_pred(path)))
-        Invariant(Forall(int, lambda x: (
-            Implies(x in marks, (marks[x] - 1) in marks), [[marks[x]]])))
+        Invariant(Acc(list_pred(queue), 1/4) and Acc(list_pred(parent), 1/4))
+        Invariant(Acc(list_pred(path)))
+        Invariant(len(parent) == len(queue) and 0 <= position and position < len(queue))
+        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(parent),
+            0 <= parent[i] and parent[i] < i)))
         Invariant(len(path) >= 1 and path[0] == end)
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path), path[i] in marks)))
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path) - 1,
-            path[i + 1] == marks[path[i]] - 1 and marks[path[i]] - 1 != path[i])))
+        Invariant(Implies(len(path) >= 2, path[1] == queue[last]))
+        Invariant(Implies(len(path) == 1, position == last))
+        # path[i + 1] was first reached from path[i + 2]: the reverse of the answer's steps
+        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(path) - 1,
+            Exists(int, lambda p: (1 <= p and p < len(queue) and path[i] == queue[p]
+                and path[i + 1] == queue[parent[p]], [[queue[p]]])))))
+        Invariant(Implies(len(path) >= 2, Exists(int, lambda p: (1 <= p and p < len(queue)
+            and path[len(path) - 1] == queue[p] and position == parent[p], [[queue[p]]]))))
         """,
-    ),
-    ghosts=(
-        (
-            "<after loop 1>",
-            """
-            Assert(path[len(path) - 1] in marks)
-            Assert(marks[path[len(path) - 1]] - 1 == path[len(path) - 1])
-            """,
-        ),
     ),
 )
 
