@@ -146,9 +146,9 @@ def _grown_until_stable(links: Links, first: set[int]) -> set[int]:
 # records, when allocating n flags costs at most 2**_SPARSE_SHARE times what the walk has
 # visited and the links it is about to follow.  The set's probes land anywhere in a table of
 # tens of MB on a walk that jumps about a large map; the flags are one byte per record.  On
-# the 10^6-record fan this takes Affected* from 0.89 s to 0.38 s and Verify from 1.15 s to
-# 0.41 s (docs/performance.md, "The walks"); each query allocates its own marks, so queries
-# on one map may run from several threads at once.
+# the 10^6-record fan this took the bare Affected* from 0.89 s to 0.38 s of CPU and Verify
+# from 1.15 s to 0.41 s (docs/performance.md, "The walks").  Each query allocates its own
+# marks, so queries on one map may run from several threads at once.
 _SPARSE_SHARE = 4
 
 
@@ -323,7 +323,9 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     Breadth-first with marks: each record is checked against S_t on its first
     visit and expanded at most once, so the walk takes
     O(|Dep*(start)| + the Dep links leaving it), within O(|Args| + |Dep|)
-    (Proposition 2.5).  Cycles are harmless.
+    (Proposition 2.5).  Cycles are harmless.  The marks are a set until the walk
+    would reach 1/16 of the records, then one flag per record (see ``_flags``):
+    the same answer, with allocation kept within the bound.
     """
     if not good[start]:
         return Walk(False, (), start, (start,))
@@ -440,7 +442,8 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     -----
     Visits {beta} | Affected*(beta) and the reverse links leaving them:
     O(1 + |Affected*(beta)| + m_beta), independent of the history length
-    (Proposition 2.5).
+    (Proposition 2.5); the marks move from a set to flags as in
+    :func:`dependency_walk`.
     """
     # Marked when first reached, so each record enters the queue once (beta may
     # enter twice: as the start and, on a cycle, as a dependent).

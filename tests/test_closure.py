@@ -8,9 +8,10 @@ from itertools import pairwise
 import icontract
 import networkx as nx
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gcv.reference import closure
 from gcv.reference.closure import (
     Grounding,
     Walk,
@@ -197,3 +198,26 @@ def test_the_walk_contracts_refuse_wrong_answers() -> None:
     ]
     for answer in wrong:
         assert not _rejects_with_a_witness(answer, supports, good, h), answer
+
+
+@settings(max_examples=30)  # contracts on: each example walks every record four times
+@given(SMALL_AND_LARGER)
+def test_the_answer_does_not_depend_on_when_the_walk_moves_to_flags(m: RandomMap) -> None:
+    """The walks mark in a set, then in flags from 1/2**_SPARSE_SHARE of the map: with the
+    set throughout (share 0, but for a last step), the default, and flags from the first
+    record (share 60), every query answers alike, and as the spec says."""
+    d = m.to_spec()
+    share = closure._SPARSE_SHARE
+    answers = []
+    for sparse_share in (0, 1, share, 60):
+        closure._SPARSE_SHARE = sparse_share
+        try:
+            answers.append(
+                [(m.walk(r), m.affected_star(r)) for r in m.args]  # every record, both queries
+            )
+        finally:
+            closure._SPARSE_SHARE = share
+    assert all(a == answers[0] for a in answers), answers
+    for r, (walk, affected) in zip(m.args, answers[0], strict=True):
+        assert walk.grounded == core.is_grounded(d, r), (r, walk)
+        assert set(affected) == core.compute_affected_star(d, r), (r, affected)

@@ -55,7 +55,8 @@ TWINS: tuple[Planted, ...] = (
         "dependency_walk",
         "the body appends a support outside S_t",
         "                seen.add(support)\n                if not good[support]:\n",
-        "                seen.add(support)\n                if not good[support] and support == start:\n",
+        "                seen.add(support)\n"
+        "                if not good[support] and support == start:\n",
     ),
     Planted(
         "_path_to",

@@ -16,8 +16,11 @@ Dep(record i), ``dependents`` its reverse index, ``good[i]`` = record i in S_t):
     Dep path from alpha_c to it, so Dep*(alpha_c) is not inside S_t.  Hence: accepted iff
     Dep*(alpha_c) lies in S_t.
 ``_path_to``
-    given marks that form a tree of Dep links rooted at the start (the one record marked
-    from itself), the path returned is a Dep path from the start to ``end``.
+    given parents that each lie before their record in the queue (``parent[i] < i``), the
+    path returned starts at ``queue[0]``, ends at ``end`` after ``queue[last]``, and each
+    earlier step goes from ``queue[parent[p]]`` to ``queue[p]`` for some p; with the walk's
+    invariant that ``queue[p]`` is in Dep(``queue[parent[p]]``), it is a Dep path from the
+    start.
 ``reverse_closure`` (Definition 2.3 / Corollary 2.4)
     the result holds Affected(beta), is closed under the reverse index (the X_k step), lists
     each record once, and each record has a reverse link from beta or from an earlier one
@@ -33,7 +36,10 @@ What Nagini assumes: Python's semantics of lists, dicts, sets and tuples as Nagi
 them; the map's arrays (``array('i')``) read as lists of ints and the S_t flags
 (``bytearray``) as booleans; ``tuple(xs)`` and ``tuple(reversed(xs))`` return the items
 of ``xs``, reversed for the second (the prelude states it); ``Walk(...)`` is the tuple of
-its four fields (a ``NamedTuple``).  Nagini proves partial correctness here; termination
+its four fields (a ``NamedTuple``); ``_flags(seen, n)`` returns n flags, set exactly for
+the members of ``seen`` (stated in the prelude, not proved: Nagini does not iterate a set).
+Each walk has two phases, marks in a set and then in those flags, whose loop invariants are
+one text (``_phases``).  Nagini proves partial correctness here; termination
 and the number of pops are the Z3 obligations ``worklist-once`` and ``walk-loops``.
 """
 
@@ -193,8 +199,14 @@ REVERSE_CLOSURE = Annotated(
     """,
     ghosts=(
         ("head = 0", "ghost_parent = [0]\nghost_position: Dict[int, int] = {}"),
-        ("seen.add(dependent)", "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue)"),
-        ("flags[dependent] = True", "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue)"),
+        (
+            "seen.add(dependent)",
+            "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue)",
+        ),
+        (
+            "flags[dependent] = True",
+            "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue)",
+        ),
     ),
     loops=_phases(
         "dependents",
