@@ -20,6 +20,7 @@ Section 2 ("The runtime check", "Retraction queries") and Appendix A.2.
 from __future__ import annotations
 
 import importlib
+from array import array
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
 from itertools import pairwise
@@ -141,23 +142,32 @@ def _grown_until_stable(links: Links, first: set[int]) -> set[int]:
         current = grown
 
 
-# Marks that cost what the walk visits (Proposition 2.5): a set while the walk is small
-# against the map, then one flag per record once it would reach 1/2**_SPARSE_SHARE of the
-# records, when allocating n flags costs at most 2**_SPARSE_SHARE times what the walk has
-# visited and the links it is about to follow.  The set's probes land anywhere in a table of
-# tens of MB on a walk that jumps about a large map; the flags are one byte per record.  On
-# the 10^6-record fan this took the bare Affected* from 0.89 s to 0.38 s of CPU and Verify
-# from 1.15 s to 0.41 s (docs/performance.md, "The walks").  Each query allocates its own
-# marks, so queries on one map may run from several threads at once.
-_SPARSE_SHARE = 4
+# Marks that cost what the walk visits (Proposition 2.5): a set (a dict for Verify's
+# parents) while the walk is small against the map, then one entry per record once it would
+# reach 1 in _FLAT_FROM_ONE_IN records (the queue and the next record's links), when
+# allocating n entries costs at most _FLAT_FROM_ONE_IN times what the walk has visited and
+# the links it is about to follow.  The set's probes land anywhere in a table of tens of MB
+# on a walk that jumps about a large map; flat marks are one byte (Affected*) or one C int
+# (Verify) per record.  On the 10^6-record fan this took the bare Affected* from 0.69 s to
+# 0.26 s of CPU and Verify from 1.00 s to 0.40 s (docs/performance.md, "The walks").  Each
+# query allocates its own marks, so queries on one map may run from several threads at once.
+_FLAT_FROM_ONE_IN = 16
 
 
 def _flags(marked: Iterable[int], size: int) -> bytearray:
-    """One flag per record 0 .. size-1, set for the ``marked`` ones: the walks' flat marks."""
+    """One flag per record 0 .. size-1, set for the ``marked`` ones: Affected*'s flat marks."""
     flags = bytearray(size)
     for record in marked:
         flags[record] = True
     return flags
+
+
+def _flat_marks(marks: dict[int, int], size: int) -> array[int]:
+    """``marks`` as one int per record 0 .. size-1, 0 for the unmarked: Verify's flat marks."""
+    flat = array("i", [0]) * size
+    for record, mark in marks.items():
+        flat[record] = mark
+    return flat
 
 
 def names_of(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
@@ -329,47 +339,41 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     """
     if not good[start]:
         return Walk(False, (), start, (start,))
-    # queue[i] was first reached from queue[parent[i]] (the start, queue[0], from itself).
+    # marks[r] is 1 + the record r was first reached from (the start from itself), and
+    # unmarked records are absent (the dict) or 0 (the flat marks, from _flat_marks).
     # The queue is a list read at ``head`` while it grows: breadth-first with no deque.
+    marks = {start: start + 1}
     queue = [start]
-    parent = [0]
-    seen = {start}
     head = 0
-    sparse_below = len(supports) >> _SPARSE_SHARE
+    sparse_below = len(supports) // _FLAT_FROM_ONE_IN
     while head < len(queue) and len(queue) + len(supports[queue[head]]) <= sparse_below:
         record = queue[head]
         head += 1
         for support in supports[record]:
-            if support not in seen:
-                seen.add(support)
+            if support not in marks:
+                marks[support] = record + 1
                 if not good[support]:
-                    return Walk(False, (), support, _path_to(queue, parent, head - 1, support))
+                    return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
-                parent.append(head - 1)
     if head < len(queue):
-        flags = _flags(seen, len(supports))
+        flat = _flat_marks(marks, len(supports))
         while head < len(queue):
             record = queue[head]
             head += 1
             for support in supports[record]:
-                if not flags[support]:
-                    flags[support] = True
+                if flat[support] == 0:
+                    flat[support] = record + 1
                     if not good[support]:
-                        return Walk(False, (), support, _path_to(queue, parent, head - 1, support))
+                        return Walk(False, (), support, _path_to(flat, support))
                     queue.append(support)
-                    parent.append(head - 1)
     return Walk(True, tuple(queue), None, ())
 
 
-def _path_to(queue: list[int], parent: list[int], last: int, end: int) -> tuple[int, ...]:
-    # ``end``, reached from queue[last], then back through the records each was first
-    # reached from, to the start at position 0.
+def _path_to(marks: dict[int, int] | array[int], end: int) -> tuple[int, ...]:
+    # Back from ``end`` along the marks to the start, the one record marked from itself.
     path = [end]
-    position = last
-    while position != 0:
-        path.append(queue[position])
-        position = parent[position]
-    path.append(queue[0])
+    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:
+        path.append(marks[path[len(path) - 1]] - 1)
     return tuple(reversed(path))
 
 
@@ -450,7 +454,7 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     seen: set[int] = set()
     queue = [withdrawn]
     head = 0
-    sparse_below = len(dependents) >> _SPARSE_SHARE
+    sparse_below = len(dependents) // _FLAT_FROM_ONE_IN
     while head < len(queue) and len(queue) + len(dependents[queue[head]]) <= sparse_below:
         record = queue[head]
         head += 1

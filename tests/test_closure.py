@@ -203,20 +203,20 @@ def test_the_walk_contracts_refuse_wrong_answers() -> None:
 @settings(max_examples=30)  # contracts on: each example walks every record four times
 @given(SMALL_AND_LARGER)
 def test_the_answer_does_not_depend_on_when_the_walk_moves_to_flags(m: RandomMap) -> None:
-    """The walks mark in a set, then in flags from 1/2**_SPARSE_SHARE of the map: with the
-    set throughout (share 0, but for a last step), the default, and flags from the first
-    record (share 60), every query answers alike, and as the spec says."""
+    """The walks mark in a set, then in flat marks from 1 in _FLAT_FROM_ONE_IN records: with
+    the set throughout (1 in 1, but for a last step), from half the map, the default, and
+    flat marks from the first record, every query answers alike, and as the spec says."""
     d = m.to_spec()
-    share = closure._SPARSE_SHARE
+    default = closure._FLAT_FROM_ONE_IN
     answers = []
-    for sparse_share in (0, 1, share, 60):
-        closure._SPARSE_SHARE = sparse_share
+    for one_in in (1, 2, default, 10**9):
+        closure._FLAT_FROM_ONE_IN = one_in
         try:
             answers.append(
                 [(m.walk(r), m.affected_star(r)) for r in m.args]  # every record, both queries
             )
         finally:
-            closure._SPARSE_SHARE = share
+            closure._FLAT_FROM_ONE_IN = default
     assert all(a == answers[0] for a in answers), answers
     for r, (walk, affected) in zip(m.args, answers[0], strict=True):
         assert walk.grounded == core.is_grounded(d, r), (r, walk)

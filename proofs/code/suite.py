@@ -54,15 +54,21 @@ TWINS: tuple[Planted, ...] = (
     Planted(
         "dependency_walk",
         "the body appends a support outside S_t",
-        "                seen.add(support)\n                if not good[support]:\n",
-        "                seen.add(support)\n"
+        "                marks[support] = record + 1\n                if not good[support]:\n",
+        "                marks[support] = record + 1\n"
         "                if not good[support] and support == start:\n",
     ),
     Planted(
+        "dependency_walk",
+        "the flat phase starts from no marks",
+        "        flat = _flat_marks(marks, len(supports))\n",
+        "        flat = _flat_marks({}, len(supports))\n",
+    ),
+    Planted(
         "_path_to",
-        "the path loop stops before the record reached from the start",
-        "    while position != 0:",
-        "    while parent[position] != 0:",
+        "the path loop stops before the record marked from itself",
+        "    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:",
+        "    while marks[path[len(path) - 1]] - 1 != end:",
     ),
     Planted(
         "reverse_closure",

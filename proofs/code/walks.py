@@ -81,6 +81,18 @@ def reversed_tuple(xs: List[int]) -> Tuple[int, ...]:
         Result()[i] is xs[len(xs) - 1 - i])))
 
 
+_FLAT_FROM_ONE_IN = 16  # any positive value: the proofs hold for each
+
+
+@ContractOnly
+def _flat_marks(marks: Dict[int, int], size: int) -> Dict[int, int]:
+    Requires(Acc(dict_pred(marks), 1/100) and 0 <= size)
+    Ensures(Acc(dict_pred(marks), 1/100) and Acc(dict_pred(Result())))
+    Ensures(Forall(int, lambda x: (x in Result()) == (0 <= x and x < size)))
+    Ensures(Forall(int, lambda x: Implies(0 <= x and x < size,
+        Result()[x] == (marks[x] if x in marks else 0))))
+
+
 @ContractOnly
 def _flags(marked: Set[int], size: int) -> List[bool]:
     Requires(Acc(set_pred(marked), 1/100) and 0 <= size)
@@ -126,27 +138,45 @@ def _read(links: str, share: str) -> str:
 
 
 _MARKED = re.compile(r"MARKED\(([^()]*)\)")
+_MARK = re.compile(r"MARK\(([^()]*)\)")
 
-_MARKS = {
-    "seen": ("Acc(set_pred(seen))", "({0}) in seen"),
-    "flags": (
+SET_THEN_FLAGS = (
+    ("Acc(set_pred(seen))", "({0}) in seen", ""),
+    (
         "Acc(list_pred(flags)) and len(flags) == len({links})",
         "(0 <= ({0}) and ({0}) < len(flags) and flags[{0}])",
+        "",
     ),
-}
-"""The marks of each phase: their permission, and "record e is marked" (``MARKED(e)`` in a
-template): a set while the walk is small, then one flag per record (``_flags``)."""
+)
+"""Affected*'s marks in each phase: their permission, and "record e is marked" (``MARKED(e)``
+in a template): a set while the walk is small, then one flag per record (``_flags``)."""
+
+DICT_THEN_FLAT = (
+    ("Acc(dict_pred(marks))", "({0}) in marks", "marks[{0}]"),
+    (
+        "Acc(dict_pred(flat)) and Forall(int, lambda x: (x in flat) == (0 <= x and x < len({links})))",
+        "(({0}) in flat and flat[{0}] != 0)",
+        "flat[{0}]",
+    ),
+)
+"""Verify's marks in each phase: as above, and "e's mark" (``MARK(e)``, 1 + the record e was
+first reached from): a dict, then one int per record, 0 for the unmarked (``_flat_marks``,
+read by the proof as a dict whose keys are the records)."""
 
 
-def _phases(links: str, template: str, **inner: str) -> tuple[str, ...]:
+def _phases(
+    links: str, template: str, phases: tuple[tuple[str, str, str], ...], **inner: str
+) -> tuple[str, ...]:
     """A walk's four loop invariants from one text: each phase's outer loop, and its inner
     one, which runs while record ``queue[head - 1]`` is read.  The inner loop holds half
     the outer one's read permission, knows ``head >= 1``, has read every record before that
     one, and states what ``inner`` adds (each a line, at its placeholder); the phases
-    differ only in their marks (:data:`_MARKS`)."""
+    differ only in their marks (``phases``: :data:`SET_THEN_FLAGS`, :data:`DICT_THEN_FLAT`)."""
 
-    def filled(marks: str, share: str, heads: str, read_below: str, adds: dict[str, str]) -> str:
-        permission, marked = _MARKS[marks]
+    def filled(
+        marks: tuple[str, str, str], share: str, heads: str, read_below: str, adds: dict[str, str]
+    ) -> str:
+        permission, marked, mark = marks
         text = template.format(
             read=_read(links, share),
             share=share,
@@ -156,12 +186,13 @@ def _phases(links: str, template: str, **inner: str) -> tuple[str, ...]:
             read_below=read_below,
             **adds,
         )
+        text = _MARK.sub(lambda m: mark.format(m[1]), text)
         return _MARKED.sub(lambda m: marked.format(m[1]), text)
 
     blank = dict.fromkeys(inner, "")
     return tuple(
         block
-        for marks in _MARKS
+        for marks in phases
         for block in (
             filled(marks, "1/4", "0 <= head", "head", blank),
             filled(marks, "1/8", "1 <= head", "head - 1", inner),
@@ -232,6 +263,7 @@ REVERSE_CLOSURE = Annotated(
         """,
         record="        Invariant(0 <= record and record < len(dependents)"
         " and record == queue[head - 1])\n",
+        phases=SET_THEN_FLAGS,
         previous="        Invariant(Forall(Previous(dependent), lambda d: MARKED(d)))\n",
     ),
 )
@@ -312,9 +344,15 @@ DEPENDENCY_WALK = Annotated(
         and Result()[3][j + 1] in supports[Result()[3][j]]))))
     """,
     ghosts=(
-        ("seen = {start}", "ghost_position = {start: 0}  # type: Dict[int, int]"),
-        ("seen.add(support)", "ghost_position[support] = len(queue)"),
-        ("flags[support] = True", "ghost_position[support] = len(queue)"),
+        ("head = 0", "ghost_parent = [0]\nghost_position = {start: 0}  # type: Dict[int, int]"),
+        (
+            "marks[support] = record + 1",
+            "ghost_parent.append(head - 1)\nghost_position[support] = len(queue)",
+        ),
+        (
+            "flat[support] = record + 1",
+            "ghost_parent.append(head - 1)\nghost_position[support] = len(queue)",
+        ),
     ),
     loops=_phases(
         "supports",
@@ -323,8 +361,8 @@ DEPENDENCY_WALK = Annotated(
         Invariant(Acc(list_pred(good), {share}) and len(good) == len(supports))
         Invariant({links_in_range})
         Invariant({marks} and Acc(list_pred(queue)))
-        Invariant(Acc(list_pred(parent)) and Acc(dict_pred(ghost_position)))
-        Invariant(len(parent) == len(queue))
+        Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
+        Invariant(len(ghost_parent) == len(queue))
         Invariant(0 <= start and start < len(supports))
         Invariant(1 <= len(queue) and {heads} and head <= len(queue) and queue[0] == start)
         # the queue: records of Args_t in S_t, each marked, each once (its ghost position)
@@ -332,18 +370,24 @@ DEPENDENCY_WALK = Annotated(
             0 <= queue[i] and queue[i] < len(supports) and good[queue[i]]
             and MARKED(queue[i]) and queue[i] in ghost_position
             and ghost_position[queue[i]] == i)))
-        # the marks: exactly the queued records
+        # the marks: exactly the queued records, a tree of Dep links rooted at the start
         Invariant(Forall(int, lambda x: Implies(MARKED(x), x in ghost_position
             and 0 <= ghost_position[x] and ghost_position[x] < len(queue)
             and queue[ghost_position[x]] == x)))
+        Invariant(MARKED(start) and MARK(start) == start + 1)
+        Invariant(Forall(int, lambda x: (Implies(MARKED(x), MARKED(MARK(x) - 1)
+            and 0 <= MARK(x) - 1 and MARK(x) - 1 < len(supports)), [[MARK(x)]])))
+        Invariant(Forall(int, lambda x: (Implies(MARKED(x) and x != start,
+            MARK(x) - 1 != x and x in supports[MARK(x) - 1]), [[MARK(x)]])))
         # every record read so far has its supports marked
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < {read_below}, Forall(int, lambda k:
             Implies(0 <= k and k < len(supports[queue[i]]), MARKED(supports[queue[i]][k]))))))
-        # each record after the first first reached by a Dep link from an earlier one
+        # each record after the first reached by a Dep link from an earlier one
         Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
-            0 <= parent[i] and parent[i] < i and parent[i] < head
-            and queue[i] in supports[queue[parent[i]]])))
+            0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
+            and queue[i] in supports[queue[ghost_parent[i]]])))
 {reading}        """,
+        phases=DICT_THEN_FLAT,
         reading="        Invariant(0 <= record and record < len(supports)"
         " and record == queue[head - 1])\n"
         "        Invariant(Forall(Previous(support), lambda d: MARKED(d)))\n",
@@ -352,41 +396,42 @@ DEPENDENCY_WALK = Annotated(
 
 PATH_TO = Annotated(
     function="_path_to",
-    parameters=(("queue", "List[int]"), ("parent", "List[int]"), ("last", "int"), ("end", "int")),
+    parameters=(("marks", "Dict[int, int]"), ("end", "int")),
     returns="Tuple[int, ...]",
     contract="""
-    Requires(Acc(list_pred(queue), 1/2) and Acc(list_pred(parent), 1/2))
-    Requires(len(parent) == len(queue) and 0 <= last and last < len(queue))
-    Requires(Forall(int, lambda i: Implies(1 <= i and i < len(parent),
-        0 <= parent[i] and parent[i] < i)))
-    Ensures(Acc(list_pred(queue), 1/2) and Acc(list_pred(parent), 1/2))
-    Ensures(len(parent) == len(queue) and 0 <= last and last < len(queue))
-    Ensures(Forall(int, lambda i: Implies(1 <= i and i < len(parent),
-        0 <= parent[i] and parent[i] < i)))
-    # queue[0], then back along the parents from queue[last], then end
-    Ensures(len(Result()) >= 2 and Result()[0] == queue[0])
-    Ensures(Result()[len(Result()) - 1] == end and Result()[len(Result()) - 2] == queue[last])
-    Ensures(Forall(int, lambda j: Implies(0 <= j and j < len(Result()) - 2,
-        Exists(int, lambda p: (1 <= p and p < len(queue) and Result()[j + 1] == queue[p]
-            and Result()[j] == queue[parent[p]], [[queue[p]]])))))
+    Requires(Acc(dict_pred(marks), 1/2) and end in marks and marks[end] != 0)
+    # the marked records (a mark of 0 is none: the flat marks) are marked from marked ones
+    Requires(Forall(int, lambda x: (Implies(x in marks and marks[x] != 0,
+        (marks[x] - 1) in marks and marks[marks[x] - 1] != 0), [[marks[x]]])))
+    Ensures(Acc(dict_pred(marks), 1/2))
+    Ensures(len(Result()) >= 1 and Result()[len(Result()) - 1] == end)
+    # starts at the record marked from itself, follows the marks back, and meets it once
+    Ensures(Result()[0] in marks and marks[Result()[0]] != 0)
+    Ensures(marks[Result()[0]] - 1 == Result()[0])
+    Ensures(Forall(int, lambda j: Implies(0 <= j and j < len(Result()) - 1,
+        Result()[j + 1] in marks and Result()[j] == marks[Result()[j + 1]] - 1
+        and marks[Result()[j + 1]] - 1 != Result()[j + 1])))
     """,
     loops=(
         """
-        Invariant(Acc(list_pred(queue), 1/4) and Acc(list_pred(parent), 1/4))
-        Invariant(Acc(list_pred(path)))
-        Invariant(len(parent) == len(queue) and 0 <= position and position < len(queue))
-        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(parent),
-            0 <= parent[i] and parent[i] < i)))
+        Invariant(Acc(dict_pred(marks), 1/4) and Acc(list_pred(path)))
+        Invariant(Forall(int, lambda x: (Implies(x in marks and marks[x] != 0,
+            (marks[x] - 1) in marks and marks[marks[x] - 1] != 0), [[marks[x]]])))
         Invariant(len(path) >= 1 and path[0] == end)
-        Invariant(Implies(len(path) >= 2, path[1] == queue[last]))
-        Invariant(Implies(len(path) == 1, position == last))
-        # path[i + 1] was first reached from path[i + 2]: the reverse of the answer's steps
-        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(path) - 1,
-            Exists(int, lambda p: (1 <= p and p < len(queue) and path[i] == queue[p]
-                and path[i + 1] == queue[parent[p]], [[queue[p]]])))))
-        Invariant(Implies(len(path) >= 2, Exists(int, lambda p: (1 <= p and p < len(queue)
-            and path[len(path) - 1] == queue[p] and position == parent[p], [[queue[p]]]))))
+        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path),
+            path[i] in marks and marks[path[i]] != 0)))
+        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path) - 1,
+            path[i + 1] == marks[path[i]] - 1 and marks[path[i]] - 1 != path[i])))
         """,
+    ),
+    ghosts=(
+        (
+            "<after loop 1>",
+            """
+            Assert(path[len(path) - 1] in marks)
+            Assert(marks[path[len(path) - 1]] - 1 == path[len(path) - 1])
+            """,
+        ),
     ),
 )
 
