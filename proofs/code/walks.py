@@ -154,7 +154,8 @@ in a template): a set while the walk is small, then one flag per record (``_flag
 DICT_THEN_FLAT = (
     ("Acc(dict_pred(marks))", "({0}) in marks", "marks[{0}]"),
     (
-        "Acc(dict_pred(flat)) and Forall(int, lambda x: (x in flat) == (0 <= x and x < len({links})))",
+        "Acc(dict_pred(flat))"
+        " and Forall(int, lambda x: (x in flat) == (0 <= x and x < len({links})))",
         "(({0}) in flat and flat[{0}] != 0)",
         "flat[{0}]",
     ),
