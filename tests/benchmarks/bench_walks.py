@@ -28,8 +28,9 @@ walk over the records h1 rests on.  Worst cases: each query visits every record.
 ``bare``
     the pure walk alone, ``closure.reverse_closure`` / ``closure.dependency_walk`` under
     python -O: a plain CPython breadth-first loop over the same numbered arrays, its marks
-    in a set (a dict of parents for Verify), answering with numbers; no argument checks,
-    no names.
+    in a set (a dict of parents for Verify) and then, from 1 in 16 records, flat (a
+    bytearray; an array('i') of parents), answering with numbers; no argument checks, no
+    names.
 ``networkx``
     ``nx.ancestors`` / ``nx.descendants`` on a ``DiGraph`` of Dep by name (beta added when
     on a cycle, as the engine reports it), the graph built beforehand.
@@ -328,8 +329,7 @@ def section(results: dict[str, Any]) -> str:
         f"and {_worst_ratios(results, 'affected')} for Affected*; without it the slowest "
         f"worst case is {slowest['shape']} {LABELS[query]} at "
         f"{slowest[query + '_pure']['cpu']:.1f} s "
-        "(the pure walk keeps its marks in a dict, whose probes land anywhere in memory on "
-        "a walk that jumps about the map).\n"
+        '(where its time goes: "The pure walk with flat marks", below).\n'
     )
 
 
