@@ -200,7 +200,7 @@ def test_the_walk_contracts_refuse_wrong_answers() -> None:
         assert not _rejects_with_a_witness(answer, supports, good, h), answer
 
 
-@settings(max_examples=30)  # contracts on: each example walks every record four times
+@settings(max_examples=20)  # contracts on: each example walks every record four times
 @given(SMALL_AND_LARGER)
 def test_the_answer_does_not_depend_on_when_the_walk_moves_to_flags(m: RandomMap) -> None:
     """The walks mark in a set, then in flat marks from 1 in _FLAT_FROM_ONE_IN records: with
