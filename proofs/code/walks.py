@@ -400,15 +400,12 @@ PATH_TO = Annotated(
     parameters=(("marks", "Dict[int, int]"), ("end", "int")),
     returns="Tuple[int, ...]",
     contract="""
-    Requires(Acc(dict_pred(marks), 1/2) and end in marks and marks[end] != 0)
-    # the marked records (a mark of 0 is none: the flat marks) are marked from marked ones
-    Requires(Forall(int, lambda x: (Implies(x in marks and marks[x] != 0,
-        (marks[x] - 1) in marks and marks[marks[x] - 1] != 0), [[marks[x]]])))
+    Requires(Acc(dict_pred(marks), 1/2) and end in marks)
+    Requires(Forall(int, lambda x: (Implies(x in marks, (marks[x] - 1) in marks), [[marks[x]]])))
     Ensures(Acc(dict_pred(marks), 1/2))
     Ensures(len(Result()) >= 1 and Result()[len(Result()) - 1] == end)
     # starts at the record marked from itself, follows the marks back, and meets it once
-    Ensures(Result()[0] in marks and marks[Result()[0]] != 0)
-    Ensures(marks[Result()[0]] - 1 == Result()[0])
+    Ensures(Result()[0] in marks and marks[Result()[0]] - 1 == Result()[0])
     Ensures(Forall(int, lambda j: Implies(0 <= j and j < len(Result()) - 1,
         Result()[j + 1] in marks and Result()[j] == marks[Result()[j + 1]] - 1
         and marks[Result()[j + 1]] - 1 != Result()[j + 1])))
@@ -416,11 +413,10 @@ PATH_TO = Annotated(
     loops=(
         """
         Invariant(Acc(dict_pred(marks), 1/4) and Acc(list_pred(path)))
-        Invariant(Forall(int, lambda x: (Implies(x in marks and marks[x] != 0,
-            (marks[x] - 1) in marks and marks[marks[x] - 1] != 0), [[marks[x]]])))
+        Invariant(Forall(int, lambda x: (
+            Implies(x in marks, (marks[x] - 1) in marks), [[marks[x]]])))
         Invariant(len(path) >= 1 and path[0] == end)
-        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path),
-            path[i] in marks and marks[path[i]] != 0)))
+        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path), path[i] in marks)))
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(path) - 1,
             path[i + 1] == marks[path[i]] - 1 and marks[path[i]] - 1 != path[i])))
         """,
