@@ -8,9 +8,10 @@ from itertools import pairwise
 import icontract
 import networkx as nx
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gcv.reference import closure
 from gcv.reference.closure import (
     Grounding,
     Walk,
@@ -197,3 +198,26 @@ def test_the_walk_contracts_refuse_wrong_answers() -> None:
     ]
     for answer in wrong:
         assert not _rejects_with_a_witness(answer, supports, good, h), answer
+
+
+@settings(max_examples=20)  # contracts on: each example walks every record four times
+@given(SMALL_AND_LARGER)
+def test_the_answer_does_not_depend_on_when_the_walk_moves_to_flags(m: RandomMap) -> None:
+    """The walks mark in a set, then in flat marks from 1 in _FLAT_FROM_ONE_IN records: with
+    the set throughout (1 in 1, but for a last step), from half the map, the default, and
+    flat marks from the first record, every query answers alike, and as the spec says."""
+    d = m.to_spec()
+    default = closure._FLAT_FROM_ONE_IN
+    answers = []
+    for one_in in (1, 2, default, 10**9):
+        closure._FLAT_FROM_ONE_IN = one_in
+        try:
+            answers.append(
+                [(m.walk(r), m.affected_star(r)) for r in m.args]  # every record, both queries
+            )
+        finally:
+            closure._FLAT_FROM_ONE_IN = default
+    assert all(a == answers[0] for a in answers), answers
+    for r, (walk, affected) in zip(m.args, answers[0], strict=True):
+        assert walk.grounded == core.is_grounded(d, r), (r, walk)
+        assert set(affected) == core.compute_affected_star(d, r), (r, affected)

@@ -80,8 +80,8 @@ def test_the_woven_function_computes_what_the_source_does(spec: walks.Annotated)
             "parameters",
         ),
         (
-            "                queue.append(dependent)\n",
-            "                queue.append(dependent)\n                queue.append(dependent)\n",
+            "                seen.add(dependent)\n",
+            "                seen.add(dependent)\n                seen.add(dependent)\n",
             "anchor",
         ),
         (

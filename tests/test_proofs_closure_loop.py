@@ -58,10 +58,16 @@ PLANTED = [
     # the loop
     ("if dependent not in seen:", "if True:"),
     ("                seen.add(dependent)\n", "                pass\n"),
-    ("                queue.append(dependent)\n", "                queue.append(record)\n"),
+    (
+        "seen.add(dependent)\n                queue.append(dependent)\n",
+        "seen.add(dependent)\n                queue.append(record)\n",
+    ),
+    ("if not flags[dependent]:", "if True:"),
     ("        head += 1\n        for dependent", "        head += 2\n        for dependent"),
     # outside it: the entry, the return, the filter, the renaming
     ("    seen: set[int] = set()\n", "    seen: set[int] = {withdrawn}\n"),
+    ("flags = _flags(seen, len(dependents))", "flags = _flags(set(), len(dependents))"),
+    ("    if head < len(queue):\n        flags", "    if head < 0:\n        flags"),
     ("    queue = [withdrawn]\n", "    queue = [withdrawn, withdrawn]\n"),
     ("    return tuple(queue[1:])\n", "    return tuple(queue)\n"),
     (

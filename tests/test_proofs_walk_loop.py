@@ -32,7 +32,12 @@ PLANTED = [
         "                if not good[record]:\n"
         "                    return Walk(False, (), support, _path_to(marks, support))",
     ),
-    ("                queue.append(support)\n", "                queue.append(record)\n"),
+    (
+        "_path_to(marks, support))\n                queue.append(support)\n",
+        "_path_to(marks, support))\n                queue.append(record)\n",
+    ),
+    ("if flat[support] == 0:", "if True:"),
+    ("_path_to(flat, support))", "_path_to(marks, support))"),
     (
         "        path.append(marks[path[len(path) - 1]] - 1)\n",
         "        path.append(marks[path[len(path) - 1]] - 2)\n",
@@ -55,7 +60,12 @@ PLANTED = [
     ),
     ("    marks = {start: start + 1}\n", "    marks = {start: start}\n"),
     ("    queue = [start]\n", "    queue = [start, start]\n"),
-    ("return Walk(False, (), support, _path_to", "return Walk(False, (), record, _path_to"),
+    (
+        "return Walk(False, (), support, _path_to(marks",
+        "return Walk(False, (), record, _path_to(marks",
+    ),
+    ("flat = _flat_marks(marks, len(supports))", "flat = _flat_marks({}, len(supports))"),
+    ("    if head < len(queue):\n        flat", "    if head < 0:\n        flat"),
     ("_path_to(marks, support))", "_path_to(marks, record))"),
     (
         "    return Walk(True, tuple(queue), None, ())\n",

@@ -29,8 +29,9 @@ walk over the records h1 rests on.  Worst cases: each query visits every record.
 ``bare``
     the pure walk alone, ``closure.reverse_closure`` / ``closure.dependency_walk`` under
     python -O: a plain CPython breadth-first loop over the same numbered arrays, its marks
-    in a set (a dict of parents for Verify), answering with numbers; no argument checks,
-    no names.
+    in a set (a dict of parents for Verify) and then, from 1 in 16 records, flat (a
+    bytearray; an array('i') of parents), answering with numbers; no argument checks, no
+    names.
 ``networkx``
     ``nx.ancestors`` / ``nx.descendants`` on a ``DiGraph`` of Dep by name (beta added when
     on a cycle, as the engine reports it), the graph built beforehand.
@@ -329,23 +330,22 @@ def section(results: dict[str, Any]) -> str:
         f"and {_worst_ratios(results, 'affected')} for Affected*; without it the slowest "
         f"worst case is {slowest['shape']} {LABELS[query]} at "
         f"{slowest[query + '_pure']['cpu']:.1f} s "
-        "(the pure walk keeps its marks in a dict, whose probes land anywhere in memory on "
-        "a walk that jumps about the map).\n"
+        '(where its time goes: "The pure walk with flat marks", below).\n'
     )
 
 
 def _closure_at(ref: str) -> ModuleType:
-    """``reference/gcv/reference/closure.py`` as it was at the git ``ref``, loaded as a module of
-    its own."""
+    """``reference/gcv/reference/closure.py`` as it was at the git ``ref`` (at
+    ``reference/closure.py`` before each layer's folder became its import path), loaded as a
+    module of its own."""
     root = Path(__file__).resolve().parents[2]
-    shown = subprocess.run(
-        ["git", "show", f"{ref}:reference/closure.py"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return load_module(shown.stdout, f"{ref}:reference/closure.py", "gcv.reference.closure_before")
+    for path in ("reference/gcv/reference/closure.py", "reference/closure.py"):
+        shown = subprocess.run(
+            ["git", "show", f"{ref}:{path}"], cwd=root, capture_output=True, text=True
+        )
+        if shown.returncode == 0:
+            return load_module(shown.stdout, f"{ref}:{path}", "gcv.reference.closure_before")
+    raise SystemExit(f"bench_walks: {ref} holds no closure.py ({shown.stderr.strip()})")
 
 
 def before_after(ref: str, lengths: Sequence[int], sizes: Sequence[int], passes: int) -> str:

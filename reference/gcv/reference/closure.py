@@ -20,6 +20,7 @@ Section 2 ("The runtime check", "Retraction queries") and Appendix A.2.
 from __future__ import annotations
 
 import importlib
+from array import array
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
 from itertools import pairwise
@@ -141,10 +142,32 @@ def _grown_until_stable(links: Links, first: set[int]) -> set[int]:
         current = grown
 
 
-# One phase, marks in a dict: the obviously right loop the proofs describe.  The speed of
-# a long walk is the compiled kernel's (reference/gcv/reference/_walk.c, with epoch-stamped marks):
-# it takes 0.05-0.16 of this walk's time on the 10^6-record worst cases, where a second phase with a
-# flat mark array had gained this walk 1.6-2.3x on the fan (docs/performance.md).
+# Marks that cost what the walk visits (Proposition 2.5): a set (a dict for Verify's
+# parents) while the walk is small against the map, then one entry per record once it would
+# reach 1 in _FLAT_FROM_ONE_IN records (the queue and the next record's links), when
+# allocating n entries costs at most _FLAT_FROM_ONE_IN times what the walk has visited and
+# the links it is about to follow.  The set's probes land anywhere in a table of tens of MB
+# on a walk that jumps about a large map; flat marks are one byte (Affected*) or one C int
+# (Verify) per record.  On the 10^6-record fan this took the bare Affected* from 0.69 s to
+# 0.26 s of CPU and Verify from 1.00 s to 0.40 s (docs/performance.md, "The walks").  Each
+# query allocates its own marks, so queries on one map may run from several threads at once.
+_FLAT_FROM_ONE_IN = 16
+
+
+def _flags(marked: Iterable[int], size: int) -> bytearray:
+    """One flag per record 0 .. size-1, set for the ``marked`` ones: Affected*'s flat marks."""
+    flags = bytearray(size)
+    for record in marked:
+        flags[record] = True
+    return flags
+
+
+def _flat_marks(marks: dict[int, int], size: int) -> array[int]:
+    """``marks`` as one int per record 0 .. size-1, 0 for the unmarked: Verify's flat marks."""
+    flat = array("i", [0]) * size
+    for record, mark in marks.items():
+        flat[record] = mark
+    return flat
 
 
 def names_of(numbers: Sequence[int], name: Sequence[RecordId]) -> tuple[RecordId, ...]:
@@ -310,16 +333,20 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     Breadth-first with marks: each record is checked against S_t on its first
     visit and expanded at most once, so the walk takes
     O(|Dep*(start)| + the Dep links leaving it), within O(|Args| + |Dep|)
-    (Proposition 2.5).  Cycles are harmless.
+    (Proposition 2.5).  Cycles are harmless.  The marks are a set until the walk
+    would reach 1/16 of the records, then one flag per record (see ``_flags``):
+    the same answer, with allocation kept within the bound.
     """
     if not good[start]:
         return Walk(False, (), start, (start,))
-    # marks[r] is 1 + the record r was first reached from (the start from itself).
+    # marks[r] is 1 + the record r was first reached from (the start from itself), and
+    # unmarked records are absent (the dict) or 0 (the flat marks, from _flat_marks).
     # The queue is a list read at ``head`` while it grows: breadth-first with no deque.
     marks = {start: start + 1}
     queue = [start]
     head = 0
-    while head < len(queue):
+    sparse_below = len(supports) // _FLAT_FROM_ONE_IN
+    while head < len(queue) and len(queue) + len(supports[queue[head]]) <= sparse_below:
         record = queue[head]
         head += 1
         for support in supports[record]:
@@ -328,10 +355,21 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
                 if not good[support]:
                     return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
+    if head < len(queue):
+        flat = _flat_marks(marks, len(supports))
+        while head < len(queue):
+            record = queue[head]
+            head += 1
+            for support in supports[record]:
+                if flat[support] == 0:
+                    flat[support] = record + 1
+                    if not good[support]:
+                        return Walk(False, (), support, _path_to(flat, support))
+                    queue.append(support)
     return Walk(True, tuple(queue), None, ())
 
 
-def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
+def _path_to(marks: dict[int, int] | array[int], end: int) -> tuple[int, ...]:
     # Back from ``end`` along the marks to the start, the one record marked from itself.
     path = [end]
     while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:
@@ -408,20 +446,31 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     -----
     Visits {beta} | Affected*(beta) and the reverse links leaving them:
     O(1 + |Affected*(beta)| + m_beta), independent of the history length
-    (Proposition 2.5).
+    (Proposition 2.5); the marks move from a set to flags as in
+    :func:`dependency_walk`.
     """
     # Marked when first reached, so each record enters the queue once (beta may
     # enter twice: as the start and, on a cycle, as a dependent).
     seen: set[int] = set()
     queue = [withdrawn]
     head = 0
-    while head < len(queue):
+    sparse_below = len(dependents) // _FLAT_FROM_ONE_IN
+    while head < len(queue) and len(queue) + len(dependents[queue[head]]) <= sparse_below:
         record = queue[head]
         head += 1
         for dependent in dependents[record]:
             if dependent not in seen:
                 seen.add(dependent)
                 queue.append(dependent)
+    if head < len(queue):
+        flags = _flags(seen, len(dependents))
+        while head < len(queue):
+            record = queue[head]
+            head += 1
+            for dependent in dependents[record]:
+                if not flags[dependent]:
+                    flags[dependent] = True
+                    queue.append(dependent)
     return tuple(queue[1:])
 
 

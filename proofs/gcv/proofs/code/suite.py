@@ -56,8 +56,15 @@ TWINS: tuple[Planted, ...] = (
     Planted(
         "dependency_walk",
         "the body appends a support outside S_t",
-        "                if not good[support]:\n",
+        "                marks[support] = record + 1\n                if not good[support]:\n",
+        "                marks[support] = record + 1\n"
         "                if not good[support] and support == start:\n",
+    ),
+    Planted(
+        "dependency_walk",
+        "the flat phase starts from no marks",
+        "        flat = _flat_marks(marks, len(supports))\n",
+        "        flat = _flat_marks({}, len(supports))\n",
     ),
     Planted(
         "_path_to",
@@ -73,9 +80,15 @@ TWINS: tuple[Planted, ...] = (
     ),
     Planted(
         "reverse_closure",
-        "the body marks nothing",
-        "                seen.add(dependent)\n",
-        "                pass\n",
+        "the set phase ignores its marks",
+        "            if dependent not in seen:\n",
+        "            if dependent not in seen or True:\n",
+    ),
+    Planted(
+        "reverse_closure",
+        "the flat phase starts from no marks",
+        "        flags = _flags(seen, len(dependents))\n",
+        "        flags = _flags(set(), len(dependents))\n",
     ),
     Planted(
         "in_good_standing",

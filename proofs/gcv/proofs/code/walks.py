@@ -16,8 +16,11 @@ Dep(record i), ``dependents`` its reverse index, ``good[i]`` = record i in S_t):
     Dep path from alpha_c to it, so Dep*(alpha_c) is not inside S_t.  Hence: accepted iff
     Dep*(alpha_c) lies in S_t.
 ``_path_to``
-    given marks that form a tree of Dep links rooted at the start (the one record marked
-    from itself), the path returned is a Dep path from the start to ``end``.
+    given parents that each lie before their record in the queue (``parent[i] < i``), the
+    path returned starts at ``queue[0]``, ends at ``end`` after ``queue[last]``, and each
+    earlier step goes from ``queue[parent[p]]`` to ``queue[p]`` for some p; with the walk's
+    invariant that ``queue[p]`` is in Dep(``queue[parent[p]]``), it is a Dep path from the
+    start.
 ``reverse_closure`` (Definition 2.3 / Corollary 2.4)
     the result holds Affected(beta), is closed under the reverse index (the X_k step), lists
     each record once, and each record has a reverse link from beta or from an earlier one
@@ -33,11 +36,16 @@ What Nagini assumes: Python's semantics of lists, dicts, sets and tuples as Nagi
 them; the map's arrays (``array('i')``) read as lists of ints and the S_t flags
 (``bytearray``) as booleans; ``tuple(xs)`` and ``tuple(reversed(xs))`` return the items
 of ``xs``, reversed for the second (the prelude states it); ``Walk(...)`` is the tuple of
-its four fields (a ``NamedTuple``).  Nagini proves partial correctness here; termination
+its four fields (a ``NamedTuple``); ``_flags(seen, n)`` returns n flags, set exactly for
+the members of ``seen`` (stated in the prelude, not proved: Nagini does not iterate a set).
+Each walk has two phases, marks in a set and then in those flags, whose loop invariants are
+one text (``_phases``).  Nagini proves partial correctness here; termination
 and the number of pops are the Z3 obligations ``worklist-once`` and ``walk-loops``.
 """
 
 from __future__ import annotations
+
+import re
 
 from gcv.proofs.code.weave import Annotated
 
@@ -71,6 +79,26 @@ def reversed_tuple(xs: List[int]) -> Tuple[int, ...]:
     Ensures(len(Result()) == len(xs))
     Ensures(Forall(int, lambda i: Implies(0 <= i and i < len(xs),
         Result()[i] is xs[len(xs) - 1 - i])))
+
+
+_FLAT_FROM_ONE_IN = 16  # any positive value: the proofs hold for each
+
+
+@ContractOnly
+def _flat_marks(marks: Dict[int, int], size: int) -> Dict[int, int]:
+    Requires(Acc(dict_pred(marks), 1/100) and 0 <= size)
+    Ensures(Acc(dict_pred(marks), 1/100) and Acc(dict_pred(Result())))
+    Ensures(Forall(int, lambda x: (x in Result()) == (0 <= x and x < size)))
+    Ensures(Forall(int, lambda x: Implies(0 <= x and x < size,
+        Result()[x] == (marks[x] if x in marks else 0))))
+
+
+@ContractOnly
+def _flags(marked: Set[int], size: int) -> List[bool]:
+    Requires(Acc(set_pred(marked), 1/100) and 0 <= size)
+    Ensures(Acc(set_pred(marked), 1/100))
+    Ensures(Acc(list_pred(Result())) and len(Result()) == size)
+    Ensures(Forall(int, lambda x: Implies(0 <= x and x < size, Result()[x] == (x in marked))))
 
 
 @Pure
@@ -109,24 +137,68 @@ def _read(links: str, share: str) -> str:
     )
 
 
-def _outer_and_inner(links: str, template: str, **inner: str) -> tuple[str, str]:
-    """A walk's two loop invariants from one text: the outer loop's, and the inner one's,
-    which runs while record ``queue[head - 1]`` is read.  The inner loop holds half the
-    outer one's read permission, knows ``head >= 1``, has read every record before that
-    one, and states what ``inner`` adds (each a line, at its placeholder)."""
+_MARKED = re.compile(r"MARKED\(([^()]*)\)")
+_MARK = re.compile(r"MARK\(([^()]*)\)")
 
-    def filled(share: str, heads: str, read_below: str, adds: dict[str, str]) -> str:
-        return template.format(
+SET_THEN_FLAGS = (
+    ("Acc(set_pred(seen))", "({0}) in seen", ""),
+    (
+        "Acc(list_pred(flags)) and len(flags) == len({links})",
+        "(0 <= ({0}) and ({0}) < len(flags) and flags[{0}])",
+        "",
+    ),
+)
+"""Affected*'s marks in each phase: their permission, and "record e is marked" (``MARKED(e)``
+in a template): a set while the walk is small, then one flag per record (``_flags``)."""
+
+DICT_THEN_FLAT = (
+    ("Acc(dict_pred(marks))", "({0}) in marks", "marks[{0}]"),
+    (
+        "Acc(dict_pred(flat))"
+        " and Forall(int, lambda x: (x in flat) == (0 <= x and x < len({links})))",
+        "(({0}) in flat and flat[{0}] != 0)",
+        "flat[{0}]",
+    ),
+)
+"""Verify's marks in each phase: as above, and "e's mark" (``MARK(e)``, 1 + the record e was
+first reached from): a dict, then one int per record, 0 for the unmarked (``_flat_marks``,
+read by the proof as a dict whose keys are the records)."""
+
+
+def _phases(
+    links: str, template: str, phases: tuple[tuple[str, str, str], ...], **inner: str
+) -> tuple[str, ...]:
+    """A walk's four loop invariants from one text: each phase's outer loop, and its inner
+    one, which runs while record ``queue[head - 1]`` is read.  The inner loop holds half
+    the outer one's read permission, knows ``head >= 1``, has read every record before that
+    one, and states what ``inner`` adds (each a line, at its placeholder); the phases
+    differ only in their marks (``phases``: :data:`SET_THEN_FLAGS`, :data:`DICT_THEN_FLAT`)."""
+
+    def filled(
+        marks: tuple[str, str, str], share: str, heads: str, read_below: str, adds: dict[str, str]
+    ) -> str:
+        permission, marked, mark = marks
+        text = template.format(
             read=_read(links, share),
             share=share,
+            marks=permission.format(links=links),
             links_in_range=_links_in_range(links),
             heads=heads,
             read_below=read_below,
             **adds,
         )
+        text = _MARK.sub(lambda m: mark.format(m[1]), text)
+        return _MARKED.sub(lambda m: marked.format(m[1]), text)
 
-    outer = filled("1/4", "0 <= head", "head", dict.fromkeys(inner, ""))
-    return outer, filled("1/8", "1 <= head", "head - 1", inner)
+    blank = dict.fromkeys(inner, "")
+    return tuple(
+        block
+        for marks in phases
+        for block in (
+            filled(marks, "1/4", "0 <= head", "head", blank),
+            filled(marks, "1/8", "1 <= head", "head - 1", inner),
+        )
+    )
 
 
 REVERSE_CLOSURE = Annotated(
@@ -160,35 +232,40 @@ REVERSE_CLOSURE = Annotated(
     ghosts=(
         ("head = 0", "ghost_parent = [0]\nghost_position: Dict[int, int] = {}"),
         (
-            "queue.append(dependent)",
-            "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue) - 1",
+            "seen.add(dependent)",
+            "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue)",
+        ),
+        (
+            "flags[dependent] = True",
+            "ghost_parent.append(head - 1)\nghost_position[dependent] = len(queue)",
         ),
     ),
-    loops=_outer_and_inner(
+    loops=_phases(
         "dependents",
         """
         Invariant({read})
         Invariant({links_in_range})
-        Invariant(Acc(set_pred(seen)) and Acc(list_pred(queue)))
+        Invariant({marks} and Acc(list_pred(queue)))
         Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
         Invariant(len(ghost_parent) == len(queue))
         Invariant(1 <= len(queue) and {heads} and head <= len(queue) and queue[0] == withdrawn)
 {record}        Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
             0 <= queue[i] and queue[i] < len(dependents))))
-        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue), queue[i] in seen
+        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue), MARKED(queue[i])
             and queue[i] in ghost_position and ghost_position[queue[i]] == i)))
-        Invariant(Forall(int, lambda x: Implies(x in seen, x in ghost_position
+        Invariant(Forall(int, lambda x: Implies(MARKED(x), x in ghost_position
             and 1 <= ghost_position[x] and ghost_position[x] < len(queue)
             and queue[ghost_position[x]] == x)))
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < {read_below}, Forall(int, lambda k:
-            Implies(0 <= k and k < len(dependents[queue[i]]), dependents[queue[i]][k] in seen)))))
+            Implies(0 <= k and k < len(dependents[queue[i]]), MARKED(dependents[queue[i]][k]))))))
 {previous}        Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
             0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
             and queue[i] in dependents[queue[ghost_parent[i]]])))
         """,
         record="        Invariant(0 <= record and record < len(dependents)"
         " and record == queue[head - 1])\n",
-        previous="        Invariant(Forall(Previous(dependent), lambda d: d in seen))\n",
+        phases=SET_THEN_FLAGS,
+        previous="        Invariant(Forall(Previous(dependent), lambda d: MARKED(d)))\n",
     ),
 )
 
@@ -270,17 +347,21 @@ DEPENDENCY_WALK = Annotated(
     ghosts=(
         ("head = 0", "ghost_parent = [0]\nghost_position = {start: 0}  # type: Dict[int, int]"),
         (
-            "queue.append(support)",
-            "ghost_parent.append(head - 1)\nghost_position[support] = len(queue) - 1",
+            "marks[support] = record + 1",
+            "ghost_parent.append(head - 1)\nghost_position[support] = len(queue)",
+        ),
+        (
+            "flat[support] = record + 1",
+            "ghost_parent.append(head - 1)\nghost_position[support] = len(queue)",
         ),
     ),
-    loops=_outer_and_inner(
+    loops=_phases(
         "supports",
         """
         Invariant({read})
         Invariant(Acc(list_pred(good), {share}) and len(good) == len(supports))
         Invariant({links_in_range})
-        Invariant(Acc(dict_pred(marks)) and Acc(list_pred(queue)))
+        Invariant({marks} and Acc(list_pred(queue)))
         Invariant(Acc(list_pred(ghost_parent)) and Acc(dict_pred(ghost_position)))
         Invariant(len(ghost_parent) == len(queue))
         Invariant(0 <= start and start < len(supports))
@@ -288,28 +369,29 @@ DEPENDENCY_WALK = Annotated(
         # the queue: records of Args_t in S_t, each marked, each once (its ghost position)
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < len(queue),
             0 <= queue[i] and queue[i] < len(supports) and good[queue[i]]
-            and queue[i] in marks and queue[i] in ghost_position
+            and MARKED(queue[i]) and queue[i] in ghost_position
             and ghost_position[queue[i]] == i)))
         # the marks: exactly the queued records, a tree of Dep links rooted at the start
-        Invariant(Forall(int, lambda x: Implies(x in marks, x in ghost_position
+        Invariant(Forall(int, lambda x: Implies(MARKED(x), x in ghost_position
             and 0 <= ghost_position[x] and ghost_position[x] < len(queue)
             and queue[ghost_position[x]] == x)))
-        Invariant(start in marks and marks[start] == start + 1)
-        Invariant(Forall(int, lambda x: (Implies(x in marks, (marks[x] - 1) in marks
-            and 0 <= marks[x] - 1 and marks[x] - 1 < len(supports)), [[marks[x]]])))
-        Invariant(Forall(int, lambda x: (Implies(x in marks and x != start,
-            marks[x] - 1 != x and x in supports[marks[x] - 1]), [[marks[x]]])))
+        Invariant(MARKED(start) and MARK(start) == start + 1)
+        Invariant(Forall(int, lambda x: (Implies(MARKED(x), MARKED(MARK(x) - 1)
+            and 0 <= MARK(x) - 1 and MARK(x) - 1 < len(supports)), [[MARK(x)]])))
+        Invariant(Forall(int, lambda x: (Implies(MARKED(x) and x != start,
+            MARK(x) - 1 != x and x in supports[MARK(x) - 1]), [[MARK(x)]])))
         # every record read so far has its supports marked
         Invariant(Forall(int, lambda i: Implies(0 <= i and i < {read_below}, Forall(int, lambda k:
-            Implies(0 <= k and k < len(supports[queue[i]]), supports[queue[i]][k] in marks)))))
+            Implies(0 <= k and k < len(supports[queue[i]]), MARKED(supports[queue[i]][k]))))))
         # each record after the first reached by a Dep link from an earlier one
         Invariant(Forall(int, lambda i: Implies(1 <= i and i < len(queue),
             0 <= ghost_parent[i] and ghost_parent[i] < i and ghost_parent[i] < head
             and queue[i] in supports[queue[ghost_parent[i]]])))
 {reading}        """,
+        phases=DICT_THEN_FLAT,
         reading="        Invariant(0 <= record and record < len(supports)"
         " and record == queue[head - 1])\n"
-        "        Invariant(Forall(Previous(support), lambda d: d in marks))\n",
+        "        Invariant(Forall(Previous(support), lambda d: MARKED(d)))\n",
     ),
 )
 

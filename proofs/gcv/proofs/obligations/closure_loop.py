@@ -19,6 +19,15 @@ k), ordered lexicographically, decreases on each step and is bounded below.  Aff
 S_t (``_affected_star_active``) keeps the returned records in S_t: on exit, exactly the
 records of Affected*(beta) in S_t, each once.
 
+The code walks in two phases, marks in the set ``seen`` and then, once the walk would reach
+1 in ``_FLAT_FROM_ONE_IN`` records, in ``flags`` (``_flags(seen, n)``: one flag per record,
+set exactly for the members of ``seen``); both loops take the same three steps.  The
+encoding reads them as one loop over one set of marks (``seen``, then the flagged records):
+the switch changes no state of the encoding, and the first loop's extra condition only
+decides which loop takes the next "read" step.  That ``_flags`` keeps the marks is stated
+here, not proved; ``tests/test_closure.py`` checks every split of a walk into the two
+phases against the spec.
+
 ``CODE`` is the code the encoding follows, whole functions from entry to return, and
 ``tests/test_proofs_closure_loop.py`` checks it is still the code of
 ``reference/gcv/reference/closure.py``. Each statement outside the loop has its part: ``seen =
@@ -56,13 +65,23 @@ def reverse_closure(dependents: Links, withdrawn: int) -> tuple[int, ...]:
     seen: set[int] = set()
     queue = [withdrawn]
     head = 0
-    while head < len(queue):
+    sparse_below = len(dependents) // _FLAT_FROM_ONE_IN
+    while head < len(queue) and len(queue) + len(dependents[queue[head]]) <= sparse_below:
         record = queue[head]
         head += 1
         for dependent in dependents[record]:
             if dependent not in seen:
                 seen.add(dependent)
                 queue.append(dependent)
+    if head < len(queue):
+        flags = _flags(seen, len(dependents))
+        while head < len(queue):
+            record = queue[head]
+            head += 1
+            for dependent in dependents[record]:
+                if not flags[dependent]:
+                    flags[dependent] = True
+                    queue.append(dependent)
     return tuple(queue[1:])
 """,
     "_affected_star": """

@@ -29,6 +29,15 @@ path, reversed, is a Dep path from the start to the witness.  Measures: (n + 1 -
 inner, degree - k) lexicographically for the walk, the position in the queue of the path's
 last record for the path loop; each decreases and is bounded below.
 
+The code walks in two phases, marks in the dict ``marks`` and then, once the walk would
+reach 1 in ``_FLAT_FROM_ONE_IN`` records, in ``flat`` (``_flat_marks(marks, n)``: one int
+per record, ``marks[r]`` where r is marked and 0 elsewhere); both loops take the same steps
+and ``_path_to`` reads either.  ``mark`` is both: the dict with 0 for an absent record, then
+the flat marks, so the switch changes no state of the encoding, and the first loop's extra
+condition only decides which loop takes the next "read" step.  That ``_flat_marks`` keeps
+the marks is stated here, not proved; ``tests/test_closure.py`` checks every split of a walk
+into the two phases against the spec.
+
 ``CODE`` is the code the encoding follows, whole functions from entry to return, and
 ``tests/test_proofs_walk_loop.py`` checks it is still the code of
 ``reference/gcv/reference/closure.py``. Each statement outside the loops has its part: ``if not
@@ -74,7 +83,8 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     marks = {start: start + 1}
     queue = [start]
     head = 0
-    while head < len(queue):
+    sparse_below = len(supports) // _FLAT_FROM_ONE_IN
+    while head < len(queue) and len(queue) + len(supports[queue[head]]) <= sparse_below:
         record = queue[head]
         head += 1
         for support in supports[record]:
@@ -83,10 +93,21 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
                 if not good[support]:
                     return Walk(False, (), support, _path_to(marks, support))
                 queue.append(support)
+    if head < len(queue):
+        flat = _flat_marks(marks, len(supports))
+        while head < len(queue):
+            record = queue[head]
+            head += 1
+            for support in supports[record]:
+                if flat[support] == 0:
+                    flat[support] = record + 1
+                    if not good[support]:
+                        return Walk(False, (), support, _path_to(flat, support))
+                    queue.append(support)
     return Walk(True, tuple(queue), None, ())
 """,
     "_path_to": """
-def _path_to(marks: dict[int, int], end: int) -> tuple[int, ...]:
+def _path_to(marks: dict[int, int] | array[int], end: int) -> tuple[int, ...]:
     path = [end]
     while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:
         path.append(marks[path[len(path) - 1]] - 1)
