@@ -68,9 +68,15 @@ TWINS: tuple[Planted, ...] = (
     ),
     Planted(
         "_path_to",
-        "the path loop stops before the record marked from itself",
-        "    while marks[path[len(path) - 1]] - 1 != path[len(path) - 1]:",
-        "    while marks[path[len(path) - 1]] - 1 != end:",
+        "the path follows the mark, not the record it names",
+        "        path.append(marks[path[len(path) - 1]] - 1)\n",
+        "        path.append(marks[path[len(path) - 1]])\n",
+    ),
+    Planted(
+        "_path_to",
+        "the path returned from end to start",
+        "    return tuple(reversed(path))\n",
+        "    return tuple(path)\n",
     ),
     Planted(
         "reverse_closure",
