@@ -333,9 +333,10 @@ def dependency_walk(supports: Links, good: Sequence[int], start: int) -> Walk:
     Breadth-first with marks: each record is checked against S_t on its first
     visit and expanded at most once, so the walk takes
     O(|Dep*(start)| + the Dep links leaving it), within O(|Args| + |Dep|)
-    (Proposition 2.5).  Cycles are harmless.  The marks are a set until the walk
-    would reach 1/16 of the records, then one flag per record (see ``_flags``):
-    the same answer, with allocation kept within the bound.
+    (Proposition 2.5).  Cycles are harmless.  The marks (each the record a record
+    was first reached from) are a dict until the walk would reach 1/16 of the
+    records, then one int per record (``_flat_marks``): the same answer, with
+    allocation kept within the bound.
     """
     if not good[start]:
         return Walk(False, (), start, (start,))
