@@ -16,6 +16,10 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 CLOCKS = {"monotonic", "perf_counter", "time", "process_time", "thread_time"}
 WAITS = {"run", "check_call", "check_output", "call", "wait", "communicate", "join"}
+# Fields that hold a measured duration (a prover's or a run's ``seconds``): ordering one
+# against a bound in an assertion is a timed test, whatever produced the figure.
+DURATIONS = {"seconds", "elapsed", "duration", "wall_seconds", "cpu_seconds"}
+ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 # Each justified exception, with its reason: (file, the function that sleeps) -> why.
 _FAKE = "the fake plays a slow or hung implementation: the sleep is the behaviour under test"
@@ -50,6 +54,20 @@ def _is_clock(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and _name(node).split(".")[-1] in CLOCKS
 
 
+def _orders_a_duration(test: ast.expr) -> bool:
+    return any(
+        isinstance(compare, ast.Compare)
+        and any(isinstance(op, ORDERINGS) for op in compare.ops)
+        and any(
+            (isinstance(n, ast.Attribute) and n.attr in DURATIONS)
+            or (isinstance(n, ast.Name) and n.id in DURATIONS)
+            for side in (compare.left, *compare.comparators)
+            for n in ast.walk(side)
+        )
+        for compare in ast.walk(test)
+    )
+
+
 def _findings(relative: str, tree: ast.Module) -> Iterator[str]:
     # Names bound to a clock reading anywhere in the file: an assertion reading one of them
     # (or a clock itself) asserts on elapsed time.
@@ -77,8 +95,10 @@ def _findings(relative: str, tree: ast.Module) -> Iterator[str]:
                 yield f"{relative}:{node.lineno}: a timeout on {name}"
         if isinstance(node, ast.Assert):
             read = list(ast.walk(node.test))
-            if any(_is_clock(n) for n in read) or any(
-                isinstance(n, ast.Name) and n.id in clock_names for n in read
+            if (
+                any(_is_clock(n) for n in read)
+                or any(isinstance(n, ast.Name) and n.id in clock_names for n in read)
+                or _orders_a_duration(node.test)
             ):
                 yield f"{relative}:{node.lineno}: an assertion on elapsed time"
 
@@ -94,6 +114,8 @@ def test_no_test_measures_the_machine() -> None:
         ("import time\ntime.sleep(0.3)\n", "sleep"),
         ("started = time.monotonic()\nassert time.monotonic() - started < 5\n", "elapsed"),
         ("t = perf_counter()\nrun()\nassert perf_counter() - t < 1\n", "elapsed"),
+        ("result = prove()\nassert result.seconds < 20\n", "elapsed"),
+        ("assert 0 < report.elapsed\n", "elapsed"),
         ("subprocess.run(['git'], timeout=60)\n", "a timeout on subprocess.run"),
         ("process.wait(timeout=20)\n", "a timeout on process.wait"),
     ],

@@ -26,7 +26,6 @@ unit = st.fractions(min_value=0, max_value=1, max_denominator=40)
 def test_modulus_is_proved() -> None:
     result = prove_response_modulus(timeout_ms=20_000)
     assert result.outcome is Outcome.PROVED, result
-    assert result.seconds < 20
 
 
 def test_twin_without_freshness_has_a_counterexample_the_spec_confirms() -> None:
