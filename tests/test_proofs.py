@@ -102,3 +102,21 @@ def test_runner_fails_when_a_check_is_not_proved(
     """A timeout too short to prove anything must not pass: unknown is never a pass."""
     assert main(["--only", "definition-2.3-bounded", "--timeout", "1"]) == 1
     assert "NOT PROVED" in capsys.readouterr().out
+
+
+def test_the_outcomes_do_not_depend_on_the_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each obligation runs in a fresh process, so K workers report what one does, in the
+    suite's order."""
+
+    def outcomes(workers: str) -> list[tuple[str, bool, list[str]]]:
+        chosen = "abandoned-final,table-3,no-return"
+        assert main(["--only", chosen, "--json", "--workers", workers]) == 0
+        entries = json.loads(capsys.readouterr().out)
+        return [(e["id"], e["ok"], [t["counterexample"] for t in e["twins"]]) for e in entries]
+
+    alone = outcomes("1")
+    assert [entry[0] for entry in alone] == ["table-3", "no-return", "abandoned-final"]
+    assert outcomes("2") == alone
+    with pytest.raises(SystemExit) as refused:
+        main(["--workers", "0"])
+    assert refused.value.code == 2

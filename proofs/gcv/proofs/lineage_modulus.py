@@ -52,8 +52,6 @@ __all__ = [
 STAR_LEAVES = 3
 """Leaves per side of the explicit stars in the reduction obligation."""
 
-_HALF = z3.RealVal(Fraction(1, 2))
-
 
 def encode_combination(base: z3.ArithRef, attack: z3.ArithRef, support: z3.ArithRef) -> z3.ArithRef:
     """DF-QuAD's combination as a Z3 term (mirrors ``gcv.spec.lineage.compute_combination``)."""
@@ -69,17 +67,17 @@ def _unit(x: z3.ArithRef) -> z3.BoolRef:
 
 
 def _product(values: list[z3.ArithRef]) -> z3.ArithRef:
-    product: z3.ArithRef = z3.RealVal(1)
+    product: z3.ArithRef = z3.RealVal(1, values[0].ctx)
     for value in values:
         product = product * value
     return product
 
 
-def _star_reduction() -> tuple[list[z3.BoolRef], z3.BoolRef]:
+def _star_reduction(context: z3.Context) -> tuple[list[z3.BoolRef], z3.BoolRef]:
     """Obligation 1: explicit stars have aggregates in [0, 1]; a fresh leaf's effect on them."""
-    supports = [z3.Real(f"s{i}") for i in range(STAR_LEAVES)]
-    attacks = [z3.Real(f"a{i}") for i in range(STAR_LEAVES)]
-    t = z3.Real("t")
+    supports = [z3.Real(f"s{i}", context) for i in range(STAR_LEAVES)]
+    attacks = [z3.Real(f"a{i}", context) for i in range(STAR_LEAVES)]
+    t = z3.Real("t", context)
     hypotheses = [_unit(x) for x in (*supports, *attacks, t)]
     rest_s = _product([1 - s for s in supports])
     rest_a = _product([1 - a for a in attacks])
@@ -93,11 +91,12 @@ def _star_reduction() -> tuple[list[z3.BoolRef], z3.BoolRef]:
     return hypotheses, conclusion
 
 
-def _modulus(with_freshness: bool) -> tuple[list[z3.BoolRef], z3.BoolRef]:
+def _modulus(with_freshness: bool, context: z3.Context) -> tuple[list[z3.BoolRef], z3.BoolRef]:
     """Obligation 2: the modulus, its tightness and strictness, on (v0, v_s, v_a, t)."""
-    v0, v_s, v_a, t = z3.Reals("v0 v_s v_a t")
-    v_s2, v_a2 = z3.Reals("v_s_after v_a_after")
-    fresh = z3.Bool("fresh")
+    v0, v_s, v_a, t = z3.Reals("v0 v_s v_a t", context)
+    v_s2, v_a2 = z3.Reals("v_s_after v_a_after", context)
+    fresh = z3.Bool("fresh", context)
+    half = z3.RealVal(Fraction(1, 2), context)
     hypotheses = [
         _unit(v0),
         _unit(v_s),
@@ -120,11 +119,11 @@ def _modulus(with_freshness: bool) -> tuple[list[z3.BoolRef], z3.BoolRef]:
         rise >= bound_s,
         fall >= bound_a,
         z3.Implies(
-            z3.Or(z3.And(v0 <= _HALF, v_a >= v_s2), z3.And(v0 >= _HALF, v_s >= v_a)),
+            z3.Or(z3.And(v0 <= half, v_a >= v_s2), z3.And(v0 >= half, v_s >= v_a)),
             rise == bound_s,
         ),
         z3.Implies(
-            z3.Or(z3.And(v0 <= _HALF, v_s <= v_a), z3.And(v0 >= _HALF, v_a2 <= v_s)),
+            z3.Or(z3.And(v0 <= half, v_s <= v_a), z3.And(v0 >= half, v_a2 <= v_s)),
             fall == bound_a,
         ),
         z3.Implies(z3.And(t > 0, v_s < 1, v0 > 0, v0 < 1), rise > 0),
@@ -137,10 +136,14 @@ def prove_response_modulus(timeout_ms: int = 20_000) -> CheckResult:
     """Section 6.1 / B.5. Prove the modulus for direct stars; expected ``PROVED``.
 
     Both obligations must be proved; the result reports the first that is
-    not, or ``PROVED`` with their total time.
+    not, or ``PROVED`` with their total time.  Each is built in a fresh Z3
+    context, so nothing else the process has built changes how it is decided.
     """
     seconds = 0.0
-    for hypotheses, conclusion in (_star_reduction(), _modulus(with_freshness=True)):
+    for hypotheses, conclusion in (
+        _star_reduction(z3.Context()),
+        _modulus(with_freshness=True, context=z3.Context()),
+    ):
         result = prove(hypotheses, conclusion, timeout_ms=timeout_ms)
         seconds += result.seconds
         if result.outcome is not Outcome.PROVED:
@@ -150,7 +153,7 @@ def prove_response_modulus(timeout_ms: int = 20_000) -> CheckResult:
 
 def prove_response_modulus_without_freshness(timeout_ms: int = 20_000) -> CheckResult:
     """The non-vacuity twin: drop "the report is fresh"; expected ``COUNTEREXAMPLE``."""
-    hypotheses, conclusion = _modulus(with_freshness=False)
+    hypotheses, conclusion = _modulus(with_freshness=False, context=z3.Context())
     return prove(hypotheses, conclusion, timeout_ms=timeout_ms)
 
 
@@ -158,11 +161,11 @@ def decode_counterexample(model: z3.ModelRef) -> dict[str, Fraction | bool]:
     """Read ``v0``, ``v_s``, ``v_a``, ``t`` (exact rationals) and ``fresh`` from a twin's model."""
     values: dict[str, Fraction | bool] = {}
     for name in ("v0", "v_s", "v_a", "t"):
-        value = model.eval(z3.Real(name), model_completion=True)
+        value = model.eval(z3.Real(name, model.ctx), model_completion=True)
         if not z3.is_rational_value(value):
             raise ValueError(f"{name} = {value} is not rational; cannot replay it exactly")
         values[name] = Fraction(value.numerator_as_long(), value.denominator_as_long())
-    values["fresh"] = z3.is_true(model.eval(z3.Bool("fresh"), model_completion=True))
+    values["fresh"] = z3.is_true(model.eval(z3.Bool("fresh", model.ctx), model_completion=True))
     return values
 
 

@@ -41,8 +41,8 @@ class CheckResult:
     reason: str = ""
 
 
-def _solver(timeout_ms: int, seed: int) -> z3.Solver:
-    solver = z3.Solver()
+def _solver(timeout_ms: int, seed: int, context: z3.Context) -> z3.Solver:
+    solver = z3.Solver(ctx=context)
     solver.set(timeout=timeout_ms, random_seed=seed)
     return solver
 
@@ -60,9 +60,10 @@ def _decide(
 ) -> tuple[z3.Solver, z3.CheckSatResult]:
     """A fresh solver on ``constraints`` and its answer: the first retry that decides
     them, or the last one tried."""
-    solver, answer = _solver(timeout_ms, seed), z3.unknown
+    context = constraints[0].ctx
+    solver, answer = _solver(timeout_ms, seed, context), z3.unknown
     for retry in _RETRIES:
-        solver = _solver(timeout_ms, seed + int(retry.get("seed", 0)))
+        solver = _solver(timeout_ms, seed + int(retry.get("seed", 0)), context)
         if "mbqi" in retry:
             solver.set(mbqi=retry["mbqi"])
         solver.add(*constraints)
@@ -92,7 +93,10 @@ def prove(
     retries of ``_RETRIES``).
     """
     started = time.perf_counter()
-    solver = _solver(timeout_ms, seed)
+    # The solver lives in the terms' own context: an obligation built in a fresh
+    # z3.Context is decided the same way whatever else the process has built.
+    context = conclusion.ctx
+    solver = _solver(timeout_ms, seed, context)
     solver.add(*hypotheses, *witness)
     sanity = solver.check()
     if sanity == z3.unknown:
@@ -105,7 +109,7 @@ def prove(
             Outcome.UNKNOWN, time.perf_counter() - started, reason=reason or solver.reason_unknown()
         )
     if witness:  # the proof is about the hypotheses alone
-        solver = _solver(timeout_ms, seed)
+        solver = _solver(timeout_ms, seed, context)
         solver.add(*hypotheses)
     solver.add(z3.Not(conclusion))
     answer = solver.check()
