@@ -65,8 +65,11 @@ def run_suite(
     """
     globs = pattern.split(",")
     chosen = [i for i, o in enumerate(OBLIGATIONS) if any(fnmatch.fnmatch(o.id, g) for g in globs)]
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["gcv.proofs.suite"])
+    # Windows has no forkserver: there each process is a fresh interpreter, importing alike.
+    forkserver = "forkserver" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if forkserver else "spawn")
+    if forkserver:
+        context.set_forkserver_preload(["gcv.proofs.suite"])
     with ProcessPoolExecutor(workers, mp_context=context, max_tasks_per_child=1) as pool:
         futures = [pool.submit(_run_alone, i, budget) for i in chosen]
         done = [f.result() for f in progress(futures, "obligations", quiet=quiet)]
