@@ -29,10 +29,10 @@ LAYER_FOLDERS = {f"gcv.{f}": ROOT / f / "gcv" / f for f in ("spec", "reference",
 ALLOWED: Mapping[str, frozenset[str]] = {
     "gcv.spec": frozenset(),
     "gcv.reference": frozenset(),
-    "gcv.proofs": frozenset({"gcv.spec", "gcv.reference", "gcv.progress"}),
+    "gcv.proofs": frozenset({"gcv.spec", "gcv.reference", "gcv.progress", "gcv.options"}),
 }
 # Leaf utilities a layer may use: they import nothing of the package themselves.
-LEAVES = frozenset({"gcv.progress"})
+LEAVES = frozenset({"gcv.progress", "gcv.options"})
 # Standard-library modules that read or write the outside world: not in the engine.
 INPUT_OUTPUT = frozenset(
     {"io", "os", "pathlib", "sqlite3", "subprocess", "socket", "shutil", "tempfile", "urllib"}
